@@ -1,0 +1,85 @@
+"""Located diagnostics: `file:line:col: error: message`, the source line and a caret.
+
+Parsing records where every operation starts, so that a verifier failure
+found after parsing (or after a pass) still points at the source text.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+
+class XSparseError(Exception):
+    """An error in user input, already formatted with its location."""
+
+
+class LocatingParser(Parser):
+    """xDSL's parser, remembering the source span where each operation starts."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<input>") -> None:
+        super().__init__(ctx, text, name)
+        self.op_spans: WeakKeyDictionary[Operation, Span] = WeakKeyDictionary()
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        op = super().parse_operation()
+        self.op_spans[op] = start
+        return op
+
+
+def format_span(span: Span, message: str, severity: str = "error") -> str:
+    """MLIR's diagnostic layout: location, severity, message, line, caret."""
+    location = span.get_location()
+    context = span.print_with_context().split("\n", 1)[1] if span else ""
+    return f"{location}: {severity}: {message}\n{context.rstrip()}"
+
+
+def format_parse_error(error: ParseError) -> str:
+    return format_span(error.span, error.msg)
+
+
+def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
+    """Verify operations one by one, outermost first; the first failure."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            return op, str(e).split("\n", 1)[0]
+        except Exception as e:  # a verifier that crashed is still a user error
+            return op, f"{type(e).__name__}: {e}"
+    return None
+
+
+def verify_located(module: Operation, spans: WeakKeyDictionary[Operation, Span], filename: str) -> None:
+    """Raise XSparseError with a located message when `module` does not verify."""
+    failure = first_verify_error(module)
+    if failure is None:
+        return
+    op, message = failure
+    target: Operation | None = op
+    while target is not None and target not in spans:
+        target = target.parent_op()
+    if target is not None:
+        raise XSparseError(format_span(spans[target], f"'{op.name}' op {message}"))
+    raise XSparseError(f"{filename}: error: '{op.name}' op {message}")
+
+
+def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:
+    """Parse and verify, raising XSparseError with a located message."""
+    parser = LocatingParser(ctx, text, filename)
+    try:
+        module = parser.parse_module()
+    except ParseError as e:
+        raise XSparseError(format_parse_error(e)) from None
+    except VerifyException as e:
+        span = parser._current_token.span
+        raise XSparseError(format_span(span, str(e).split("\n", 1)[0])) from None
+    verify_located(module, parser.op_spans, filename)
+    return module
