@@ -1,18 +1,54 @@
 """`#sparse_tensor.encoding<{...}>`: MLIR 22's SparseTensorEncodingAttr.
 
 Mirrors the MLIR documentation of `SparseTensorEncodingAttr` (seed 000) and
-MLIR 22's parser, printer and verifier for it (SparseTensorDialect.cpp).
+MLIR 22's parser, printer and verifier for it (SparseTensorDialect.cpp). The
+grammar and the canonical printing live in `_encoding_syntax`; this module
+holds the attribute, its verifier (with MLIR's messages) and its Python API.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
 from xdsl.ir import Attribute, Data
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
-from xsparse.dialects.sparse_tensor.levels import LevelType
+from xsparse.dialects.sparse_tensor._encoding_syntax import (
+    FLOORDIV,
+    MOD,
+    EncodingParser,
+    ParsedEncoding,
+    add,
+    mul,
+    print_affine,
+)
+from xsparse.dialects.sparse_tensor.levels import (
+    BATCH,
+    COMPRESSED,
+    DENSE,
+    LOOSE_COMPRESSED,
+    SINGLETON,
+    STRUCTURED,
+    LevelType,
+)
 
 
 @dataclass(frozen=True)
@@ -23,6 +59,14 @@ class DimSlice:
     size: int | None
     stride: int | None
 
+    def __str__(self) -> str:
+        parts = ("?" if v is None else str(v) for v in (self.offset, self.size, self.stride))
+        return f"#sparse_tensor<slice({', '.join(parts)})>"
+
+
+DEFAULT_SLICE = DimSlice(0, None, 1)
+"""The slice MLIR gives an unsliced dimension of a sliced encoding."""
+
 
 @dataclass(frozen=True)
 class Encoding:
@@ -31,7 +75,8 @@ class Encoding:
     dim_to_lvl: AffineMap
     """Dimension coordinates (and symbols) to level coordinates."""
     lvl_to_dim: AffineMap
-    """Level coordinates to dimension coordinates (given or inferred)."""
+    """Level coordinates to dimension coordinates (given or inferred); a map
+    without results when it cannot be inferred (maps with symbols, e.g. ELL)."""
     lvl_types: tuple[LevelType, ...]
     pos_width: int = 0
     crd_width: int = 0
@@ -49,8 +94,509 @@ class Encoding:
         return len(self.lvl_types)
 
 
+# ---------------------------------------------------------------------------
+# Inverse maps (MLIR's inferLvlToDim, isBlockSparsity, inverseBlockSparsity).
+# ---------------------------------------------------------------------------
+
+
+def _block_parts(expr: AffineExpr) -> tuple[str, int, int] | None:
+    """`dK floordiv c` or `dK mod c` as (kind, K, c)."""
+    if (
+        isinstance(expr, AffineBinaryOpExpr)
+        and expr.kind in (FLOORDIV, MOD)
+        and isinstance(expr.lhs, AffineDimExpr)
+        and isinstance(expr.rhs, AffineConstantExpr)
+    ):
+        return ("div" if expr.kind == FLOORDIV else "mod", expr.lhs.position, expr.rhs.value)
+    return None
+
+
+def block_sizes(dim_to_lvl: AffineMap) -> tuple[int, ...] | None:
+    """Per level, the block size of a `mod` level (0 elsewhere), when the map
+    is a blocking: every dimension is either a level of its own or split into
+    `d floordiv c` followed by `d mod c` (MLIR's isBlockSparsity/getBlockSize)."""
+    if dim_to_lvl.num_symbols:
+        return None
+    divs: dict[int, int] = {}
+    mods: set[int] = set()
+    plain: set[int] = set()
+    sizes: list[int] = []
+    for expr in dim_to_lvl.results:
+        if isinstance(expr, AffineDimExpr):
+            if expr.position in plain or expr.position in divs:
+                return None
+            plain.add(expr.position)
+            sizes.append(0)
+            continue
+        parts = _block_parts(expr)
+        if parts is None:
+            return None
+        kind, dim, size = parts
+        if size < 1 or dim in plain:
+            return None
+        if kind == "div":
+            if dim in divs:
+                return None
+            divs[dim] = size
+            sizes.append(0)
+        else:
+            if divs.get(dim) != size or dim in mods:
+                return None
+            mods.add(dim)
+            sizes.append(size)
+    if not divs or set(divs) != mods or plain | mods != set(range(dim_to_lvl.num_dims)):
+        return None
+    return tuple(sizes)
+
+
+def _inverse(dim_to_lvl: AffineMap, mlir_order: bool) -> AffineMap | None:
+    """The level-to-dimension map of a permutation or a blocking.
+
+    With `mlir_order`, a blocking's inverse lists the unblocked dimensions
+    first, as MLIR 22's inverseBlockSparsity does (the form a user-written
+    lvlToDim is checked against); else dimensions come in their order."""
+    results = dim_to_lvl.results
+    lvl_rank = len(results)
+    if dim_to_lvl.num_symbols:
+        return None
+    if lvl_rank == dim_to_lvl.num_dims and all(isinstance(e, AffineDimExpr) for e in results):
+        positions = [e.position for e in results if isinstance(e, AffineDimExpr)]
+        if sorted(positions) == list(range(lvl_rank)):
+            inv = [AffineDimExpr(positions.index(d)) for d in range(lvl_rank)]
+            return AffineMap(lvl_rank, 0, tuple(inv))
+    if block_sizes(dim_to_lvl) is None:
+        return None
+    per_dim: dict[int, AffineExpr] = {}
+    plain: list[AffineExpr] = []
+    divs: dict[int, tuple[int, int]] = {}
+    for lvl, expr in enumerate(results):
+        if isinstance(expr, AffineDimExpr):
+            per_dim[expr.position] = AffineDimExpr(lvl)
+            plain.append(AffineDimExpr(lvl))
+            continue
+        parts = _block_parts(expr)
+        assert parts is not None
+        kind, dim, size = parts
+        if kind == "div":
+            divs[dim] = (lvl, size)
+        else:
+            div_lvl, _ = divs[dim]
+            per_dim[dim] = add(mul(AffineDimExpr(div_lvl), AffineConstantExpr(size)), AffineDimExpr(lvl))
+    if mlir_order:
+        blocked = [per_dim[d] for d in sorted(divs)]
+        return AffineMap(lvl_rank, 0, (*plain, *blocked))
+    return AffineMap(lvl_rank, 0, tuple(per_dim[d] for d in range(dim_to_lvl.num_dims)))
+
+
+def infer_lvl_to_dim(dim_to_lvl: AffineMap) -> AffineMap | None:
+    """The inverse of a permutation or a blocking, None for anything else."""
+    return _inverse(dim_to_lvl, mlir_order=False)
+
+
+# ---------------------------------------------------------------------------
+# Verification (MLIR 22's SparseTensorEncodingAttr::verify and verifyEncoding).
+# ---------------------------------------------------------------------------
+
+_WIDTHS = (0, 8, 16, 32, 64)
+
+
+def _is_nv24_metadata(lvl_types: Sequence[LevelType]) -> bool:
+    """Seed 000's NV_24 `crdWidth = 2`: the only level storing coordinates is
+    a 2:4 level, whose 2-bit metadata MLIR 22 cannot express."""
+    with_crds = [lt for lt in lvl_types if lt.format.has_coordinates]
+    return len(with_crds) == 1 and with_crds[0].format is STRUCTURED and (with_crds[0].n, with_crds[0].m) == (2, 4)
+
+
+def encoding_error(
+    lvl_types: Sequence[LevelType],
+    dim_to_lvl: AffineMap | None,
+    lvl_to_dim: AffineMap | None,
+    pos_width: int,
+    crd_width: int,
+    dim_slices: Sequence[DimSlice | None],
+) -> str | None:
+    """The first violated rule of MLIR 22's encoding verifier, or None."""
+    if pos_width not in _WIDTHS:
+        return f"unexpected position bitwidth: {pos_width}"
+    if crd_width not in _WIDTHS and not (crd_width == 2 and _is_nv24_metadata(lvl_types)):
+        return f"unexpected coordinate bitwidth: {crd_width}"
+    lvl = 0
+    while lvl < len(lvl_types):
+        if lvl_types[lvl].format is not SINGLETON:
+            lvl += 1
+            continue
+        if lvl == 0 or lvl_types[lvl - 1].format not in (COMPRESSED, LOOSE_COMPRESSED):
+            return "expected compressed or loose_compressed level before singleton level"
+        end = lvl
+        while end < len(lvl_types) and lvl_types[end].format is SINGLETON:
+            end += 1
+        if any(lt.soa != lvl_types[lvl].soa for lt in lvl_types[lvl:end]):
+            return "expected all singleton lvlTypes stored in the same memory layout (SoA vs AoS)."
+        lvl = end
+    batches = [i for i, lt in enumerate(lvl_types) if lt.format is BATCH]
+    if batches and batches != list(range(len(batches))):
+        return "Batch lvlType can only be leading levels."
+    if any(lt.soa and lt.format is not SINGLETON for lt in lvl_types):
+        return "SoA is only applicable to singleton lvlTypes."
+    structured = [i for i, lt in enumerate(lvl_types) if lt.format is STRUCTURED]
+    if structured:
+        first = structured[0]
+        if first != len(lvl_types) - 1:
+            return "expected n_out_of_m to be the last level type"
+        if any(lt.format is not DENSE for lt in lvl_types[:first]):
+            return "expected all dense lvlTypes before a n_out_of_m level"
+        if dim_to_lvl is not None and dim_to_lvl.num_dims != len(dim_to_lvl.results):
+            sizes = block_sizes(dim_to_lvl)
+            if sizes is None:
+                return "expected 1xm block structure for n_out_of_m level"
+            coefficient = 0
+            for size in sizes:
+                if size:
+                    if coefficient and size != coefficient:
+                        return "expected only one blocked level with the same coefficients"
+                    coefficient = size
+            if coefficient != lvl_types[first].m:
+                return "expected coeffiencts of Affine expressions to be equal to m of n_out_of_m level"
+    lvl_rank = len(lvl_types)
+    if lvl_rank == 0:
+        return "expected a non-empty array for lvlTypes"
+    dim_rank = dim_to_lvl.num_dims if dim_to_lvl is not None else lvl_rank
+    if dim_to_lvl is not None:
+        if len(dim_to_lvl.results) != lvl_rank:
+            return f"level-rank mismatch between dimToLvl and lvlTypes: {len(dim_to_lvl.results)} != {lvl_rank}"
+        inferred = _inverse(dim_to_lvl, mlir_order=True)
+        if inferred is None and dim_to_lvl.num_symbols == 0:
+            return "failed to infer lvlToDim from dimToLvl"
+        if lvl_to_dim is not None and inferred != lvl_to_dim:
+            return "expected lvlToDim to be an inverse of dimToLvl"
+        if dim_rank > lvl_rank:
+            return f"unexpected dimToLvl mapping from {dim_rank} to {lvl_rank}"
+    if dim_slices:
+        if len(dim_slices) != dim_rank:
+            return f"dimension-rank mismatch between dimSlices and dimToLvl: {len(dim_slices)} != {dim_rank}"
+        if dim_rank != lvl_rank:
+            return f"dimSlices expected dimension-rank to match level-rank: {dim_rank} != {lvl_rank}"
+    return None
+
+
+def _element_of(attr: Attribute) -> Attribute:
+    if isinstance(attr, FloatAttr | IntegerAttr):
+        return attr.type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    typ = getattr(attr, "type", None)
+    return typ if isinstance(typ, Attribute) else attr
+
+
+def _is_zero(attr: Attribute) -> bool:
+    if isinstance(attr, FloatAttr):
+        return attr.value.data == 0.0  # pyright: ignore[reportUnknownMemberType]
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data == 0  # pyright: ignore[reportUnknownMemberType]
+    values = [getattr(attr, n, None) for n in ("real", "imag")]
+    return all(isinstance(v, FloatAttr) and v.value.data == 0.0 for v in values)
+
+
+def verify_encoding_for_tensor(
+    enc: SparseTensorEncodingAttr | Encoding, tensor_type: TensorType[Attribute]
+) -> None:
+    """MLIR 22's `verifyEncoding`: the encoding against the tensor it types.
+
+    xDSL's TensorType has no hook for its encoding, so callers (op verifiers,
+    a module-wide type check) call this; raises VerifyException."""
+    data = enc.data if isinstance(enc, SparseTensorEncodingAttr) else enc
+    message = data_error(data)
+    if message is None:
+        dim_rank = len(tensor_type.get_shape())
+        element = tensor_type.element_type
+        if dim_rank == 0:
+            message = "expected non-scalar sparse tensor"
+        elif data.dim_rank != dim_rank:
+            message = f"dimension-rank mismatch between encoding and tensor shape: {data.dim_rank} != {dim_rank}"
+        elif data.explicit_val is not None and _element_of(data.explicit_val) != element:
+            message = (
+                "explicit value type mismatch between encoding and tensor element type: "
+                f"'{_element_of(data.explicit_val)}' != '{element}'"
+            )
+        elif data.implicit_val is not None and _element_of(data.implicit_val) != element:
+            message = (
+                "implicit value type mismatch between encoding and tensor element type: "
+                f"'{_element_of(data.implicit_val)}' != '{element}'"
+            )
+        elif data.implicit_val is not None and not _is_zero(data.implicit_val):
+            message = "implicit value must be zero"
+    if message is not None:
+        raise VerifyException(message)
+
+
+def data_error(data: Encoding) -> str | None:
+    """`encoding_error` on a built Encoding (its lvlToDim is always inferred)."""
+    return encoding_error(data.lvl_types, data.dim_to_lvl, None, data.pos_width, data.crd_width, data.dim_slices)
+
+
+# ---------------------------------------------------------------------------
+# The attribute.
+# ---------------------------------------------------------------------------
+
+
+def _build(parsed: ParsedEncoding) -> tuple[Encoding, AffineMap | None]:
+    """The Encoding of a parsed text, and the user's lvlToDim if written."""
+    dim_to_lvl = AffineMap(parsed.num_dims, parsed.num_symbols, parsed.lvl_exprs)
+    given: AffineMap | None = None
+    if parsed.dim_exprs is not None:
+        # A partial list never equals an inverse: keep a marker that differs.
+        exprs = tuple(e if e is not None else AffineConstantExpr(-(2**63)) for e in parsed.dim_exprs)
+        given = AffineMap(len(parsed.lvl_exprs), parsed.num_symbols, exprs)
+    lvl_to_dim = infer_lvl_to_dim(dim_to_lvl) or AffineMap(len(parsed.lvl_types), 0, ())
+    slices = tuple(DimSlice(s.offset, s.size, s.stride) for s in parsed.dim_slices)
+    enc = Encoding(
+        dim_to_lvl=dim_to_lvl,
+        lvl_to_dim=lvl_to_dim,
+        lvl_types=tuple(parsed.lvl_types),
+        pos_width=parsed.pos_width,
+        crd_width=parsed.crd_width,
+        explicit_val=parsed.explicit_val,
+        implicit_val=parsed.implicit_val,
+        dim_slices=slices,
+    )
+    return enc, given
+
+
 @irdl_attr_definition
 class SparseTensorEncodingAttr(Data[Encoding]):
     """`#sparse_tensor.encoding<{ map = ..., posWidth = ..., ... }>`."""
 
     name = "sparse_tensor.encoding"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Encoding:
+        parsed = EncodingParser(parser).parse()
+        enc, given = _build(parsed)
+        message = encoding_error(
+            parsed.lvl_types,
+            enc.dim_to_lvl if parsed.has_map else None,
+            given,
+            parsed.pos_width,
+            parsed.crd_width,
+            enc.dim_slices,
+        )
+        if message is not None:
+            parser.raise_error(message, parsed.name_span)
+        return enc
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(self.text_body())
+
+    def text_body(self) -> str:
+        """MLIR 22's canonical text between `#sparse_tensor.encoding` and the end."""
+        data = self.data
+        m = data.dim_to_lvl
+        text = "<{ map = "
+        if m.num_symbols:
+            text += "[" + ", ".join(f"s{i}" for i in range(m.num_symbols)) + "]"
+        dims = [f"d{i}" for i in range(m.num_dims)]
+        if data.dim_slices:
+            dims = [f"{d} : {s or DEFAULT_SLICE}" for d, s in zip(dims, data.dim_slices, strict=False)]
+        text += "(" + ", ".join(dims) + ") -> ("
+        text += ", ".join(f"{print_affine(e)} : {lt}" for e, lt in zip(m.results, data.lvl_types, strict=False)) + ")"
+        if data.pos_width:
+            text += f", posWidth = {data.pos_width}"
+        if data.crd_width:
+            text += f", crdWidth = {data.crd_width}"
+        for key, value in (("explicitVal", data.explicit_val), ("implicitVal", data.implicit_val)):
+            if value is not None:
+                text += f", {key} = {_attr_text(value)}"
+        return text + " }>"
+
+    def __str__(self) -> str:
+        return "#sparse_tensor.encoding" + self.text_body()
+
+    def verify(self) -> None:
+        message = data_error(self.data)
+        if message is not None:
+            raise VerifyException(message)
+
+    # -- construction ---------------------------------------------------------
+
+    @staticmethod
+    def from_level_types(
+        lvl_types: Sequence[LevelType],
+        dim_to_lvl: AffineMap | None = None,
+        pos_width: int = 0,
+        crd_width: int = 0,
+        explicit_val: Attribute | None = None,
+        implicit_val: Attribute | None = None,
+        dim_slices: Sequence[DimSlice | None] = (),
+    ) -> SparseTensorEncodingAttr:
+        """An encoding from Python; the identity map when `dim_to_lvl` is None.
+        Raises VerifyException (MLIR's message) when it is not valid."""
+        if dim_to_lvl is None:
+            dim_to_lvl = AffineMap.identity(len(lvl_types))
+        lvl_to_dim = infer_lvl_to_dim(dim_to_lvl) or AffineMap(len(lvl_types), 0, ())
+        slices = tuple(s or DEFAULT_SLICE for s in dim_slices) if any(dim_slices) else ()
+        return SparseTensorEncodingAttr(
+            Encoding(
+                dim_to_lvl,
+                lvl_to_dim,
+                tuple(lvl_types),
+                pos_width,
+                crd_width,
+                explicit_val,
+                implicit_val,
+                slices,
+            )
+        )
+
+    @staticmethod
+    def parse_text(text: str) -> SparseTensorEncodingAttr:
+        """An encoding from its text, `#sparse_tensor.encoding<{...}>`.
+        Raises XSparseError with a located message when it is not valid."""
+        return parse_encoding(text)
+
+    # -- queries ----------------------------------------------------------------
+
+    @property
+    def lvl_types(self) -> tuple[LevelType, ...]:
+        return self.data.lvl_types
+
+    @property
+    def dim_to_lvl(self) -> AffineMap:
+        return self.data.dim_to_lvl
+
+    @property
+    def lvl_to_dim(self) -> AffineMap:
+        return self.data.lvl_to_dim
+
+    @property
+    def dim_rank(self) -> int:
+        return self.data.dim_rank
+
+    @property
+    def lvl_rank(self) -> int:
+        return self.data.lvl_rank
+
+    @property
+    def pos_width(self) -> int:
+        return self.data.pos_width
+
+    @property
+    def crd_width(self) -> int:
+        return self.data.crd_width
+
+    @property
+    def explicit_val(self) -> Attribute | None:
+        return self.data.explicit_val
+
+    @property
+    def implicit_val(self) -> Attribute | None:
+        return self.data.implicit_val
+
+    @property
+    def dim_slices(self) -> tuple[DimSlice | None, ...]:
+        return self.data.dim_slices
+
+    def is_identity(self) -> bool:
+        """dimToLvl is the identity (no symbols)."""
+        m = self.dim_to_lvl
+        return m.num_symbols == 0 and m == AffineMap.identity(m.num_dims)
+
+    def is_permutation(self) -> bool:
+        """dimToLvl is a permutation of the dimensions (no symbols)."""
+        m = self.dim_to_lvl
+        if m.num_symbols or len(m.results) != m.num_dims:
+            return False
+        positions = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
+        return sorted(positions) == list(range(m.num_dims))
+
+    def is_block(self) -> bool:
+        """dimToLvl splits some dimensions into `floordiv`/`mod` blocks."""
+        return block_sizes(self.dim_to_lvl) is not None
+
+    def block_sizes(self) -> tuple[int, ...] | None:
+        """Per level, the block size of each `mod` level (0 elsewhere)."""
+        return block_sizes(self.dim_to_lvl)
+
+    @property
+    def pos_type(self) -> IndexType | IntegerType:
+        """The element type of positions buffers."""
+        return IndexType() if self.pos_width == 0 else IntegerType(self.pos_width)
+
+    @property
+    def crd_type(self) -> IndexType | IntegerType:
+        """The element type of coordinates buffers."""
+        return IndexType() if self.crd_width == 0 else IntegerType(self.crd_width)
+
+    def is_all_dense(self) -> bool:
+        return all(lt.format in (DENSE, BATCH) for lt in self.lvl_types)
+
+    def is_all_ordered(self) -> bool:
+        return all(lt.is_ordered for lt in self.lvl_types)
+
+    def coo_start(self) -> int | None:
+        """The first level of a trailing COO region: a compressed(nonunique)
+        or loose_compressed level followed only by singletons."""
+        types = self.lvl_types
+        for start, lt in enumerate(types):
+            rest = types[start + 1 :]
+            if lt.format in (COMPRESSED, LOOSE_COMPRESSED) and rest and all(r.format is SINGLETON for r in rest):
+                return start if (lt.nonunique or lt.format is LOOSE_COMPRESSED) else None
+        return None
+
+    def is_coo(self) -> bool:
+        """Coordinate scheme: compressed(nonunique) or loose_compressed at the
+        first level, singletons after it (MLIR's isCOOType from level 0)."""
+        return self.coo_start() == 0
+
+    def has_slices(self) -> bool:
+        return bool(self.dim_slices)
+
+    def element_type_of_values(self) -> Attribute | None:
+        """The type of `explicitVal`, when given."""
+        return None if self.explicit_val is None else _element_of(self.explicit_val)
+
+
+def _attr_text(attr: Attribute) -> str:
+    from io import StringIO
+
+    stream = StringIO()
+    Printer(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+def parse_encoding(text: str) -> SparseTensorEncodingAttr:
+    """`#sparse_tensor.encoding<{...}>` (or its body `<{...}>`) from text.
+    Raises XSparseError with a located message when it is not valid."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import Builtin
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+
+    from xsparse.diagnostics import XSparseError, format_parse_error
+
+    source = text.strip()
+    if source.startswith("<"):
+        source = "#sparse_tensor.encoding" + source
+    ctx = Context(allow_unregistered=False)
+    ctx.load_dialect(Builtin)
+    ctx.load_attr_or_type(SparseTensorEncodingAttr)
+    parser = Parser(ctx, source, "<encoding>")
+    try:
+        attr = parser.parse_attribute()
+        parser.parse_optional_punctuation(",")
+        if parser._current_token.text:  # pyright: ignore[reportPrivateUsage]
+            parser.raise_error("unexpected text after the encoding")
+    except ParseError as e:
+        raise XSparseError(format_parse_error(e)) from None
+    if not isinstance(attr, SparseTensorEncodingAttr):
+        raise XSparseError(f"<encoding>: error: expected a #sparse_tensor.encoding, got {attr}")
+    return attr
+
+
+__all__ = [
+    "DEFAULT_SLICE",
+    "DimSlice",
+    "Encoding",
+    "SparseTensorEncodingAttr",
+    "block_sizes",
+    "infer_lvl_to_dim",
+    "parse_encoding",
+    "verify_encoding_for_tensor",
+]

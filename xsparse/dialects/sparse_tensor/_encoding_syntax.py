@@ -1,0 +1,751 @@
+"""The text of `#sparse_tensor.encoding<{...}>`: MLIR 22's grammar and printing.
+
+Mirrors, in MLIR 22: `SparseTensorEncodingAttr::parse/print`
+(SparseTensorDialect.cpp), `DimLvlMapParser` and `LvlTypeParser`
+(SparseTensor/IR/Detail), the affine-expression parser (AffineParser.cpp),
+the construction-time simplification of affine expressions (AffineExpr.cpp:
+simplifyAdd, simplifyMul, simplifyFloorDiv, simplifyCeilDiv, simplifyMod) and
+their printing (AsmPrinter.cpp: printAffineExprInternal). Expressions are built
+the way MLIR builds them, so that printing them reproduces MLIR's canonical
+text byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from math import gcd
+
+from xdsl.ir import Attribute
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSymExpr,
+)
+from xdsl.parser import AttrParser
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xsparse.dialects.sparse_tensor.levels import (
+    LEVEL_FORMATS,
+    LOOSE_COMPRESSED,
+    STRUCTURED,
+    LevelType,
+)
+
+# ---------------------------------------------------------------------------
+# Affine expressions, simplified on construction as MLIR simplifies them.
+# ---------------------------------------------------------------------------
+
+ADD = AffineBinaryOpKind.Add
+MUL = AffineBinaryOpKind.Mul
+MOD = AffineBinaryOpKind.Mod
+FLOORDIV = AffineBinaryOpKind.FloorDiv
+CEILDIV = AffineBinaryOpKind.CeilDiv
+
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+
+def _wrap64(value: int) -> int:
+    """Two's complement int64 arithmetic, as MLIR's constants wrap."""
+    return (value - _INT64_MIN) % 2**64 + _INT64_MIN
+
+
+def const(value: int) -> AffineExpr:
+    return AffineConstantExpr(_wrap64(value))
+
+
+def _bin(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """A binary node as is (MLIR's uniqued storage, no simplification)."""
+    return AffineBinaryOpExpr(kind, lhs, rhs)
+
+
+def _const_value(expr: AffineExpr) -> int | None:
+    return expr.value if isinstance(expr, AffineConstantExpr) else None
+
+
+def is_symbolic_or_constant(expr: AffineExpr) -> bool:
+    """No dimension occurs in `expr` (MLIR's `isSymbolicOrConstant`)."""
+    return not any(isinstance(e, AffineDimExpr) for e in expr.dfs())
+
+
+def largest_known_divisor(expr: AffineExpr) -> int:
+    """MLIR's `AffineExpr::getLargestKnownDivisor`."""
+    if isinstance(expr, AffineConstantExpr):
+        return abs(expr.value)
+    if isinstance(expr, AffineBinaryOpExpr):
+        if expr.kind == MUL:
+            return largest_known_divisor(expr.lhs) * largest_known_divisor(expr.rhs)
+        if expr.kind in (ADD, MOD):
+            return gcd(largest_known_divisor(expr.lhs), largest_known_divisor(expr.rhs))
+    return 1
+
+
+def _floor_div(a: int, b: int) -> int:
+    return a // b
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs + rhs` as MLIR's `AffineExpr::operator+` builds it."""
+    lc, rc = _const_value(lhs), _const_value(rhs)
+    if lc is not None and rc is not None:
+        return const(lc + rc)
+    # Only the RHS is a constant; a symbolic term goes to the right.
+    if lc is not None or (is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs)):
+        return add(rhs, lhs)
+    if rc == 0:
+        return lhs
+    lbin = lhs if isinstance(lhs, AffineBinaryOpExpr) else None
+    # (d0 + 2) + 3 -> d0 + 5
+    if lbin is not None and rc is not None and lbin.kind == ADD:
+        lrc = _const_value(lbin.rhs)
+        if lrc is not None:
+            return add(lbin.lhs, const(lrc + rc))
+    # c1 * e + c2 * e -> (c1 + c2) * e
+    if lbin is not None and lbin.kind == MUL and _const_value(lbin.rhs) is not None:
+        first, first_c = lbin.lhs, _const_value(lbin.rhs)
+    else:
+        first, first_c = lhs, 1
+    rbin = rhs if isinstance(rhs, AffineBinaryOpExpr) else None
+    if rbin is not None and rbin.kind == MUL and _const_value(rbin.rhs) is not None:
+        second, second_c = rbin.lhs, _const_value(rbin.rhs)
+    else:
+        second, second_c = rhs, 1
+    if first == second and first_c is not None and second_c is not None:
+        return _bin(MUL, first, const(first_c + second_c))
+    # (d0 + 2) + d1 -> (d0 + d1) + 2
+    if lbin is not None and lbin.kind == ADD:
+        lrc = _const_value(lbin.rhs)
+        if lrc is not None:
+            return add(add(lbin.lhs, rhs), lbin.rhs)
+    # e - q * (e floordiv q) -> e mod q
+    if rbin is None:
+        return _bin(ADD, lhs, rhs)
+    lrhs, rrhs = rbin.lhs, rbin.rhs
+    if _const_value(rrhs) == -1 and isinstance(lrhs, AffineBinaryOpExpr) and lrhs.kind == MUL:
+        llrhs, rlrhs = lrhs.lhs, lrhs.rhs
+        if not (isinstance(llrhs, AffineBinaryOpExpr) and llrhs.kind == FLOORDIV):
+            return _bin(ADD, lhs, rhs)
+        if llrhs.rhs == rlrhs and lhs == llrhs.lhs:
+            return mod(lhs, rlrhs)
+    if isinstance(lrhs, AffineBinaryOpExpr) and lrhs.kind == FLOORDIV:
+        if lhs == lrhs.lhs and lrhs.rhs == neg(rrhs):
+            return mod(lhs, lrhs.rhs)
+    return _bin(ADD, lhs, rhs)
+
+
+def mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs * rhs` as MLIR's `AffineExpr::operator*` builds it (one side must
+    be symbolic or constant)."""
+    lc, rc = _const_value(lhs), _const_value(rhs)
+    if lc is not None and rc is not None:
+        return const(lc * rc)
+    # The constant or symbolic term goes to the right.
+    if not is_symbolic_or_constant(rhs) or lc is not None:
+        return mul(rhs, lhs)
+    if rc == 1:
+        return lhs
+    if rc == 0:
+        return rhs
+    lbin = lhs if isinstance(lhs, AffineBinaryOpExpr) else None
+    if lbin is not None and lbin.kind == MUL:
+        lrc = _const_value(lbin.rhs)
+        if lrc is not None and rc is not None:
+            return mul(lbin.lhs, const(lrc * rc))
+        # (d0 * 2) * d1 -> (d0 * d1) * 2
+        if lrc is not None:
+            return mul(mul(lbin.lhs, rhs), lbin.rhs)
+    return _bin(MUL, lhs, rhs)
+
+
+def neg(expr: AffineExpr) -> AffineExpr:
+    return mul(expr, const(-1))
+
+
+def sub(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    return add(lhs, neg(rhs))
+
+
+def floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs floordiv rhs` as MLIR's `AffineExpr::floorDiv` builds it."""
+    lc, rc = _const_value(lhs), _const_value(rhs)
+    if rc is None or rc < 1:
+        return _bin(FLOORDIV, lhs, rhs)
+    if lc is not None:
+        return const(_floor_div(lc, rc))
+    if rc == 1:
+        return lhs
+    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == MUL:
+        lrc = _const_value(lhs.rhs)
+        if lrc is not None and lrc % rc == 0:
+            return mul(lhs.lhs, const(lrc // rc))
+    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == ADD:
+        if largest_known_divisor(lhs.lhs) % rc == 0 or largest_known_divisor(lhs.rhs) % rc == 0:
+            return add(floordiv(lhs.lhs, rhs), floordiv(lhs.rhs, rhs))
+    return _bin(FLOORDIV, lhs, rhs)
+
+
+def ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs ceildiv rhs` as MLIR's `AffineExpr::ceilDiv` builds it."""
+    lc, rc = _const_value(lhs), _const_value(rhs)
+    if rc is None or rc < 1:
+        return _bin(CEILDIV, lhs, rhs)
+    if lc is not None:
+        return const(_ceil_div(lc, rc))
+    if rc == 1:
+        return lhs
+    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == MUL:
+        lrc = _const_value(lhs.rhs)
+        if lrc is not None and lrc % rc == 0:
+            return mul(lhs.lhs, const(lrc // rc))
+    return _bin(CEILDIV, lhs, rhs)
+
+
+def mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs mod rhs` as MLIR's `AffineExpr::operator%` builds it."""
+    lc, rc = _const_value(lhs), _const_value(rhs)
+    if rc is None or rc < 1:
+        return _bin(MOD, lhs, rhs)
+    if lc is not None:
+        return const(lc % rc)
+    if largest_known_divisor(lhs) % rc == 0:
+        return const(0)
+    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == ADD:
+        if largest_known_divisor(lhs.lhs) % rc == 0:
+            return mod(lhs.rhs, rhs)
+        if largest_known_divisor(lhs.rhs) % rc == 0:
+            return mod(lhs.lhs, rhs)
+    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == MOD:
+        inner = _const_value(lhs.rhs)
+        if inner is not None and inner >= 1 and inner % rc == 0:
+            return mod(lhs.lhs, rhs)
+    return _bin(MOD, lhs, rhs)
+
+
+BUILDERS: dict[AffineBinaryOpKind, Callable[[AffineExpr, AffineExpr], AffineExpr]] = {
+    ADD: add,
+    MUL: mul,
+    MOD: mod,
+    FLOORDIV: floordiv,
+    CEILDIV: ceildiv,
+}
+
+
+def rebuild(expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr]) -> AffineExpr:
+    """`expr` with dimensions and symbols replaced, simplified as MLIR does
+    (`AffineExpr::replaceDimsAndSymbols`)."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr):
+        return BUILDERS[expr.kind](rebuild(expr.lhs, dims, syms), rebuild(expr.rhs, dims, syms))
+    return expr
+
+
+_SPELLING = {ADD: " + ", MUL: " * ", MOD: " mod ", FLOORDIV: " floordiv ", CEILDIV: " ceildiv "}
+
+
+def print_affine(expr: AffineExpr, strong: bool = False) -> str:
+    """MLIR's `printAffineExprInternal`: `strong` is the enclosing binding."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = expr.lhs, expr.rhs
+    if expr.kind != ADD:
+        if expr.kind == MUL and _const_value(rhs) == -1:
+            text = "-" + print_affine(lhs, True)
+        else:
+            text = print_affine(lhs, True) + _SPELLING[expr.kind] + print_affine(rhs, True)
+        return f"({text})" if strong else text
+    text: str | None = None
+    if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind == MUL:
+        rrc = _const_value(rhs.rhs)
+        if rrc == -1:
+            inner_strong = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == ADD
+            text = print_affine(lhs) + " - " + print_affine(rhs.lhs, inner_strong)
+        elif rrc is not None and rrc < -1:
+            text = print_affine(lhs) + " - " + print_affine(rhs.lhs, True) + f" * {-rrc}"
+    rc = _const_value(rhs)
+    if text is None and rc is not None and rc < 0:
+        text = print_affine(lhs) + f" - {-rc}"
+    if text is None:
+        text = print_affine(lhs) + " + " + print_affine(rhs)
+    return f"({text})" if strong else text
+
+
+# ---------------------------------------------------------------------------
+# The parsed text, before verification.
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class ParsedSlice:
+    """`#sparse_tensor<slice(offset, size, stride)>`, None for `?`."""
+
+    offset: int | None
+    size: int | None
+    stride: int | None
+
+
+@dataclass
+class ParsedEncoding:
+    """What the text says, in MLIR's terms; verified by the caller."""
+
+    name_span: Span
+    """Where MLIR reports verification errors: the `encoding` mnemonic."""
+    lvl_types: list[LevelType] = field(default_factory=lambda: [])
+    dim_slices: list[ParsedSlice | None] = field(default_factory=lambda: [])
+    num_dims: int = 0
+    num_symbols: int = 0
+    lvl_exprs: tuple[AffineExpr, ...] = ()
+    dim_exprs: tuple[AffineExpr | None, ...] | None = None
+    """The dimension expressions when any was written (`None` entries for the
+    ones left out), else None."""
+    has_map: bool = False
+    pos_width: int = 0
+    crd_width: int = 0
+    explicit_val: Attribute | None = None
+    implicit_val: Attribute | None = None
+    legacy_crd_width_span: Span | None = None
+    """Set when `crdWidth` is 2: only valid for a 2:4 level (seed 000's NV_24)."""
+
+
+# ---------------------------------------------------------------------------
+# The parser.
+# ---------------------------------------------------------------------------
+
+_KEYS = ("map", "posWidth", "crdWidth", "explicitVal", "implicitVal")
+
+
+def _nth(n: int) -> str:
+    return {1: "1st", 2: "2nd"}.get(n, f"{n}th")
+
+
+@dataclass
+class _Var:
+    kind: str  # "d", "s" or "l"
+    num: int
+    bound: bool
+
+
+class EncodingParser:
+    """Parses `<{ key = value, ... }>` with MLIR 22's rules and messages."""
+
+    def __init__(self, parser: AttrParser) -> None:
+        self.p = parser
+        lt = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+        self.result = ParsedEncoding(Span(lt.start - len("encoding"), lt.start, lt.input))
+
+    # -- tokens ---------------------------------------------------------------
+
+    @property
+    def _tok(self):
+        return self.p._current_token  # pyright: ignore[reportPrivateUsage]
+
+    def _error(self, message: str, span: Span | None = None) -> None:
+        self.p.raise_error(message, span if span is not None else self._tok.span)
+
+    def _expect(self, punct: str, what: str | None = None) -> Span:
+        span = self._tok.span
+        if self.p.parse_optional_punctuation(punct) is None:  # pyright: ignore[reportArgumentType]
+            self._error(f"expected '{what or punct}'")
+        return span
+
+    def _optional(self, punct: str) -> bool:
+        return self.p.parse_optional_punctuation(punct) is not None  # pyright: ignore[reportArgumentType]
+
+    def _is_ident(self) -> bool:
+        return self._tok.kind == MLIRTokenKind.BARE_IDENT
+
+    def _ident(self) -> tuple[str, Span]:
+        span = self._tok.span
+        self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+        return span.text, span
+
+    def _comma_list(self, open_: str, close: str, element: Callable[[], None], context: str, optional: bool) -> bool:
+        """MLIR's `parseCommaSeparatedList` with a delimiter."""
+        if not self._optional(open_):
+            if optional:
+                return False
+            self._error(f"expected '{open_}'{context}")
+        if self._optional(close):
+            return True
+        element()
+        while self._optional(","):
+            element()
+        if not self._optional(close):
+            self._error(f"expected ',' or '{close}'{context}")
+        return True
+
+    # -- the attribute ----------------------------------------------------------
+
+    def parse(self) -> ParsedEncoding:
+        self._expect("<")
+        self._expect("{")
+        while self._is_ident():
+            key, span = self._ident()
+            if key not in _KEYS:
+                self._error(f"unexpected key: {key}", self.result.name_span)
+            self._expect("=")
+            if key == "map":
+                self._parse_map()
+            elif key in ("posWidth", "crdWidth"):
+                self._parse_width(key, span)
+            else:
+                self._parse_value(key)
+            if not self._optional(","):
+                break
+        self._expect("}")
+        self._expect(">")
+        return self.result
+
+    def _parse_width(self, key: str, span: Span) -> None:
+        value_span = self._tok.span
+        attr = self.p.parse_attribute()
+        from xdsl.dialects.builtin import IntegerAttr
+
+        if not isinstance(attr, IntegerAttr):
+            what = "position" if key == "posWidth" else "index"
+            self._error(f"expected an integral {what} bitwidth", self.result.name_span)
+        value = attr.value.data  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        assert isinstance(value, int)
+        width = value % 2**32  # MLIR keeps the low 32 bits (unsigned)
+        if key == "posWidth":
+            self.result.pos_width = width
+        else:
+            self.result.crd_width = width
+            self.result.legacy_crd_width_span = value_span if width == 2 else None
+        del span
+
+    def _parse_value(self, key: str) -> None:
+        from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+
+        attr = self.p.parse_attribute()
+        if not isinstance(attr, FloatAttr | IntegerAttr) and attr.name != "complex.number":
+            self._error(f"expected a numeric value for {key}", self.result.name_span)
+        if key == "explicitVal":
+            self.result.explicit_val = attr
+        else:
+            self.result.implicit_val = attr
+
+    # -- the map ------------------------------------------------------------------
+
+    def _parse_map(self) -> None:
+        env: dict[str, _Var] = {}
+        counts = {"d": 0, "s": 0, "l": 0}
+        dims_and_syms: dict[str, AffineExpr] = {}
+        lvls_and_syms: dict[str, AffineExpr] = {}
+
+        def bind(kind: str) -> None:
+            if not self._is_ident():
+                self._error("expected bare identifier")
+            name, span = self._ident()
+            if name in env:
+                self._error(f"redefinition of identifier '{name}'", span)
+            num = counts[kind]
+            counts[kind] += 1
+            env[name] = _Var(kind, num, True)
+            if kind == "s":
+                dims_and_syms[name] = lvls_and_syms[name] = AffineSymExpr(num)
+            elif kind == "d":
+                dims_and_syms[name] = AffineDimExpr(num)
+            else:
+                lvls_and_syms[name] = AffineDimExpr(num)
+
+        self._comma_list("[", "]", lambda: bind("s"), " in symbol binding list", optional=True)
+        self._comma_list("{", "}", lambda: bind("l"), " in level declaration list", optional=True)
+        declared_lvls = counts["l"]
+
+        dim_exprs: list[AffineExpr | None] = []
+        slices: list[ParsedSlice | None] = []
+
+        def dim_spec() -> None:
+            bind("d")
+            expr = None
+            if self._optional("="):
+                expr = AffineExprParser(self, lvls_and_syms).parse()
+            dim_exprs.append(expr)
+            slice_ = None
+            if self._optional(":"):
+                slice_ = self._parse_slice()
+            slices.append(slice_)
+
+        self._comma_list("(", ")", dim_spec, " in dimension-specifier list", optional=False)
+        self._expect("->")
+
+        lvl_exprs: list[AffineExpr] = []
+        lvl_types: list[LevelType] = []
+        list_start = self._tok.span
+
+        def lvl_spec() -> None:
+            if declared_lvls:
+                if not self._is_ident():
+                    self._error("expected bare identifier")
+                name, span = self._ident()
+                var = env.get(name)
+                if var is None:
+                    self._error(f"use of undeclared identifier '{name}'", span)
+                assert var is not None
+                if var.kind != "l":
+                    self._error(f"expected variable of kind {'level'}", span)
+                if var.num != len(lvl_exprs):
+                    self._error(
+                        f"Level-variable ordering mismatch. The variable '{name}' was "
+                        f"forward-declared as the {_nth(var.num)} level; but is bound by "
+                        f"the {_nth(len(lvl_exprs))} specification.",
+                        span,
+                    )
+                self._expect("=")
+            lvl_exprs.append(AffineExprParser(self, dims_and_syms).parse())
+            self._expect(":")
+            lvl_types.append(self._parse_lvl_type())
+
+        self._comma_list("(", ")", lvl_spec, " in level-specifier list", optional=False)
+        if declared_lvls and len(lvl_exprs) != declared_lvls:
+            self._error(
+                "Level-rank mismatch between forward-declarations and specifiers. "
+                f"Declared {declared_lvls} level-variables; but got {len(lvl_exprs)} "
+                "level-specifiers.",
+                list_start,
+            )
+        self.result.has_map = True
+        self.result.num_dims = counts["d"]
+        self.result.num_symbols = counts["s"]
+        self.result.lvl_exprs = tuple(lvl_exprs)
+        self.result.dim_exprs = tuple(dim_exprs) if any(e is not None for e in dim_exprs) else None
+        # Level types and slices accumulate over repeated `map` keys, as in MLIR.
+        self.result.lvl_types.extend(lvl_types)
+        if any(s is not None for s in slices):
+            self.result.dim_slices.extend(s or ParsedSlice(0, None, 1) for s in slices)
+
+    def _parse_slice(self) -> ParsedSlice:
+        start = self._tok.span
+        if self._tok.kind != MLIRTokenKind.HASH_IDENT or self._tok.text != "#sparse_tensor":
+            # Anything else is an attribute, but not a slice.
+            self.p.parse_attribute()
+            self._error("expected SparseTensorDimSliceAttr", start)
+        self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+        self._expect("<")
+        if not (self._is_ident() and self._tok.text == "slice"):
+            self._error("expected 'slice'")
+        self._ident()
+        self._expect("(")
+        values: list[int | None] = []
+        for i, what in enumerate(("offset", "size", "stride")):
+            if i:
+                self._expect(",")
+            span = self._tok.span
+            if self._optional("?"):
+                values.append(None)
+                continue
+            value = self.p.parse_optional_integer(allow_boolean=False, allow_negative=True)
+            if value is None:
+                self._error("expected '?' or integer")
+            assert value is not None
+            if value < 0 or (what != "offset" and value == 0):
+                positive = "non-negative" if what == "offset" else "positive"
+                self._error(f"expect {positive} value or ? for slice {what}", span)
+            values.append(value)
+        self._expect(")")
+        self._expect(">")
+        return ParsedSlice(values[0], values[1], values[2])
+
+    def _parse_lvl_type(self) -> LevelType:
+        span = self._tok.span
+        if not self._is_ident():
+            self._error("expected valid level format (e.g. dense, compressed or singleton)")
+        base, _ = self._ident()
+        sizes: list[int] = []
+        if base == "structured":
+
+            def size() -> None:
+                loc = self._tok.span
+                if self._tok.kind != MLIRTokenKind.INTEGER_LIT and self._tok.kind != MLIRTokenKind.MINUS:
+                    self._error("expected valid integer for structured size", loc)
+                value = self.p.parse_integer(allow_boolean=False, allow_negative=True)
+                if value < 0:
+                    self._error("expected structured size to be >= 0", loc)
+                if value >= 2**31:
+                    self._error("failed to parse structured size", loc)
+                sizes.append(value)
+
+            if self._comma_list("[", "]", size, " in structured n out of m", optional=True):
+                if len(sizes) != 2:
+                    self._error("expected exactly 2 structured sizes", span)
+                if sizes[0] > sizes[1]:
+                    self._error("expected n <= m in n_out_of_m", span)
+            else:
+                self._error("expected exactly 2 structured sizes", span)
+        elif base.startswith("block") and _block_sizes(base) is not None:
+            sizes = list(_block_sizes(base) or ())
+            base = "structured"
+        props: list[str] = []
+
+        def prop() -> None:
+            loc = self._tok.span
+            if not self._is_ident():
+                self._error("expected valid level property (e.g. nonordered, nonunique or high)", loc)
+            name, _ = self._ident()
+            if name not in ("nonunique", "nonordered", "soa", "high"):
+                self._error(f"unknown level property: {name}", loc)
+            props.append(name)
+
+        self._comma_list("(", ")", prop, " in level property list", optional=True)
+        fmt = LEVEL_FORMATS.get(base)
+        if fmt is None:
+            self._error(f"unknown level format: {base}", span)
+        assert fmt is not None
+        if "high" in props:
+            # The seed's `compressed(nonunique, high)`: MLIR 22's loose_compressed.
+            if fmt.name != "compressed":
+                self._error("invalid level type: level format doesn't support the properties", span)
+            fmt = LOOSE_COMPRESSED
+        lt = LevelType(
+            fmt,
+            nonunique="nonunique" in props,
+            nonordered="nonordered" in props,
+            soa="soa" in props,
+            n=sizes[0] if fmt is STRUCTURED else 0,
+            m=sizes[1] if fmt is STRUCTURED else 0,
+        )
+        if lt.soa and fmt.name not in ("compressed", "loose_compressed", "singleton"):
+            self._error("invalid level type: level format doesn't support the properties", span)
+        if fmt.name in ("dense", "batch", "structured") and (lt.nonunique or lt.nonordered):
+            self._error("invalid level type: level format doesn't support the properties", span)
+        return lt
+
+
+def _block_sizes(base: str) -> tuple[int, int] | None:
+    """The seed's `blockN_M` spelling of `structured[N, M]`."""
+    digits = base[len("block") :].split("_")
+    if len(digits) == 2 and all(d.isdigit() and len(d) < 10 for d in digits):
+        return int(digits[0]), int(digits[1])
+    return None
+
+
+class AffineExprParser:
+    """MLIR's AffineParser for one expression over named variables."""
+
+    def __init__(self, outer: EncodingParser, names: dict[str, AffineExpr]) -> None:
+        self.o = outer
+        self.names = names
+
+    def parse(self) -> AffineExpr:
+        return self._low(None, None)
+
+    def _low_op(self) -> AffineBinaryOpKind | str | None:
+        if self.o._optional("+"):  # pyright: ignore[reportPrivateUsage]
+            return ADD
+        if self.o._optional("-"):  # pyright: ignore[reportPrivateUsage]
+            return "sub"
+        return None
+
+    def _high_op(self) -> AffineBinaryOpKind | None:
+        tok = self.o._tok  # pyright: ignore[reportPrivateUsage]
+        if tok.kind == MLIRTokenKind.STAR:
+            self.o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+            return MUL
+        if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text in ("floordiv", "ceildiv", "mod"):
+            self.o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+            return {"floordiv": FLOORDIV, "ceildiv": CEILDIV, "mod": MOD}[tok.text]
+        return None
+
+    def _combine(
+        self, op: AffineBinaryOpKind | str, lhs: AffineExpr, rhs: AffineExpr, loc: Span | None = None
+    ) -> AffineExpr:
+        if op == "sub":
+            return sub(lhs, rhs)
+        assert isinstance(op, AffineBinaryOpKind)
+        if op == MUL and not is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
+            self.o._error(  # pyright: ignore[reportPrivateUsage]
+                "non-affine expression: at least one of the multiply operands has to be "
+                "either a constant or symbolic",
+                loc,
+            )
+        if op in (FLOORDIV, CEILDIV, MOD) and not is_symbolic_or_constant(rhs):
+            word = _SPELLING[op].strip()
+            self.o._error(  # pyright: ignore[reportPrivateUsage]
+                f"non-affine expression: right operand of {word} has to be either a constant or symbolic",
+                loc,
+            )
+        return BUILDERS[op](lhs, rhs)
+
+    def _low(self, llhs: AffineExpr | None, llhs_op: AffineBinaryOpKind | str | None) -> AffineExpr:
+        lhs = self._operand(llhs)
+        if (op := self._low_op()) is not None:
+            if llhs is not None:
+                assert llhs_op is not None
+                return self._low(self._combine(llhs_op, llhs, lhs), op)
+            return self._low(lhs, op)
+        op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
+        if (hop := self._high_op()) is not None:
+            high = self._high(lhs, hop, op_loc)
+            expr = self._combine(llhs_op, llhs, high) if llhs is not None and llhs_op is not None else high
+            if (nxt := self._low_op()) is not None:
+                return self._low(expr, nxt)
+            return expr
+        if llhs is not None and llhs_op is not None:
+            return self._combine(llhs_op, llhs, lhs)
+        return lhs
+
+    def _high(self, llhs: AffineExpr | None, llhs_op: AffineBinaryOpKind | None, llhs_loc: Span) -> AffineExpr:
+        lhs = self._operand(llhs)
+        op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
+        if (op := self._high_op()) is not None:
+            if llhs is not None and llhs_op is not None:
+                return self._high(self._combine(llhs_op, llhs, lhs, op_loc), op, op_loc)
+            return self._high(lhs, op, op_loc)
+        if llhs is not None and llhs_op is not None:
+            return self._combine(llhs_op, llhs, lhs, llhs_loc)
+        return lhs
+
+    def _operand(self, lhs: AffineExpr | None) -> AffineExpr:
+        o = self.o
+        tok = o._tok  # pyright: ignore[reportPrivateUsage]
+        kind = tok.kind
+        if kind == MLIRTokenKind.BARE_IDENT:
+            name, span = o._ident()  # pyright: ignore[reportPrivateUsage]
+            if name not in self.names:
+                o._error("use of undeclared identifier", span)  # pyright: ignore[reportPrivateUsage]
+            return self.names[name]
+        if kind == MLIRTokenKind.MINUS:
+            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+            return neg(self._operand(lhs))
+        if kind == MLIRTokenKind.L_PAREN:
+            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+            if o._tok.kind == MLIRTokenKind.R_PAREN:  # pyright: ignore[reportPrivateUsage]
+                o._error("no expression inside parentheses")  # pyright: ignore[reportPrivateUsage]
+            expr = self.parse()
+            o._expect(")")  # pyright: ignore[reportPrivateUsage]
+            return expr
+        if kind == MLIRTokenKind.INTEGER_LIT:
+            text = tok.text
+            try:
+                value = int(text, 0)
+            except ValueError:
+                value = -1
+            if value < 0 or value > _INT64_MAX:
+                o._error("constant too large for index")  # pyright: ignore[reportPrivateUsage]
+            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+            return const(value)
+        if kind in (MLIRTokenKind.PLUS, MLIRTokenKind.STAR):
+            o._error(  # pyright: ignore[reportPrivateUsage]
+                "missing right operand of binary operator" if lhs is not None else "missing left operand of binary operator"
+            )
+        o._error(  # pyright: ignore[reportPrivateUsage]
+            "missing right operand of binary operator" if lhs is not None else "expected affine expression"
+        )
+        raise AssertionError("unreachable")
