@@ -5,5 +5,20 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 
+def get_sparsification() -> type[ModulePass]:
+    from xsparse.transforms.sparsification import SparsificationPass
+
+    return SparsificationPass
+
+
+def get_sparse_tensor_codegen() -> type[ModulePass]:
+    from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
+
+    return SparseTensorCodegenPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {}
+    return {
+        "sparsification": get_sparsification,
+        "sparse-tensor-codegen": get_sparse_tensor_codegen,
+    }

@@ -1,0 +1,392 @@
+"""Tensor expressions and the set algebra of sparsification (merge lattices).
+
+Mirrors the role of MLIR's `Merger` (SparseTensor/Utils/Merger.cpp) and the
+lattice construction of Kjolstad et al. ("The Tensor Algebra Compiler"), in a
+form that emits the set expressions of the `indexing` dialect directly:
+
+* the body of a `linalg.generic` becomes a `TensorExpr` tree whose leaves are
+  operands, loop indices and invariants;
+* for one loop, `loop_set` builds the set expression over the sparse levels
+  iterated by that loop: products intersect (zero annihilates), sums unite,
+  anything that does not preserve zero needs the full dense range;
+* `simplify` specializes the expression to one presence case (the operands
+  absent in that case are zero), which gives each case region its body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from xdsl.ir import Operation, SSAValue
+
+# ---------------------------------------------------------------------------
+# Tensor expressions
+# ---------------------------------------------------------------------------
+
+
+class TensorExpr:
+    """A node of the expression computed by a linalg.generic body."""
+
+
+@dataclass(frozen=True, eq=False)
+class OperandLeaf(TensorExpr):
+    """The element of operand `operand` (index into ins + outs)."""
+
+    operand: int
+
+
+@dataclass(frozen=True, eq=False)
+class IndexLeaf(TensorExpr):
+    """`linalg.index dim`: the coordinate of loop `dim`."""
+
+    dim: int
+    op: Operation
+
+
+@dataclass(frozen=True, eq=False)
+class InvariantLeaf(TensorExpr):
+    """A value defined outside the generic, or an op without operands inside."""
+
+    value: SSAValue | None
+    op: Operation | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class OpNode(TensorExpr):
+    """An operation of the body applied to sub-expressions."""
+
+    op: Operation
+    children: tuple[TensorExpr, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class NegNode(TensorExpr):
+    """`0 - child`, produced when the left side of a subtraction is absent."""
+
+    child: TensorExpr
+
+
+@dataclass(frozen=True, eq=False)
+class ZeroExpr(TensorExpr):
+    """The zero of the element type: an absent operand after simplification."""
+
+
+ZERO = ZeroExpr()
+
+
+class OpKind:
+    """How an operation treats a zero operand."""
+
+    CONJUNCTION = "conjunction"  # x * 0 = 0 * x = 0
+    LEFT_ANNIHILATED = "left"  # 0 / x = 0
+    DISJUNCTION = "disjunction"  # x + 0 = 0 + x = x
+    SUBTRACTION = "subtraction"  # x - 0 = x, 0 - x = -x
+    ZERO_PRESERVING = "unary"  # f(0) = 0
+    OTHER = "other"
+
+
+_OP_KINDS: dict[str, str] = {
+    **dict.fromkeys(("arith.mulf", "arith.muli", "arith.andi"), OpKind.CONJUNCTION),
+    **dict.fromkeys(
+        (
+            "arith.divf",
+            "arith.divsi",
+            "arith.divui",
+            "arith.remsi",
+            "arith.remui",
+            "arith.shli",
+            "arith.shrsi",
+            "arith.shrui",
+        ),
+        OpKind.LEFT_ANNIHILATED,
+    ),
+    **dict.fromkeys(
+        ("arith.addf", "arith.addi", "arith.ori", "arith.xori"), OpKind.DISJUNCTION
+    ),
+    **dict.fromkeys(("arith.subf", "arith.subi"), OpKind.SUBTRACTION),
+    **dict.fromkeys(
+        (
+            "arith.negf",
+            "arith.extf",
+            "arith.truncf",
+            "arith.sitofp",
+            "arith.uitofp",
+            "arith.fptosi",
+            "arith.fptoui",
+            "arith.extsi",
+            "arith.extui",
+            "arith.trunci",
+            "arith.index_cast",
+            "arith.index_castui",
+            "arith.bitcast",
+            "math.absf",
+            "math.absi",
+            "math.sqrt",
+            "math.sin",
+            "math.tan",
+            "math.tanh",
+            "math.sinh",
+            "math.asin",
+            "math.atan",
+            "math.erf",
+            "math.expm1",
+            "math.log1p",
+            "math.ceil",
+            "math.floor",
+            "math.round",
+            "math.roundeven",
+            "math.trunc",
+            "math.cbrt",
+        ),
+        OpKind.ZERO_PRESERVING,
+    ),
+}
+
+
+def op_kind(op: Operation) -> str:
+    return _OP_KINDS.get(op.name, OpKind.OTHER)
+
+
+class UnsupportedKernel(Exception):
+    """The generic cannot be sparsified; the message says why."""
+
+
+def build_expr(
+    yielded: SSAValue,
+    operand_of_arg: Callable[[SSAValue], int | None],
+    is_inside: Callable[[Operation], bool],
+) -> TensorExpr:
+    """The expression tree of the value a linalg body yields."""
+    memo: dict[SSAValue, TensorExpr] = {}
+
+    def visit(value: SSAValue) -> TensorExpr:
+        if value in memo:
+            return memo[value]
+        operand = operand_of_arg(value)
+        owner = value.owner
+        if operand is not None:
+            expr: TensorExpr = OperandLeaf(operand)
+        elif not isinstance(owner, Operation) or not is_inside(owner):
+            expr = InvariantLeaf(value)
+        elif owner.name == "linalg.index":
+            dim = owner.properties.get("dim") or owner.attributes.get("dim")
+            expr = IndexLeaf(int(getattr(dim, "value").data), owner)
+        elif owner.regions:
+            raise UnsupportedKernel(
+                f"'{owner.name}' with regions in a sparse kernel body"
+            )
+        elif not owner.operands:
+            expr = InvariantLeaf(None, owner)
+        else:
+            expr = OpNode(owner, tuple(visit(v) for v in owner.operands))
+        memo[value] = expr
+        return expr
+
+    return visit(yielded)
+
+
+def leaves(expr: TensorExpr) -> Iterator[TensorExpr]:
+    """All leaves of an expression, depth first."""
+    if isinstance(expr, OpNode):
+        for child in expr.children:
+            yield from leaves(child)
+    elif isinstance(expr, NegNode):
+        yield from leaves(expr.child)
+    else:
+        yield expr
+
+
+def operands_used(expr: TensorExpr) -> set[int]:
+    return {leaf.operand for leaf in leaves(expr) if isinstance(leaf, OperandLeaf)}
+
+
+def simplify(expr: TensorExpr, absent: frozenset[int]) -> TensorExpr:
+    """`expr` where the operands in `absent` are zero, with zeros folded away."""
+    if isinstance(expr, OperandLeaf):
+        return ZERO if expr.operand in absent else expr
+    if isinstance(expr, NegNode):
+        child = simplify(expr.child, absent)
+        return ZERO if child is ZERO else NegNode(child)
+    if not isinstance(expr, OpNode):
+        return expr
+    children = tuple(simplify(c, absent) for c in expr.children)
+    kind = op_kind(expr.op)
+    zero = [c is ZERO for c in children]
+    if kind == OpKind.CONJUNCTION and any(zero):
+        return ZERO
+    if kind == OpKind.LEFT_ANNIHILATED and zero[0]:
+        return ZERO
+    if kind == OpKind.ZERO_PRESERVING and zero[0]:
+        return ZERO
+    if kind == OpKind.DISJUNCTION and any(zero):
+        return children[1] if zero[0] else children[0]
+    if kind == OpKind.SUBTRACTION and any(zero):
+        if zero[1]:
+            return children[0]
+        return NegNode(children[1])
+    if all(new is old for new, old in zip(children, expr.children, strict=True)):
+        return expr
+    return OpNode(expr.op, children)
+
+
+# ---------------------------------------------------------------------------
+# Set expressions over the sparse levels of one loop
+# ---------------------------------------------------------------------------
+
+
+class SetExpr:
+    """An index-set expression over the levels iterated by one loop."""
+
+
+@dataclass(frozen=True)
+class FullSet(SetExpr):
+    """The whole dense range of the loop."""
+
+
+@dataclass(frozen=True)
+class LevelSet(SetExpr):
+    """The coordinates stored in the current level of a sparse operand."""
+
+    operand: int
+
+
+@dataclass(frozen=True)
+class NoSet(SetExpr):
+    """Neutral: puts no constraint on the iteration (the output being updated)."""
+
+
+@dataclass(frozen=True)
+class UnionSet(SetExpr):
+    lhs: SetExpr
+    rhs: SetExpr
+
+
+@dataclass(frozen=True)
+class IntersectSet(SetExpr):
+    lhs: SetExpr
+    rhs: SetExpr
+
+
+FULL = FullSet()
+NONE = NoSet()
+
+
+def _union(a: SetExpr, b: SetExpr) -> SetExpr:
+    if isinstance(a, NoSet):
+        return b
+    if isinstance(b, NoSet) or a == b:
+        return a
+    if isinstance(a, FullSet) and isinstance(b, FullSet):
+        return FULL
+    return UnionSet(a, b)
+
+
+def _intersect(a: SetExpr, b: SetExpr) -> SetExpr:
+    if isinstance(a, NoSet | FullSet):
+        return b if not isinstance(b, NoSet) else a
+    if isinstance(b, NoSet | FullSet) or a == b:
+        return a
+    return IntersectSet(a, b)
+
+
+def set_leaves(s: SetExpr) -> list[SetExpr]:
+    """Leaves left to right, depth first (the numbering of `indexing` cases)."""
+    if isinstance(s, UnionSet | IntersectSet):
+        return set_leaves(s.lhs) + set_leaves(s.rhs)
+    return [s]
+
+
+def is_present(s: SetExpr, present: frozenset[SetExpr]) -> bool:
+    if isinstance(s, UnionSet):
+        return is_present(s.lhs, present) or is_present(s.rhs, present)
+    if isinstance(s, IntersectSet):
+        return is_present(s.lhs, present) and is_present(s.rhs, present)
+    return s in present
+
+
+@dataclass
+class LoopSets:
+    """The iteration of one loop: its set expression and the presence cases."""
+
+    set_expr: SetExpr
+    cases: list[frozenset[SetExpr]] = field(default_factory=list[frozenset[SetExpr]])
+
+
+def loop_set(
+    expr: TensorExpr,
+    sparse_here: Callable[[int], bool],
+    output: int,
+    is_identity: Callable[[TensorExpr], bool],
+) -> LoopSets:
+    """The set one loop iterates for `expr`, and its presence cases.
+
+    `sparse_here(operand)` tells whether that operand's level for this loop is
+    sparse (iterated from storage). `is_identity(e)` tells whether leaving the
+    output untouched where `e` is the value is correct (`e` is the output
+    itself, or zero with a zero-initialized output).
+    """
+
+    def build(e: TensorExpr) -> SetExpr:
+        if isinstance(e, OperandLeaf):
+            if e.operand == output:
+                return NONE
+            return LevelSet(e.operand) if sparse_here(e.operand) else FULL
+        if isinstance(e, NegNode):
+            return build(e.child)
+        if isinstance(e, OpNode):
+            kind = op_kind(e.op)
+            sets = [build(c) for c in e.children]
+            if kind == OpKind.CONJUNCTION:
+                return _intersect(sets[0], sets[1])
+            if kind == OpKind.LEFT_ANNIHILATED:
+                return sets[0]
+            if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION):
+                return _union(sets[0], sets[1])
+            if kind == OpKind.ZERO_PRESERVING:
+                return sets[0]
+            result: SetExpr = FULL
+            for s in sets:
+                result = _union(result, s) if not isinstance(s, FullSet) else result
+            return result
+        return FULL  # indices, invariants
+
+    s = build(expr)
+    if isinstance(s, NoSet):
+        s = FULL
+    sparse_leaves = [leaf for leaf in set_leaves(s) if isinstance(leaf, LevelSet)]
+    if not _has_full(s) and not _rest_is_identity(s, expr, sparse_leaves, is_identity):
+        s = _union(FULL, s)
+    full = frozenset[SetExpr]([FULL]) if _has_full(s) else frozenset[SetExpr]()
+    result = LoopSets(s)
+    for size in range(len(sparse_leaves), -1, -1):
+        for present in combinations(sparse_leaves, size):
+            if is_present(s, frozenset(present) | full):
+                result.cases.append(frozenset(present) | full)
+    return result
+
+
+def _has_full(s: SetExpr) -> bool:
+    return any(isinstance(leaf, FullSet) for leaf in set_leaves(s))
+
+
+def _rest_is_identity(
+    s: SetExpr,
+    expr: TensorExpr,
+    sparse_leaves: list[SetExpr],
+    is_identity: Callable[[TensorExpr], bool],
+) -> bool:
+    """Whether every presence pattern that `s` skips leaves the output as is."""
+    for size in range(len(sparse_leaves) + 1):
+        for present in combinations(sparse_leaves, size):
+            if is_present(s, frozenset(present)):
+                continue
+            absent = frozenset(
+                leaf.operand
+                for leaf in sparse_leaves
+                if isinstance(leaf, LevelSet) and leaf not in present
+            )
+            if not is_identity(simplify(expr, absent)):
+                return False
+    return True

@@ -1,0 +1,62 @@
+"""`sparsification`: linalg.generic on sparse tensors -> set loops -> scf.
+
+Mirrors MLIR 22's `-sparsification` (SparseTensor/Transforms/Sparsification.cpp)
+and its options. The loops are the set loops of the `indexing` dialect (RFC
+seed 003): with `sparse-emit-strategy=sparse-iterator` the pass stops there;
+the default, `functional`, also runs `lower-indexing`, so that
+`sparse-reinterpret-map,sparsification` gives scf code shaped like MLIR 22's.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg import GenericOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.lower_indexing import LowerIndexingPass
+from xsparse.transforms.sparse_analysis import UnsupportedKernel
+from xsparse.transforms.sparse_loop_emitter import SparseKernelEmitter, is_sparse_generic
+
+
+class SparsifyGeneric(RewritePattern):
+    """Replace a linalg.generic with sparse operands by the set loops computing it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not is_sparse_generic(op):
+            return
+        try:
+            result = SparseKernelEmitter(op).emit()
+        except UnsupportedKernel as e:
+            raise PassFailure(op, f"cannot be sparsified: {e}") from None
+        rewriter.replace_op(op, [], [result] if op.res else [])
+
+
+@dataclass(frozen=True)
+class SparsificationPass(ModulePass):
+    """MLIR's `sparsification` pass."""
+
+    name = "sparsification"
+
+    parallelization_strategy: Literal[
+        "none",
+        "dense-outer-loop",
+        "any-storage-outer-loop",
+        "dense-any-loop",
+        "any-storage-any-loop",
+    ] = "none"
+    sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(SparsifyGeneric(), apply_recursively=False).rewrite_module(op)
+        if self.sparse_emit_strategy == "functional":
+            LowerIndexingPass().apply(ctx, op)
