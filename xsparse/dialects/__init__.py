@@ -4,6 +4,10 @@ from collections.abc import Callable
 
 from xdsl.ir import Dialect
 
+from xsparse.dialects.linalg_ext import extend_linalg
+
+extend_linalg()
+
 
 def get_sparse_tensor() -> Dialect:
     from xsparse.dialects.sparse_tensor import SparseTensor
@@ -11,7 +15,14 @@ def get_sparse_tensor() -> Dialect:
     return SparseTensor
 
 
+def get_indexing() -> Dialect:
+    from xsparse.dialects.indexing import Indexing
+
+    return Indexing
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {
         "sparse_tensor": get_sparse_tensor,
+        "indexing": get_indexing,
     }

@@ -172,7 +172,7 @@ def build_expr(
             expr = InvariantLeaf(value)
         elif owner.name == "linalg.index":
             dim = owner.properties.get("dim") or owner.attributes.get("dim")
-            expr = IndexLeaf(int(getattr(dim, "value").data), owner)
+            expr = IndexLeaf(int(dim.value.data), owner)
         elif owner.regions:
             raise UnsupportedKernel(
                 f"'{owner.name}' with regions in a sparse kernel body"

@@ -39,8 +39,8 @@ from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import LevelType
 from xsparse.dialects.sparse_tensor.ops_storage import (
-    ToCoordinatesOp,
     LvlOp,
+    ToCoordinatesOp,
     ToPositionsOp,
     ToValuesOp,
 )
@@ -198,14 +198,21 @@ class SparseKernelEmitter:
         self.out_depth = max(out_loops, default=-1)
         self.element_type = self.block_args[-1].type
         self.builder = Builder(InsertPoint.before(generic))
+        self._prologue_anchor: Operation = generic
+        self.builder.operation_insertion_handler.append(self._first_loop_op)
         self._constants: dict[tuple[int, Attribute], SSAValue] = {}
         self._buffers: dict[tuple[str, int, int], SSAValue] = {}
         self._sizes: dict[int, SSAValue] = {}
 
     # -- prologue helpers ---------------------------------------------------
 
+    def _first_loop_op(self, op: Operation) -> None:
+        """Prologue ops (buffers, sizes, constants) go before the loop nest."""
+        if self._prologue_anchor is self.generic:
+            self._prologue_anchor = op
+
     def _hoisted(self, op: Operation) -> SSAValue:
-        Builder(InsertPoint.before(self.generic)).insert(op)
+        Builder(InsertPoint.before(self._prologue_anchor)).insert(op)
         return op.results[0]
 
     def index_constant(self, value: int) -> SSAValue:
@@ -284,7 +291,7 @@ class SparseKernelEmitter:
         out_buf = self.buffer("dense", self.output)
         if not self.output_read:
             zero = self._hoisted(_zero_constant(self.element_type))
-            Builder(InsertPoint.before(self.generic)).insert(
+            Builder(InsertPoint.before(self._prologue_anchor)).insert(
                 FillOp([zero], [out_buf], res=())
             )
         # Buffers of every operand up front, in MLIR's order.
@@ -304,7 +311,7 @@ class SparseKernelEmitter:
         to_tensor = bufferization.ToTensorOp.create(
             operands=[out_buf], result_types=[result_type]
         )
-        return self._hoisted(to_tensor)
+        return self.builder.insert(to_tensor).results[0]
 
     def _is_identity(self, expr: TensorExpr) -> bool:
         if isinstance(expr, OperandLeaf) and expr.operand == self.output.index:

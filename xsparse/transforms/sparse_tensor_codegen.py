@@ -41,7 +41,12 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from xsparse.dialects.sparse_tensor.ops_storage import ToCoordinatesOp, LvlOp, ToPositionsOp, ToValuesOp
+from xsparse.dialects.sparse_tensor.ops_storage import (
+    LvlOp,
+    ToCoordinatesOp,
+    ToPositionsOp,
+    ToValuesOp,
+)
 from xsparse.dialects.sparse_tensor.storage import (
     StorageField,
     sparse_encoding,
@@ -150,7 +155,10 @@ class FoldToBufferOfToTensor(RewritePattern):
 
 def _storage_of(value: SSAValue) -> list[SSAValue] | None:
     owner = value.owner
-    if isinstance(owner, UnrealizedConversionCastOp) and STORAGE_ATTR in owner.attributes:
+    if (
+        isinstance(owner, UnrealizedConversionCastOp)
+        and STORAGE_ATTR in owner.attributes
+    ):
         return list(owner.inputs)
     return None
 
@@ -172,7 +180,9 @@ class ResolveBufferAccess(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: ToPositionsOp | ToCoordinatesOp | ToValuesOp, rewriter: PatternRewriter
+        self,
+        op: ToPositionsOp | ToCoordinatesOp | ToValuesOp,
+        rewriter: PatternRewriter,
     ) -> None:
         if isinstance(op, ToValuesOp):
             field = _field(op.tensor, "values", -1)
@@ -221,16 +231,21 @@ class LowerMemrefFill(RewritePattern):
         insertion = InsertPoint.before(op)
         for dim, size in enumerate(target_type.get_shape()):
             if size >= 0:
-                bound: Operation = arith.ConstantOp.from_int_and_width(size, IndexType())
+                bound: Operation = arith.ConstantOp.from_int_and_width(
+                    size, IndexType()
+                )
             else:
                 bound = memref.DimOp.from_source_and_index(
-                    target, rewriter.insert_op(
+                    target,
+                    rewriter.insert_op(
                         arith.ConstantOp.from_int_and_width(dim, IndexType()), insertion
-                    ).results[0]
+                    ).results[0],
                 )
             rewriter.insert_op(bound, insertion)
             body = Block(arg_types=[IndexType()])
-            loop = scf.ForOp(zero.result, bound.results[0], one.result, [], Region(body))
+            loop = scf.ForOp(
+                zero.result, bound.results[0], one.result, [], Region(body)
+            )
             rewriter.insert_op(loop, insertion)
             indices.append(body.args[0])
             rewriter.insert_op(scf.YieldOp(), InsertPoint.at_end(body))

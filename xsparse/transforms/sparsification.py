@@ -24,7 +24,10 @@ from xdsl.pattern_rewriter import (
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.lower_indexing import LowerIndexingPass
 from xsparse.transforms.sparse_analysis import UnsupportedKernel
-from xsparse.transforms.sparse_loop_emitter import SparseKernelEmitter, is_sparse_generic
+from xsparse.transforms.sparse_loop_emitter import (
+    SparseKernelEmitter,
+    is_sparse_generic,
+)
 
 
 class SparsifyGeneric(RewritePattern):
@@ -57,6 +60,8 @@ class SparsificationPass(ModulePass):
     sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(SparsifyGeneric(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(SparsifyGeneric(), apply_recursively=False).rewrite_module(
+            op
+        )
         if self.sparse_emit_strategy == "functional":
             LowerIndexingPass().apply(ctx, op)

@@ -14,7 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    TensorType,
+)
 from xdsl.ir import Attribute
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
@@ -56,12 +62,26 @@ def storage_fields(tensor_type: TensorType[Attribute]) -> list[StorageField]:
     for level, lt in enumerate(enc.lvl_types):
         if lt.format.has_positions:
             fields.append(
-                StorageField("positions", level, MemRefType(overhead_type(enc.pos_width), [-1]))
+                StorageField(
+                    "positions",
+                    level,
+                    MemRefType(overhead_type(enc.pos_width), [DYNAMIC_INDEX]),
+                )
             )
         if lt.format.has_coordinates:
             fields.append(
-                StorageField("coordinates", level, MemRefType(overhead_type(enc.crd_width), [-1]))
+                StorageField(
+                    "coordinates",
+                    level,
+                    MemRefType(overhead_type(enc.crd_width), [DYNAMIC_INDEX]),
+                )
             )
-    fields.append(StorageField("values", -1, MemRefType(tensor_type.element_type, [-1])))
-    fields.extend(StorageField("level_size", level, IndexType()) for level in range(enc.lvl_rank))
+    fields.append(
+        StorageField(
+            "values", -1, MemRefType(tensor_type.element_type, [DYNAMIC_INDEX])
+        )
+    )
+    fields.extend(
+        StorageField("level_size", level, IndexType()) for level in range(enc.lvl_rank)
+    )
     return fields

@@ -1,0 +1,539 @@
+"""`SparseTensor`: a sparse tensor of any encoding as numpy level buffers.
+
+The buffers follow `xsparse.dialects.sparse_tensor.storage` (the calling
+convention of compiled kernels): per level a positions and/or coordinates
+array, then the values, then the level sizes. Tensors are built from dense
+arrays, COO coordinates, scipy.sparse matrices or level buffers, validated
+before they reach native code, and converted back to numpy / scipy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+from xdsl.dialects.builtin import (
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+)
+from xdsl.ir import Attribute
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+)
+
+from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
+from xsparse.dialects.sparse_tensor.levels import LevelType
+
+IntArray = npt.NDArray[np.int64]
+AnyArray = npt.NDArray[Any]
+
+
+def overhead_dtype(width: int) -> np.dtype[Any]:
+    """numpy dtype of a positions/coordinates buffer (unsigned, as MLIR reads them)."""
+    return np.dtype(
+        {0: np.int64, 64: np.int64, 32: np.uint32, 16: np.uint16}.get(width, np.uint8)
+    )
+
+
+def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
+    """numpy dtype of an MLIR element type."""
+    if isinstance(element_type, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(element_type, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(element_type, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(element_type, IntegerType):
+        width = element_type.width.data
+        return np.dtype(
+            {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[width]
+        )
+    raise TypeError(f"no numpy dtype for element type {element_type}")
+
+
+def _eval_affine(expr: AffineExpr, dims: Sequence[IntArray]) -> IntArray:
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return np.full_like(dims[0] if dims else np.zeros(0, np.int64), expr.value)
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = _eval_affine(expr.lhs, dims), _eval_affine(expr.rhs, dims)
+        if expr.kind == AffineBinaryOpKind.Add:
+            return lhs + rhs
+        if expr.kind == AffineBinaryOpKind.Mul:
+            return lhs * rhs
+        if expr.kind == AffineBinaryOpKind.FloorDiv:
+            return lhs // rhs
+        if expr.kind == AffineBinaryOpKind.Mod:
+            return lhs % rhs
+        return -(-lhs // rhs)
+    raise ValueError(f"encodings with symbols are not supported by the runtime: {expr}")
+
+
+def _level_extent(expr: AffineExpr, shape: Sequence[int]) -> int:
+    """The size of a level whose coordinate is `expr` of the dimensions."""
+    if isinstance(expr, AffineDimExpr):
+        return shape[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr) and isinstance(
+        expr.rhs, AffineConstantExpr
+    ):
+        block = expr.rhs.value
+        if expr.kind == AffineBinaryOpKind.Mod:
+            return block
+        if expr.kind == AffineBinaryOpKind.FloorDiv:
+            return -(-_level_extent(expr.lhs, shape) // block)
+    raise ValueError(f"cannot size a level of expression {expr}")
+
+
+def parse_encoding(encoding: str | SparseTensorEncodingAttr | Encoding) -> Encoding:
+    if isinstance(encoding, Encoding):
+        return encoding
+    if isinstance(encoding, SparseTensorEncodingAttr):
+        return encoding.data
+    return SparseTensorEncodingAttr.parse_text(encoding).data
+
+
+class SparseTensor:
+    """A sparse tensor: its encoding, dimension shape and level buffers."""
+
+    encoding: Encoding
+    shape: tuple[int, ...]
+    positions: list[AnyArray | None]
+    coordinates: list[AnyArray | None]
+    values: AnyArray
+    level_sizes: tuple[int, ...]
+
+    def __init__(
+        self,
+        encoding: str | SparseTensorEncodingAttr | Encoding,
+        shape: Sequence[int],
+        positions: Sequence[AnyArray | None],
+        coordinates: Sequence[AnyArray | None],
+        values: AnyArray,
+        *,
+        validate: bool = True,
+    ) -> None:
+        """From level buffers (one positions and one coordinates entry per level,
+        None where the level format has no such buffer)."""
+        self.encoding = parse_encoding(encoding)
+        self.shape = tuple(int(s) for s in shape)
+        if len(self.shape) != self.encoding.dim_rank:
+            raise ValueError(
+                f"shape {self.shape} has {len(self.shape)} dimensions, the encoding {self.encoding.dim_rank}"
+            )
+        self.level_sizes = tuple(
+            _level_extent(e, self.shape) for e in self.encoding.dim_to_lvl.results
+        )
+        self.positions = list(positions)
+        self.coordinates = list(coordinates)
+        self.values = np.asarray(values)
+        if validate:
+            self.validate()
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def from_coo(
+        cls,
+        coords: npt.ArrayLike,
+        values: npt.ArrayLike,
+        shape: Sequence[int],
+        encoding: str | SparseTensorEncodingAttr | Encoding,
+        dtype: npt.DTypeLike | None = None,
+    ) -> SparseTensor:
+        """From dimension coordinates (nnz x rank) and values; duplicates are
+        summed unless the encoding stores them (nonunique levels)."""
+        enc = parse_encoding(encoding)
+        crd = np.asarray(coords, dtype=np.int64).reshape(-1, len(shape))
+        vals = np.asarray(values, dtype=dtype)
+        if vals.shape != (crd.shape[0],):
+            raise ValueError("values must have one entry per coordinate tuple")
+        for d, size in enumerate(shape):
+            col = crd[:, d]
+            if col.size and (col.min() < 0 or col.max() >= size):
+                raise ValueError(
+                    f"coordinate out of range in dimension {d} (size {size})"
+                )
+        dims = [crd[:, d] for d in range(len(shape))]
+        lvl = [_eval_affine(e, dims) for e in enc.dim_to_lvl.results]
+        return cls._from_level_coords(enc, shape, lvl, vals)
+
+    @classmethod
+    def from_dense(
+        cls, array: npt.ArrayLike, encoding: str | SparseTensorEncodingAttr | Encoding
+    ) -> SparseTensor:
+        """The nonzeros of a dense array, stored in `encoding`."""
+        dense = np.asarray(array)
+        nz = np.nonzero(dense)
+        coords = np.stack(nz, axis=1) if dense.ndim else np.zeros((0, 0), np.int64)
+        return cls.from_coo(coords, dense[nz], dense.shape, encoding, dtype=dense.dtype)
+
+    @classmethod
+    def from_scipy(
+        cls,
+        matrix: Any,
+        encoding: str | SparseTensorEncodingAttr | Encoding | None = None,
+    ) -> SparseTensor:
+        """From a scipy.sparse array or matrix; without an encoding, the one
+        matching its format (CSR, CSC, COO, BSR). CSR/CSC buffers are shared
+        when their dtypes already match the encoding's widths."""
+        import scipy.sparse as sp
+
+        if not sp.issparse(matrix):
+            raise TypeError(
+                f"expected a scipy.sparse matrix, got {type(matrix).__name__}"
+            )
+        fmt = matrix.format
+        if encoding is None:
+            encoding = default_encoding_text(fmt, getattr(matrix, "blocksize", (1, 1)))
+        enc = parse_encoding(encoding)
+        shape = tuple(int(s) for s in matrix.shape)
+        kind = compressed_2d_kind(enc)
+        if kind is not None and fmt == kind:
+            m = matrix if matrix.has_canonical_format else matrix.copy()
+            m.sum_duplicates()
+            return cls(
+                enc,
+                shape,
+                [None, np.asarray(m.indptr, overhead_dtype(enc.pos_width))],
+                [None, np.asarray(m.indices, overhead_dtype(enc.crd_width))],
+                np.asarray(m.data),
+            )
+        coo = matrix.tocoo()
+        coords = np.stack([np.asarray(coo.row), np.asarray(coo.col)], axis=1)
+        return cls.from_coo(coords, coo.data, shape, enc, dtype=coo.data.dtype)
+
+    @classmethod
+    def _from_level_coords(
+        cls, enc: Encoding, shape: Sequence[int], lvl: list[IntArray], vals: AnyArray
+    ) -> SparseTensor:
+        sizes = [_level_extent(e, shape) for e in enc.dim_to_lvl.results]
+        if lvl:
+            lvl, vals = _pad_structured(enc, sizes, lvl, vals)
+            order = np.lexsort(tuple(reversed(lvl)))
+            lvl = [c[order] for c in lvl]
+            vals = vals[order]
+        positions: list[AnyArray | None] = []
+        coordinates: list[AnyArray | None] = []
+        parent = np.zeros(vals.shape[0], np.int64)
+        num_parents = 1
+        pos_dtype, crd_dtype = (
+            overhead_dtype(enc.pos_width),
+            overhead_dtype(enc.crd_width),
+        )
+        for level, lt in enumerate(enc.lvl_types):
+            c, size = lvl[level], sizes[level]
+            fmt = lt.format
+            if fmt.is_dense:
+                node = parent * size + c
+                num_nodes = num_parents * size
+                positions.append(None)
+                coordinates.append(None)
+            elif fmt.has_positions:
+                if lt.nonunique:
+                    first = np.ones(c.shape[0], bool)
+                else:
+                    first = np.ones(c.shape[0], bool)
+                    first[1:] = (parent[1:] != parent[:-1]) | (c[1:] != c[:-1])
+                node = np.cumsum(first) - 1
+                num_nodes = int(first.sum())
+                counts = np.bincount(parent[first], minlength=num_parents)
+                bounds = np.concatenate([[0], np.cumsum(counts)])
+                if fmt.positions_per_parent == 2:
+                    bounds = np.stack([bounds[:-1], bounds[1:]], axis=1).reshape(-1)
+                positions.append(bounds.astype(pos_dtype))
+                coordinates.append(c[first].astype(crd_dtype))
+            elif lt.n:  # structured[n, m]: exactly n entries per parent
+                node = np.arange(c.shape[0])
+                num_nodes = num_parents * lt.n
+                positions.append(None)
+                coordinates.append(c.astype(crd_dtype))
+            else:  # singleton: one coordinate at the parent's position
+                if np.unique(parent).shape[0] != parent.shape[0]:
+                    raise ValueError(
+                        "a singleton level needs one entry per parent position"
+                    )
+                node = parent
+                num_nodes = num_parents
+                stored = np.zeros(num_parents, np.int64)
+                stored[parent] = c
+                positions.append(None)
+                coordinates.append(stored.astype(crd_dtype))
+            parent, num_parents = node, num_nodes
+        values = np.zeros(num_parents, vals.dtype)
+        np.add.at(values, parent, vals)
+        return cls(enc, shape, positions, coordinates, values)
+
+    # -- validation ---------------------------------------------------------
+
+    def validate(self) -> None:
+        """Check the buffers against the encoding; ValueError/TypeError if not."""
+        enc = self.encoding
+        if len(self.positions) != enc.lvl_rank or len(self.coordinates) != enc.lvl_rank:
+            raise ValueError(
+                f"expected positions and coordinates for {enc.lvl_rank} levels"
+            )
+        num_parents = 1
+        for level, lt in enumerate(enc.lvl_types):
+            num_parents = self._validate_level(level, lt, num_parents)
+        if self.values.ndim != 1:
+            raise ValueError("values must be a 1-D array")
+        if self.values.shape[0] != num_parents:
+            raise ValueError(
+                f"values has {self.values.shape[0]} entries, the levels store {num_parents}"
+            )
+
+    def _validate_level(self, level: int, lt: LevelType, num_parents: int) -> int:
+        fmt = lt.format
+        size = self.level_sizes[level]
+        pos, crd = self.positions[level], self.coordinates[level]
+        where = f"level {level} ({lt})"
+        if fmt.has_positions != (pos is not None) or fmt.has_coordinates != (
+            crd is not None
+        ):
+            raise ValueError(f"{where}: wrong set of buffers for the level format")
+        if fmt.is_dense:
+            return num_parents * size
+        assert crd is not None
+        self._check_buffer(crd, self.encoding.crd_width, f"{where} coordinates")
+        if crd.size and int(crd.max()) >= size:
+            raise ValueError(
+                f"{where}: coordinate {int(crd.max())} out of range [0, {size})"
+            )
+        if pos is not None:
+            self._check_buffer(pos, self.encoding.pos_width, f"{where} positions")
+            per = fmt.positions_per_parent
+            expected = num_parents * per + (1 if per == 1 else 0)
+            if pos.shape[0] != expected:
+                raise ValueError(
+                    f"{where}: positions has {pos.shape[0]} entries, expected {expected}"
+                )
+            p = pos.astype(np.int64)
+            lo, hi = (p[:-1], p[1:]) if per == 1 else (p[0::2], p[1::2])
+            if per == 1 and p[0] != 0:
+                raise ValueError(f"{where}: positions must start at 0")
+            if np.any(hi < lo):
+                raise ValueError(f"{where}: positions are not monotone")
+            if hi.size and int(hi.max()) > crd.shape[0]:
+                raise ValueError(
+                    f"{where}: positions point past the {crd.shape[0]} coordinates"
+                )
+            self._check_segments(crd.astype(np.int64), lo, hi, lt, where)
+            return crd.shape[0] if per == 1 else int(hi.max(initial=0))
+        if lt.n:
+            if crd.shape[0] != num_parents * lt.n:
+                raise ValueError(f"{where}: expected {num_parents * lt.n} coordinates")
+            if crd.size and int(crd.max()) >= lt.m:
+                raise ValueError(f"{where}: coordinate out of the block of {lt.m}")
+            segments = np.arange(0, crd.shape[0] + 1, lt.n)
+            self._check_segments(
+                crd.astype(np.int64), segments[:-1], segments[1:], lt, where
+            )
+            return crd.shape[0]
+        if crd.shape[0] != num_parents:
+            raise ValueError(
+                f"{where}: a singleton level needs {num_parents} coordinates"
+            )
+        return num_parents
+
+    @staticmethod
+    def _check_buffer(buf: AnyArray, width: int, what: str) -> None:
+        if buf.ndim != 1:
+            raise ValueError(f"{what} must be a 1-D array")
+        if buf.dtype != overhead_dtype(width):
+            raise TypeError(
+                f"{what} must have dtype {overhead_dtype(width)}, not {buf.dtype}"
+            )
+        if buf.size and buf.dtype.kind == "i" and int(buf.min()) < 0:
+            raise ValueError(f"{what} holds a negative value")
+
+    @staticmethod
+    def _check_segments(
+        crd: IntArray, lo: IntArray, hi: IntArray, lt: LevelType, where: str
+    ) -> None:
+        if not lt.is_ordered or crd.shape[0] < 2:
+            return
+        step = np.diff(crd)
+        inside = np.ones(step.shape[0], bool)
+        starts = lo[(lo < hi)]
+        inside[starts[starts > 0] - 1] = False  # steps across a segment start
+        bad = (step < 0) if not lt.is_unique else (step <= 0)
+        if np.any(bad & inside):
+            kind = "sorted" if not lt.is_unique else "sorted and unique"
+            raise ValueError(f"{where}: coordinates must be {kind} within each parent")
+
+    # -- conversion back ----------------------------------------------------
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.values.dtype
+
+    @property
+    def nse(self) -> int:
+        """The number of stored entries."""
+        return int(self.values.shape[0])
+
+    def level_coordinates(self) -> list[IntArray]:
+        """The level coordinates of every stored value (one array per level)."""
+        enc = self.encoding
+        num = self.values.shape[0]
+        node = np.arange(num, dtype=np.int64)
+        result: list[IntArray] = [np.zeros(0, np.int64)] * enc.lvl_rank
+        for level in range(enc.lvl_rank - 1, -1, -1):
+            lt = enc.lvl_types[level]
+            fmt = lt.format
+            pos, crd = self.positions[level], self.coordinates[level]
+            if fmt.is_dense:
+                size = self.level_sizes[level]
+                result[level] = node % size
+                node = node // size
+            elif pos is not None:
+                assert crd is not None
+                p = pos.astype(np.int64)
+                lo, hi = (
+                    (p[:-1], p[1:])
+                    if fmt.positions_per_parent == 1
+                    else (p[0::2], p[1::2])
+                )
+                if fmt.positions_per_parent == 1:
+                    owner = np.repeat(np.arange(lo.shape[0]), hi - lo)
+                else:
+                    owner = np.full(crd.shape[0], -1, np.int64)
+                    for parent in np.nonzero(hi > lo)[0]:
+                        owner[lo[parent] : hi[parent]] = parent
+                result[level] = crd.astype(np.int64)[node]
+                node = owner[node]
+            elif lt.n:
+                assert crd is not None
+                result[level] = crd.astype(np.int64)[node]
+                node = node // lt.n
+            else:
+                assert crd is not None
+                result[level] = crd.astype(np.int64)[node]
+        keep = node >= 0
+        return [r[keep] for r in result] if not keep.all() else result
+
+    def to_coo(self) -> tuple[IntArray, AnyArray]:
+        """Dimension coordinates (nnz x rank) and values of the stored entries."""
+        lvl = self.level_coordinates()
+        dims = [_eval_affine(e, lvl) for e in self.encoding.lvl_to_dim.results]
+        coords = np.stack(dims, axis=1) if dims else np.zeros((self.nse, 0), np.int64)
+        values = self.values
+        if coords.shape[0] != values.shape[0]:  # loose_compressed free space
+            raise ValueError("to_coo of tensors with unused storage is not supported")
+        return coords, values
+
+    def to_dense(self) -> AnyArray:
+        coords, values = self.to_coo()
+        dense = np.zeros(self.shape, self.values.dtype)
+        inside = (
+            np.all(coords < np.asarray(self.shape), axis=1)
+            if coords.size
+            else np.ones(0, bool)
+        )
+        np.add.at(dense, tuple(coords[inside].T), values[inside])
+        return dense
+
+    def to_scipy(self) -> Any:
+        """A scipy.sparse array (CSR/CSC share the buffers, others go through COO)."""
+        import scipy.sparse as sp
+
+        if len(self.shape) != 2:
+            raise ValueError("to_scipy needs a 2-D tensor")
+        kind = compressed_2d_kind(self.encoding)
+        if kind is not None:
+            pos, crd = self.positions[1], self.coordinates[1]
+            assert pos is not None and crd is not None
+            ctor = sp.csr_array if kind == "csr" else sp.csc_array
+            return ctor((self.values, crd, pos), shape=self.shape)
+        coords, values = self.to_coo()
+        return sp.coo_array((values, (coords[:, 0], coords[:, 1])), shape=self.shape)
+
+    def storage(self) -> list[AnyArray | int]:
+        """The buffers and sizes in the calling convention's order."""
+        out: list[AnyArray | int] = []
+        for level in range(self.encoding.lvl_rank):
+            if self.positions[level] is not None:
+                out.append(cast(AnyArray, self.positions[level]))
+            if self.coordinates[level] is not None:
+                out.append(cast(AnyArray, self.coordinates[level]))
+        out.append(self.values)
+        out.extend(self.level_sizes)
+        return out
+
+    def __repr__(self) -> str:
+        return f"SparseTensor(shape={self.shape}, nse={self.nse}, dtype={self.dtype}, encoding={SparseTensorEncodingAttr(self.encoding)})"
+
+
+def _pad_structured(
+    enc: Encoding, sizes: Sequence[int], lvl: list[IntArray], vals: AnyArray
+) -> tuple[list[IntArray], AnyArray]:
+    """Give every block of a trailing structured[n, m] level exactly n entries,
+    adding explicit zeros (the levels above it are dense: every block exists)."""
+    last = enc.lvl_types[-1]
+    if not last.n:
+        return lvl, vals
+    n, m = last.n, last.m
+    outer = tuple(sizes[:-1])
+    block = (
+        np.ravel_multi_index(tuple(lvl[:-1]), outer)
+        if outer
+        else np.zeros_like(lvl[-1])
+    )
+    num_blocks = int(np.prod(outer)) if outer else 1
+    used = np.zeros((num_blocks, m), bool)
+    used[block, lvl[-1]] = True
+    counts = used.sum(axis=1)
+    if counts.size and counts.max() > n:
+        raise ValueError(f"a block holds more than {n} nonzeros: not {n}:{m} sparse")
+    free_rank = np.cumsum(~used, axis=1)
+    add = (~used) & (free_rank <= (n - counts)[:, None])
+    extra_block, extra_crd = np.nonzero(add)
+    extra_outer = np.unravel_index(extra_block, outer) if outer else ()
+    new_lvl = [
+        np.concatenate([c, e]) for c, e in zip(lvl[:-1], extra_outer, strict=True)
+    ]
+    new_lvl.append(np.concatenate([lvl[-1], extra_crd]))
+    return new_lvl, np.concatenate([vals, np.zeros(extra_crd.shape[0], vals.dtype)])
+
+
+def compressed_2d_kind(enc: Encoding) -> str | None:
+    """'csr' / 'csc' when the encoding is exactly scipy's CSR / CSC layout."""
+    types = enc.lvl_types
+    if (
+        len(types) != 2
+        or not types[0].format.is_dense
+        or types[0].format.name != "dense"
+    ):
+        return None
+    lt = types[1]
+    if lt.format.name != "compressed" or lt.nonunique or lt.nonordered:
+        return None
+    results = enc.dim_to_lvl.results
+    if not all(isinstance(r, AffineDimExpr) for r in results):
+        return None
+    order = [cast(AffineDimExpr, r).position for r in results]
+    return "csr" if order == [0, 1] else "csc" if order == [1, 0] else None
+
+
+def default_encoding_text(fmt: str, blocksize: tuple[int, int] = (1, 1)) -> str:
+    """The encoding of a scipy.sparse format."""
+    if fmt == "csr":
+        return "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>"
+    if fmt == "csc":
+        return "#sparse_tensor.encoding<{ map = (d0, d1) -> (d1 : dense, d0 : compressed) }>"
+    if fmt == "bsr":
+        r, c = blocksize
+        return (
+            "#sparse_tensor.encoding<{ map = (d0, d1) -> "
+            f"(d0 floordiv {r} : dense, d1 floordiv {c} : compressed, d0 mod {r} : dense, d1 mod {c} : dense) }}>"
+        )
+    return "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique), d1 : singleton) }>"
