@@ -138,7 +138,9 @@ def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
     levels outermost first, keeping the generic's order where free."""
     before: dict[int, set[int]] = {i: set() for i in range(num_loops)}
     for operand in operands:
-        for outer, inner in zip(operand.level_loops, operand.level_loops[1:]):
+        for outer, inner in zip(
+            operand.level_loops, operand.level_loops[1:], strict=False
+        ):
             before[inner].add(outer)
     order: list[int] = []
     while len(order) < num_loops:
@@ -382,7 +384,7 @@ class SparseKernelEmitter:
                 loaded=dict(state.loaded),
             )
             body = Builder(InsertPoint.at_end(block))
-            for arg, leaf_index in zip(block.args[1:], present):
+            for arg, leaf_index in zip(block.args[1:], present, strict=False):
                 leaf = leaves[leaf_index]
                 if isinstance(leaf, LevelSet):
                     inner.positions[leaf.operand] = arg
@@ -580,7 +582,10 @@ class SparseKernelEmitter:
                     zero = builder.insert(_zero_constant(child.type)).results[0]
                     result = builder.insert(arith.SubiOp(zero, child)).result
             elif isinstance(e, OpNode):
-                mapping = {old: value(c) for old, c in zip(e.op.operands, e.children)}
+                mapping = {
+                    old: value(c)
+                    for old, c in zip(e.op.operands, e.children, strict=False)
+                }
                 clone = e.op.clone(value_mapper=dict(mapping))
                 builder.insert(clone)
                 result = clone.results[0]
