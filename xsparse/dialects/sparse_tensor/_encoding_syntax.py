@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import gcd
+from typing import NoReturn
 
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -93,6 +95,17 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def _out_of_order(lhs: AffineExpr, rhs: AffineExpr) -> bool:
+    """MLIR 22 orders the operands of a commutative operation on two
+    dimensions (or two symbols) by position: `d1 + d0` is `d0 + d1`."""
+    leaf = AffineDimExpr if isinstance(lhs, AffineDimExpr) else AffineSymExpr
+    return (
+        isinstance(lhs, AffineDimExpr | AffineSymExpr)
+        and isinstance(rhs, leaf)
+        and lhs.position > rhs.position  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    )
+
+
 def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """`lhs + rhs` as MLIR's `AffineExpr::operator+` builds it."""
     lc, rc = _const_value(lhs), _const_value(rhs)
@@ -100,6 +113,8 @@ def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return const(lc + rc)
     # Only the RHS is a constant; a symbolic term goes to the right.
     if lc is not None or (is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs)):
+        return add(rhs, lhs)
+    if _out_of_order(lhs, rhs):
         return add(rhs, lhs)
     if rc == 0:
         return lhs
@@ -120,7 +135,7 @@ def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     else:
         second, second_c = rhs, 1
     if first == second and first_c is not None and second_c is not None:
-        return _bin(MUL, first, const(first_c + second_c))
+        return mul(first, const(first_c + second_c))
     # (d0 + 2) + d1 -> (d0 + d1) + 2
     if lbin is not None and lbin.kind == ADD:
         lrc = _const_value(lbin.rhs)
@@ -149,7 +164,7 @@ def mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if lc is not None and rc is not None:
         return const(lc * rc)
     # The constant or symbolic term goes to the right.
-    if not is_symbolic_or_constant(rhs) or lc is not None:
+    if not is_symbolic_or_constant(rhs) or lc is not None or _out_of_order(lhs, rhs):
         return mul(rhs, lhs)
     if rc == 1:
         return lhs
@@ -319,8 +334,6 @@ class ParsedEncoding:
     crd_width: int = 0
     explicit_val: Attribute | None = None
     implicit_val: Attribute | None = None
-    legacy_crd_width_span: Span | None = None
-    """Set when `crdWidth` is 2: only valid for a 2:4 level (seed 000's NV_24)."""
 
 
 # ---------------------------------------------------------------------------
@@ -355,13 +368,35 @@ class EncodingParser:
     def _tok(self):
         return self.p._current_token  # pyright: ignore[reportPrivateUsage]
 
-    def _error(self, message: str, span: Span | None = None) -> None:
+    def _error(self, message: str, span: Span | None = None) -> NoReturn:
         self.p.raise_error(message, span if span is not None else self._tok.span)
 
-    def _expect(self, punct: str, what: str | None = None) -> Span:
+    def _wrong_token(self, message: str) -> NoReturn:
+        """MLIR's `emitWrongTokenError`: reported at the end of the previous
+        token, skipping blank space, line ends and `//` comments."""
+        span = self._tok.span
+        text = span.input.content
+        end = span.start - 1 if self._tok.kind == MLIRTokenKind.EOF else span.start
+        original = end
+        while True:
+            while end > 0 and text[end - 1] in " \t":
+                end -= 1
+            if end == 0:
+                end = original
+                break
+            if text[end - 1] not in "\n\r":
+                break
+            end -= 1
+            line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+            comment = text.find("//", line_start, end)
+            if comment != -1:
+                end = comment
+        self.p.raise_error(message, Span(end, end, span.input))
+
+    def _expect(self, punct: str) -> Span:
         span = self._tok.span
         if self.p.parse_optional_punctuation(punct) is None:  # pyright: ignore[reportArgumentType]
-            self._error(f"expected '{what or punct}'")
+            self._wrong_token(f"expected '{punct}'")
         return span
 
     def _optional(self, punct: str) -> bool:
@@ -380,19 +415,59 @@ class EncodingParser:
         if not self._optional(open_):
             if optional:
                 return False
-            self._error(f"expected '{open_}'{context}")
+            self._wrong_token(f"expected '{open_}'{context}")
         if self._optional(close):
             return True
         element()
         while self._optional(","):
             element()
         if not self._optional(close):
-            self._error(f"expected ',' or '{close}'{context}")
+            self._wrong_token(f"expected '{close}'{context}")
         return True
 
     # -- the attribute ----------------------------------------------------------
 
+    def _check_balanced(self) -> None:
+        """MLIR first scans a pretty dialect attribute's body for balanced
+        punctuation (Parser::parseDialectSymbolBody)."""
+        lt = self._tok.span
+        text = lt.input.content
+        stack: list[str] = []
+        closing = {">": "<", "]": "[", ")": "(", "}": "{"}
+        pos = lt.start
+        while True:
+            if pos >= len(text) or text[pos] == "\0":
+                self._error(
+                    f"unbalanced '{stack[-1]}' character in pretty dialect name"
+                    if stack
+                    else "unexpected nul or EOF in pretty dialect name",
+                    lt,
+                )
+            c = text[pos]
+            pos += 1
+            if c in "<[({":
+                stack.append(c)
+                continue
+            if c == "-" and text.startswith(">", pos):
+                pos += 1
+                continue
+            if c == '"':
+                end = pos
+                while end < len(text) and text[end] not in '"\n':
+                    end += 2 if text[end] == "\\" else 1
+                if end >= len(text) or text[end] != '"':
+                    self._error("expected '\"' in string literal", Span(pos - 1, pos, lt.input))
+                pos = end + 1
+                continue
+            if c in closing:
+                if stack[-1] != closing[c]:
+                    self._error(f"unbalanced '{stack[-1]}' character in pretty dialect name", lt)
+                stack.pop()
+                if not stack:
+                    return
+
     def parse(self) -> ParsedEncoding:
+        self._check_balanced()
         self._expect("<")
         self._expect("{")
         while self._is_ident():
@@ -403,7 +478,7 @@ class EncodingParser:
             if key == "map":
                 self._parse_map()
             elif key in ("posWidth", "crdWidth"):
-                self._parse_width(key, span)
+                self._parse_width(key)
             else:
                 self._parse_value(key)
             if not self._optional(","):
@@ -412,28 +487,33 @@ class EncodingParser:
         self._expect(">")
         return self.result
 
-    def _parse_width(self, key: str, span: Span) -> None:
-        value_span = self._tok.span
-        attr = self.p.parse_attribute()
-        from xdsl.dialects.builtin import IntegerAttr
+    def _parse_attribute(self) -> Attribute:
+        """A builtin attribute value, with MLIR's messages for common slips."""
+        start = self._tok
+        negative = start.kind == MLIRTokenKind.MINUS
+        if start.kind == MLIRTokenKind.INTEGER_LIT and int(start.text, 0) > _INT64_MAX:
+            self._error("integer constant out of range for attribute", start.span)
+        attr = self.p.parse_optional_attribute()
+        if attr is None:
+            self._wrong_token("expected attribute value")
+        literal = start.kind == MLIRTokenKind.INTEGER_LIT or negative
+        if literal and isinstance(attr, FloatAttr):
+            self._error("unexpected decimal integer literal for a floating point value", start.span)
+        return attr
 
+    def _parse_width(self, key: str) -> None:
+        attr = self._parse_attribute()
         if not isinstance(attr, IntegerAttr):
             what = "position" if key == "posWidth" else "index"
             self._error(f"expected an integral {what} bitwidth", self.result.name_span)
-        value = attr.value.data  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        assert isinstance(value, int)
-        width = value % 2**32  # MLIR keeps the low 32 bits (unsigned)
+        width = attr.value.data % 2**32  # MLIR keeps the low 32 bits, unsigned
         if key == "posWidth":
             self.result.pos_width = width
         else:
             self.result.crd_width = width
-            self.result.legacy_crd_width_span = value_span if width == 2 else None
-        del span
 
     def _parse_value(self, key: str) -> None:
-        from xdsl.dialects.builtin import FloatAttr, IntegerAttr
-
-        attr = self.p.parse_attribute()
+        attr = self._parse_attribute()
         if not isinstance(attr, FloatAttr | IntegerAttr) and attr.name != "complex.number":
             self._error(f"expected a numeric value for {key}", self.result.name_span)
         if key == "explicitVal":
@@ -532,36 +612,44 @@ class EncodingParser:
             self.result.dim_slices.extend(s or ParsedSlice(0, None, 1) for s in slices)
 
     def _parse_slice(self) -> ParsedSlice:
+        """`#sparse_tensor<slice(offset, size, stride)>`, MLIR 22's
+        SparseTensorDimSliceAttr: parsed first, then verified."""
         start = self._tok.span
         if self._tok.kind != MLIRTokenKind.HASH_IDENT or self._tok.text != "#sparse_tensor":
             # Anything else is an attribute, but not a slice.
-            self.p.parse_attribute()
+            self._parse_attribute()
             self._error("expected SparseTensorDimSliceAttr", start)
         self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
         self._expect("<")
-        if not (self._is_ident() and self._tok.text == "slice"):
-            self._error("expected 'slice'")
-        self._ident()
+        if not self._is_ident():
+            self._error("expected valid keyword")
+        if self._tok.text != "slice":
+            self._error(f"unknown attribute `{self._tok.text}` in dialect `sparse_tensor`")
+        _, name_span = self._ident()
         self._expect("(")
         values: list[int | None] = []
-        for i, what in enumerate(("offset", "size", "stride")):
+        for i in range(3):
             if i:
                 self._expect(",")
-            span = self._tok.span
             if self._optional("?"):
                 values.append(None)
                 continue
+            number = self._tok.span
             value = self.p.parse_optional_integer(allow_boolean=False, allow_negative=True)
             if value is None:
-                self._error("expected '?' or integer")
-            assert value is not None
-            if value < 0 or (what != "offset" and value == 0):
-                positive = "non-negative" if what == "offset" else "positive"
-                self._error(f"expect {positive} value or ? for slice {what}", span)
+                self._wrong_token("expected '?'")
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                self._error("integer value too large", number)
+            if value < 0:
+                self._error("expect positive value or ? for slice offset/size/stride")
             values.append(value)
         self._expect(")")
         self._expect(">")
-        return ParsedSlice(values[0], values[1], values[2])
+        offset, size, stride = values
+        for what, value in (("size", size), ("stride", stride)):
+            if value == 0:
+                self._error(f"expect positive value or ? for slice {what}", name_span)
+        return ParsedSlice(offset, size, stride)
 
     def _parse_lvl_type(self) -> LevelType:
         span = self._tok.span
@@ -717,10 +805,10 @@ class AffineExprParser:
         tok = o._tok  # pyright: ignore[reportPrivateUsage]
         kind = tok.kind
         if kind == MLIRTokenKind.BARE_IDENT:
-            name, span = o._ident()  # pyright: ignore[reportPrivateUsage]
-            if name not in self.names:
-                o._error("use of undeclared identifier", span)  # pyright: ignore[reportPrivateUsage]
-            return self.names[name]
+            if tok.text not in self.names:
+                o._wrong_token("use of undeclared identifier")  # pyright: ignore[reportPrivateUsage]
+            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+            return self.names[tok.text]
         if kind == MLIRTokenKind.MINUS:
             o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
             return neg(self._operand(lhs))
