@@ -17,8 +17,15 @@ def get_sparse_tensor_codegen() -> type[ModulePass]:
     return SparseTensorCodegenPass
 
 
+def get_lower_indexing() -> type[ModulePass]:
+    from xsparse.transforms.lower_indexing import LowerIndexingPass
+
+    return LowerIndexingPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
+        "lower-indexing": get_lower_indexing,
         "sparsification": get_sparsification,
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
     }
