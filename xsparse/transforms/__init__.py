@@ -23,9 +23,32 @@ def get_lower_indexing() -> type[ModulePass]:
     return LowerIndexingPass
 
 
+def _convert_to_llvm(name: str) -> Callable[[], type[ModulePass]]:
+    def factory() -> type[ModulePass]:
+        from xsparse.transforms import convert_to_llvm
+
+        return getattr(convert_to_llvm, name)
+
+    return factory
+
+
+def get_sparse_reinterpret_map() -> type[ModulePass]:
+    from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
+
+    return SparseReinterpretMapPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
+        "convert-to-llvm": _convert_to_llvm("ConvertToLLVMPass"),
+        "convert-arith-to-llvm": _convert_to_llvm("ConvertArithToLLVMPass"),
+        "convert-func-to-llvm": _convert_to_llvm("ConvertFuncToLLVMPass"),
+        "convert-cf-to-llvm": _convert_to_llvm("ConvertCfToLLVMPass"),
+        "finalize-memref-to-llvm": _convert_to_llvm("FinalizeMemRefToLLVMPass"),
+        "convert-vector-to-llvm": _convert_to_llvm("ConvertVectorToLLVMPass"),
+        "convert-math-to-llvm": _convert_to_llvm("ConvertMathToLLVMPass"),
         "lower-indexing": get_lower_indexing,
+        "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
     }

@@ -41,6 +41,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
@@ -212,6 +213,22 @@ class ResolveLevelSize(RewritePattern):
             rewriter.replace_op(op, [], [field])
 
 
+class ForwardReinterpretMap(RewritePattern):
+    """`sparse_tensor.reinterpret_map` keeps the storage: the same buffers, seen
+    with the demapped type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: ReinterpretMapOp, rewriter: PatternRewriter
+    ) -> None:
+        storage = _storage_of(op.source)
+        if storage is None:
+            return
+        cast = UnrealizedConversionCastOp.get(storage, [op.dest.type])
+        cast.attributes[STORAGE_ATTR] = IntegerAttr(len(storage), IndexType())
+        rewriter.replace_op(op, cast)
+
+
 class LowerMemrefFill(RewritePattern):
     """`linalg.fill` of a memref -> an `scf.for` nest of stores."""
 
@@ -289,6 +306,7 @@ class SparseTensorCodegenPass(ModulePass):
                     FoldToBufferOfToTensor(),
                     ResolveBufferAccess(),
                     ResolveLevelSize(),
+                    ForwardReinterpretMap(),
                     LowerMemrefFill(),
                 ]
             ),

@@ -1,0 +1,177 @@
+"""`sparse-reinterpret-map`: demap non-permutation encodings into level space.
+
+Mirrors MLIR 22's `-sparse-reinterpret-map` (SparseReinterpretMap.cpp): a
+`linalg.generic` whose sparse operand has a block encoding (BSR, 2:4, ...)
+is rewritten to iterate the operand's levels. The operand is reinterpreted
+(`sparse_tensor.reinterpret_map`, no data movement) as a tensor of its level
+shape with the identity map; the generic gets one loop per level, and the
+original loops become the operand's level-to-dimension expressions in the
+maps of the other operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    ArrayAttr,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.linalg import GenericOp, IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
+from xsparse.dialects.sparse_tensor.encoding import Encoding
+from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.transforms.errors import PassFailure
+
+
+def needs_demapping(enc: Encoding) -> bool:
+    return not all(isinstance(r, AffineDimExpr) for r in enc.dim_to_lvl.results)
+
+
+def demapped_encoding(enc: Encoding) -> SparseTensorEncodingAttr:
+    """The same levels, addressed by level coordinates (identity map)."""
+    return SparseTensorEncodingAttr.from_level_types(
+        enc.lvl_types,
+        None,
+        enc.pos_width,
+        enc.crd_width,
+        enc.explicit_val,
+        enc.implicit_val,
+    )
+
+
+def _static_extent(expr: AffineExpr, shape: tuple[int, ...]) -> int:
+    """The static size of a level expression, or DYNAMIC_INDEX."""
+    if isinstance(expr, AffineDimExpr):
+        size = shape[expr.position]
+        return size if size >= 0 else DYNAMIC_INDEX
+    if isinstance(expr, AffineBinaryOpExpr) and isinstance(
+        expr.rhs, AffineConstantExpr
+    ):
+        block = expr.rhs.value
+        if expr.kind.name == "Mod":
+            return block
+        if expr.kind.name == "FloorDiv":
+            inner = _static_extent(expr.lhs, shape)
+            return inner // block if inner >= 0 else DYNAMIC_INDEX
+    return DYNAMIC_INDEX
+
+
+def level_shape_type(
+    tensor_type: TensorType[Attribute], enc: Encoding
+) -> TensorType[Attribute]:
+    shape = tensor_type.get_shape()
+    lvl_shape = [_static_extent(e, shape) for e in enc.dim_to_lvl.results]
+    return TensorType(tensor_type.element_type, lvl_shape, demapped_encoding(enc))
+
+
+class DemapGeneric(RewritePattern):
+    """Rewrite a generic over a block-encoded operand into that operand's level space."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        operands = [*op.inputs, *op.outputs]
+        maps = [m.data for m in op.indexing_maps.data]
+        blocked = [
+            i
+            for i, v in enumerate(operands)
+            if (enc := sparse_encoding(v.type)) is not None and needs_demapping(enc)
+        ]
+        if not blocked:
+            return
+        if len(blocked) > 1:
+            raise PassFailure(
+                op, "demapping more than one block-encoded operand is not supported"
+            )
+        index = blocked[0]
+        value = operands[index]
+        enc = sparse_encoding(value.type)
+        assert enc is not None and isinstance(value.type, TensorType)
+        amap = maps[index]
+        num_loops = amap.num_dims
+        if (
+            sorted(r.position for r in amap.results if isinstance(r, AffineDimExpr))
+            != list(range(len(amap.results)))
+            or len(amap.results) != num_loops
+        ):
+            raise PassFailure(
+                op,
+                "demapping needs the block-encoded operand indexed by a permutation of the loops",
+            )
+        # New loops: the operand's levels. Original loop amap.results[d] = lvl_to_dim[d].
+        lvl_rank = enc.lvl_rank
+        substitution: list[AffineExpr] = [AffineExpr.dimension(0)] * num_loops
+        for dim, result in enumerate(amap.results):
+            assert isinstance(result, AffineDimExpr)
+            substitution[result.position] = enc.lvl_to_dim.results[dim]
+        to_levels = AffineMap(lvl_rank, 0, tuple(substitution))
+        new_maps: list[AffineMap] = []
+        for i, m in enumerate(maps):
+            new_maps.append(
+                AffineMap.identity(lvl_rank) if i == index else m.compose(to_levels)
+            )
+        old_iterators = [it.data for it in op.iterator_types.data]
+        new_iterators: list[Attribute] = []
+        for level_expr in enc.dim_to_lvl.results:
+            loops = {
+                amap.results[e.position].position  # type: ignore[union-attr]
+                for e in level_expr.dfs()
+                if isinstance(e, AffineDimExpr)
+            }
+            kind = (
+                IteratorType.REDUCTION
+                if any(old_iterators[loop] == IteratorType.REDUCTION for loop in loops)
+                else IteratorType.PARALLEL
+            )
+            new_iterators.append(IteratorTypeAttr(kind))
+        demapped = ReinterpretMapOp(value, level_shape_type(value.type, enc))
+        rewriter.insert_op(demapped, InsertPoint.before(op))
+        new_operands: list[SSAValue] = list(operands)
+        new_operands[index] = demapped.results[0]
+        num_inputs = len(op.inputs)
+        body = Region()
+        op.body.clone_into(body)
+        new_generic = GenericOp(
+            new_operands[:num_inputs],
+            new_operands[num_inputs:],
+            body,
+            [AffineMapAttr(m) for m in new_maps],
+            ArrayAttr(new_iterators),
+            [r.type for r in op.res],
+        )
+        rewriter.replace_matched_op(new_generic)
+
+
+@dataclass(frozen=True)
+class SparseReinterpretMapPass(ModulePass):
+    """MLIR's `sparse-reinterpret-map` for linalg.generic kernels."""
+
+    name = "sparse-reinterpret-map"
+
+    scope: Literal["all", "only-generic", "except-generic"] = "all"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(DemapGeneric(), apply_recursively=False).rewrite_module(op)
