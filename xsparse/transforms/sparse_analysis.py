@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from xdsl.dialects.linalg import IndexOp
+from xdsl.dialects.linalg import IndexOp
 from xdsl.ir import Operation, SSAValue
 
 # ---------------------------------------------------------------------------
@@ -170,9 +172,8 @@ def build_expr(
             expr: TensorExpr = OperandLeaf(operand)
         elif not isinstance(owner, Operation) or not is_inside(owner):
             expr = InvariantLeaf(value)
-        elif owner.name == "linalg.index":
-            dim = owner.properties.get("dim") or owner.attributes.get("dim")
-            expr = IndexLeaf(int(dim.value.data), owner)
+        elif isinstance(owner, IndexOp):
+            expr = IndexLeaf(owner.dim.value.data, owner)
         elif owner.regions:
             raise UnsupportedKernel(
                 f"'{owner.name}' with regions in a sparse kernel body"

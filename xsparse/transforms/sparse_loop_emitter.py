@@ -16,6 +16,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, bufferization, memref
 from xdsl.dialects.builtin import (
     AnyFloat,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -610,7 +611,7 @@ def _dims(expr: AffineExpr) -> set[int]:
 
 def _zero_constant(element_type: Attribute) -> Operation:
     if isinstance(element_type, AnyFloat):
-        return arith.ConstantOp.from_float_and_width(0.0, element_type)
+        return arith.ConstantOp(FloatAttr(0.0, element_type))
     return arith.ConstantOp(IntegerAttr(0, element_type))  # type: ignore[arg-type]
 
 
