@@ -5,8 +5,10 @@ from collections.abc import Callable
 from xdsl.ir import Dialect
 
 from xsparse.dialects.linalg_ext import extend_linalg
+from xsparse.dialects.xdsl_ext import extend_xdsl_dialects
 
 extend_linalg()
+extend_xdsl_dialects()
 
 
 def get_sparse_tensor() -> Dialect:

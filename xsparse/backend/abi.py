@@ -1,0 +1,376 @@
+"""numpy <-> MLIR memref descriptors, and the packed calling convention.
+
+Every public function `f` gets a generated wrapper `_xsparse_packed_f(ptr)`
+(like MLIR ExecutionEngine's packed interface): its one argument points to
+an array of 8-byte slots, first the expanded arguments of `f` (memrefs as
+allocated ptr, aligned ptr, offset, sizes..., strides...; scalars one slot
+each), then the leaves of its results. Python fills the slots with one
+precomputed `struct.Struct.pack_into`, so any signature is callable through
+one ctypes prototype and no ctypes structure is built per call. ctypes
+`CFUNCTYPE` calls release the GIL.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    Float32Type,
+    Float64Type,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+)
+from xdsl.ir import Attribute
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c"))
+_libc.free.argtypes = [ctypes.c_void_p]
+_libc.free.restype = None
+_libc.fflush.argtypes = [ctypes.c_void_p]
+_libc.fflush.restype = ctypes.c_int
+
+GLOBAL_ALLOCATED = 0xDEADBEEF
+"""The allocated pointer MLIR gives memrefs of `memref.get_global` (never freed)."""
+
+PACKED_PREFIX = "_xsparse_packed_"
+_PACKED = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """How one scalar travels: numpy dtype, LLVM IR type, struct format of its slot."""
+
+    dtype: np.dtype[Any]
+    ir: str
+    fmt: str
+    python: type
+
+
+_SCALARS: dict[tuple[str, int], Scalar] = {
+    ("i", 1): Scalar(np.dtype(np.bool_), "i1", "?7x", bool),
+    ("i", 8): Scalar(np.dtype(np.int8), "i8", "b7x", int),
+    ("i", 16): Scalar(np.dtype(np.int16), "i16", "h6x", int),
+    ("i", 32): Scalar(np.dtype(np.int32), "i32", "i4x", int),
+    ("i", 64): Scalar(np.dtype(np.int64), "i64", "q", int),
+    ("f", 32): Scalar(np.dtype(np.float32), "float", "f4x", float),
+    ("f", 64): Scalar(np.dtype(np.float64), "double", "d", float),
+}
+
+
+def scalar_of(t: Attribute) -> Scalar:
+    if isinstance(t, IndexType):
+        return _SCALARS[("i", 64)]
+    if isinstance(t, IntegerType) and ("i", t.width.data) in _SCALARS:
+        return _SCALARS[("i", t.width.data)]
+    if isinstance(t, Float32Type):
+        return _SCALARS[("f", 32)]
+    if isinstance(t, Float64Type):
+        return _SCALARS[("f", 64)]
+    raise TypeError(f"type {t} cannot cross the Python boundary")
+
+
+def _slot_irs(t: Attribute) -> list[str]:
+    """LLVM IR types of the slots one value of type `t` occupies."""
+    if isinstance(t, MemRefType):
+        return ["ptr", "ptr", "i64"] + ["i64"] * (2 * t.get_num_dims())
+    return [scalar_of(t).ir]
+
+
+def _ir_type(t: Attribute) -> str:
+    irs = _slot_irs(t)
+    if not isinstance(t, MemRefType):
+        return irs[0]
+    rank = t.get_num_dims()
+    arrays = f", [{rank} x i64], [{rank} x i64]" if rank else ""
+    return "{ ptr, ptr, i64" + arrays + " }"
+
+
+def _leaf_paths(t: Attribute) -> list[list[int]]:
+    """extractvalue positions of the leaves of one value (relative to the value)."""
+    if not isinstance(t, MemRefType):
+        return [[]]
+    rank = t.get_num_dims()
+    return (
+        [[0], [1], [2]] + [[3, i] for i in range(rank)] + [[4, i] for i in range(rank)]
+    )
+
+
+def packed_wrapper_ir(name: str, signature: FunctionType) -> str:
+    """LLVM IR of `_xsparse_packed_<name>(ptr slots)` calling `@name`."""
+    inputs = list(signature.inputs.data)
+    outputs = list(signature.outputs.data)
+    lines = [f"define void @{PACKED_PREFIX}{name}(ptr %slots) {{", "entry:"]
+    args: list[str] = []
+    slot = 0
+    for t in inputs:
+        for ir in _slot_irs(t):
+            lines.append(f"  %p{slot} = getelementptr i64, ptr %slots, i64 {slot}")
+            lines.append(f"  %a{slot} = load {ir}, ptr %p{slot}")
+            args.append(f"{ir} %a{slot}")
+            slot += 1
+    if not outputs:
+        ret = "void"
+    elif len(outputs) == 1:
+        ret = _ir_type(outputs[0])
+    else:
+        ret = "{ " + ", ".join(_ir_type(t) for t in outputs) + " }"
+    call = f"call {ret} @{name}({', '.join(args)})"
+    lines.append(f"  {call}" if ret == "void" else f"  %r = {call}")
+    leaf = 0
+    for index, t in enumerate(outputs):
+        prefix = [index] if len(outputs) > 1 else []
+        for ir, path in zip(_slot_irs(t), _leaf_paths(t), strict=True):
+            position = prefix + path
+            value = "%r"
+            if position:
+                lines.append(
+                    f"  %e{leaf} = extractvalue {ret} %r, {', '.join(map(str, position))}"
+                )
+                value = f"%e{leaf}"
+            lines.append(f"  %q{leaf} = getelementptr i64, ptr %slots, i64 {slot}")
+            lines.append(f"  store {ir} {value}, ptr %q{leaf}")
+            slot += 1
+            leaf += 1
+    lines += ["  ret void", "}"]
+    return "\n".join(lines) + "\n"
+
+
+class _MallocOwner:
+    """Frees a buffer the kernel malloc'd when the last numpy view of it dies."""
+
+    __slots__ = ("pointer",)
+
+    def __init__(self, pointer: int):
+        self.pointer = pointer
+
+    def __del__(self) -> None:
+        _libc.free(self.pointer)
+
+
+class _View:
+    """Exposes a raw buffer to numpy while keeping `owner` alive."""
+
+    __slots__ = ("__array_interface__", "owner")
+
+    def __init__(self, interface: dict[str, Any], owner: object):
+        self.__array_interface__ = interface
+        self.owner = owner
+
+
+@dataclass(frozen=True)
+class _MemRefParam:
+    """Checks one numpy argument against a memref type and expands it."""
+
+    position: int
+    dtype: np.dtype[Any]
+    shape: tuple[int | None, ...]
+    static_strides: tuple[int | None, ...] | None
+
+    def expand(self, value: object) -> tuple[np.ndarray[Any, Any], list[int]]:
+        if not isinstance(value, np.ndarray):
+            raise TypeError(
+                f"argument {self.position}: expected a numpy array of {self.dtype}, "
+                f"got {type(value).__name__}"
+            )
+        array: np.ndarray[Any, Any] = value
+        if array.dtype != self.dtype:
+            raise TypeError(
+                f"argument {self.position}: expected dtype {self.dtype}, got {array.dtype}"
+            )
+        if array.ndim != len(self.shape):
+            raise ValueError(
+                f"argument {self.position}: expected rank {len(self.shape)}, "
+                f"got shape {array.shape}"
+            )
+        for dim, (want, got) in enumerate(zip(self.shape, array.shape, strict=True)):
+            if want is not None and want != got:
+                raise ValueError(
+                    f"argument {self.position}: dimension {dim} must be {want}, "
+                    f"got shape {array.shape}"
+                )
+        itemsize = array.itemsize
+        strides: list[int] = []
+        for s in array.strides:
+            if s % itemsize:
+                raise ValueError(
+                    f"argument {self.position}: strides {array.strides} are not "
+                    f"multiples of the element size {itemsize}"
+                )
+            strides.append(s // itemsize)
+        if self.static_strides is not None:
+            for dim, (want, got) in enumerate(
+                zip(self.static_strides, strides, strict=True)
+            ):
+                if want is not None and want != got and array.shape[dim] > 1:
+                    raise ValueError(
+                        f"argument {self.position}: stride of dimension {dim} must be "
+                        f"{want} elements, got {got}"
+                    )
+        pointer = array.ctypes.data
+        return array, [pointer, pointer, 0, *array.shape, *strides]
+
+
+def _static_strides(t: MemRefType) -> tuple[int | None, ...] | None:
+    layout = t.layout
+    shape = t.get_shape()
+    if isinstance(layout, StridedLayoutAttr):
+        if not isinstance(layout.offset, NoneAttr) and layout.offset.data != 0:
+            raise TypeError(f"memref arguments with a static nonzero offset: {t}")
+        return tuple(
+            None if isinstance(s, NoneAttr) else s.data for s in layout.strides
+        )
+    if not isinstance(layout, NoneAttr):
+        raise TypeError(f"unsupported memref layout of an argument: {t}")
+    strides: list[int | None] = []
+    running: int | None = 1
+    for d in reversed(shape):
+        strides.append(running)
+        running = None if running is None or d == DYNAMIC_INDEX else running * d
+    return tuple(reversed(strides))
+
+
+def _memref_result(
+    t: MemRefType,
+    values: Sequence[int],
+    arguments: Sequence[np.ndarray[Any, Any]],
+) -> np.ndarray[Any, Any]:
+    rank = t.get_num_dims()
+    allocated, aligned, offset = values[0], values[1], values[2]
+    shape = tuple(values[3 : 3 + rank])
+    dtype = scalar_of(t.element_type).dtype
+    itemsize = dtype.itemsize
+    strides = tuple(s * itemsize for s in values[3 + rank : 3 + 2 * rank])
+    data = aligned + offset * itemsize
+    for array in arguments:
+        if array.ctypes.data == allocated:
+            if data == allocated and array.shape == shape and array.strides == strides:
+                return array
+            owner: object = array
+            break
+    else:
+        owner = None
+    interface = {
+        "data": (data, False),
+        "shape": shape,
+        "strides": strides,
+        "typestr": dtype.str,
+        "version": 3,
+    }
+    if owner is not None:
+        return np.asarray(_View(interface, owner))
+    if allocated == GLOBAL_ALLOCATED:
+        return np.asarray(_View(interface, None)).copy()
+    return np.asarray(_View(interface, _MallocOwner(allocated)))
+
+
+class NativeFunction:
+    """A compiled function called with numpy arrays and Python/numpy scalars."""
+
+    def __init__(
+        self,
+        name: str,
+        signature: FunctionType,
+        address: int,
+        keep_alive: object,
+        flush_stdout: bool,
+    ):
+        self.name = name
+        self.signature = signature
+        self._keep_alive = keep_alive
+        self._entry = _PACKED(address)
+        self._flush = flush_stdout
+        inputs = list(signature.inputs.data)
+        outputs = list(signature.outputs.data)
+        self._arity = len(inputs)
+        fmt = "<"
+        self._converters: list[
+            Callable[[object], tuple[np.ndarray[Any, Any] | None, list[Any]]]
+        ] = []
+        for position, t in enumerate(inputs):
+            if isinstance(t, MemRefType):
+                param = _MemRefParam(
+                    position,
+                    scalar_of(t.element_type).dtype,
+                    tuple(None if d == DYNAMIC_INDEX else d for d in t.get_shape()),
+                    _static_strides(t),
+                )
+                self._converters.append(param.expand)
+                fmt += "QQq" + "q" * (2 * t.get_num_dims())
+            else:
+                self._converters.append(_scalar_converter(position, scalar_of(t)))
+                fmt += scalar_of(t).fmt
+        self._in_struct = struct.Struct(fmt)
+        out_fmt = "<"
+        for t in outputs:
+            out_fmt += (
+                "QQq" + "q" * (2 * t.get_num_dims())
+                if isinstance(t, MemRefType)
+                else scalar_of(t).fmt
+            )
+        self._out_struct = struct.Struct(out_fmt)
+        self._outputs = outputs
+        self._size = self._in_struct.size + self._out_struct.size
+
+    def __call__(self, *args: object) -> Any:
+        if len(args) != self._arity:
+            raise TypeError(
+                f"{self.name}() takes {self._arity} arguments, got {len(args)}"
+            )
+        values: list[Any] = []
+        arrays: list[np.ndarray[Any, Any]] = []
+        for convert, arg in zip(self._converters, args, strict=True):
+            array, expanded = convert(arg)
+            if array is not None:
+                arrays.append(array)
+            values += expanded
+        buffer = ctypes.create_string_buffer(self._size)
+        self._in_struct.pack_into(buffer, 0, *values)
+        self._entry(ctypes.addressof(buffer))
+        if self._flush:
+            _libc.fflush(None)
+        if not self._outputs:
+            return None
+        raw = self._out_struct.unpack_from(buffer, self._in_struct.size)
+        results: list[Any] = []
+        index = 0
+        for t in self._outputs:
+            if isinstance(t, MemRefType):
+                n = 3 + 2 * t.get_num_dims()
+                results.append(_memref_result(t, raw[index : index + n], arrays))
+                index += n
+            else:
+                results.append(raw[index])
+                index += 1
+        return results[0] if len(results) == 1 else tuple(results)
+
+
+def _scalar_converter(
+    position: int, scalar: Scalar
+) -> Callable[[object], tuple[None, list[Any]]]:
+    python = scalar.python
+
+    def convert(value: object) -> tuple[None, list[Any]]:
+        if isinstance(value, np.ndarray) or not isinstance(
+            value, int | float | bool | np.generic
+        ):
+            raise TypeError(
+                f"argument {position}: expected a {scalar.dtype} scalar, "
+                f"got {type(value).__name__}"
+            )
+        if python is not float and isinstance(value, float | np.floating):
+            raise TypeError(
+                f"argument {position}: expected an integer ({scalar.dtype}), got {value!r}"
+            )
+        return None, [python(value)]  # type: ignore[call-arg]
+
+    return convert

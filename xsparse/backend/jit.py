@@ -1,0 +1,194 @@
+"""LLVM IR -> native code with llvmlite, cached in memory and on disk.
+
+The module gets the host's triple and datalayout, then runs LLVM's O-level
+pipeline (new pass manager) for the host CPU and its features; the object
+code is kept under `$XSPARSE_CACHE_DIR` (default `~/.cache/xsparse`), keyed by
+a hash of the IR, the options, the CPU and the llvmlite version, and loaded
+into an MCJIT engine. A second `compile` of the same IR in the process is a
+dictionary hit; in a new process it skips LLVM's optimizer and code generator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+import llvmlite
+import llvmlite.binding as llvm
+from xdsl.dialects.builtin import FunctionType
+
+from xsparse.backend.abi import PACKED_PREFIX, NativeFunction, packed_wrapper_ir
+from xsparse.backend.lowering import LoweredModule
+from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
+
+_FORMAT_VERSION = "1"
+_lock = threading.Lock()
+_memory_cache: dict[str, JITModule] = {}
+_target_machines: dict[int, llvm.TargetMachine] = {}
+
+
+def cache_dir() -> Path:
+    configured = os.environ.get("XSPARSE_CACHE_DIR")
+    return Path(configured) if configured else Path.home() / ".cache" / "xsparse"
+
+
+def _target_machine(opt_level: int) -> llvm.TargetMachine:
+    tm = _target_machines.get(opt_level)
+    if tm is None:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        target = llvm.Target.from_triple(llvm.get_process_triple())
+        tm = target.create_target_machine(
+            cpu=llvm.get_host_cpu_name(),
+            features=llvm.get_host_cpu_features().flatten(),
+            opt=opt_level,
+            codemodel="jitdefault",
+        )
+        _target_machines[opt_level] = tm
+    return tm
+
+
+def _optimize(ir: str, opt_level: int) -> bytes:
+    """Parse, verify, set host triple + datalayout, run the O-level pipeline, emit code."""
+    tm = _target_machine(opt_level)
+    module = llvm.parse_assembly(ir)
+    module.triple = llvm.get_process_triple()
+    module.data_layout = str(tm.target_data)
+    module.verify()
+    if opt_level:
+        options = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+        options.loop_vectorization = True
+        options.slp_vectorization = True
+        builder = llvm.create_pass_builder(tm, options)
+        builder.getModulePassManager().run(module, builder)
+    return tm.emit_object(module)
+
+
+class JITModule:
+    """Native code of one module; `function(name)` gives a callable."""
+
+    def __init__(
+        self,
+        key: str,
+        obj: bytes,
+        signatures: dict[str, FunctionType],
+        opt_level: int,
+        prints: bool,
+    ):
+        self.key = key
+        self.signatures = signatures
+        self.prints = prints
+        self._engine = llvm.create_mcjit_compiler(
+            llvm.parse_assembly(""), _target_machine(opt_level)
+        )
+        self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        self._engine.finalize_object()
+        self._functions: dict[str, NativeFunction] = {}
+
+    def address(self, symbol: str) -> int:
+        address = self._engine.get_function_address(symbol)
+        if not address:
+            raise KeyError(f"no function '{symbol}' in the compiled module")
+        return address
+
+    def function(
+        self, name: str, signature: FunctionType | None = None
+    ) -> NativeFunction:
+        """The public function `name` (its memref-level signature is known from lowering)."""
+        found = self._functions.get(name)
+        if found is not None:
+            return found
+        signature = signature or self.signatures.get(name)
+        if signature is None:
+            raise KeyError(
+                f"no memref-level signature for '{name}'; compile a LoweredModule "
+                "or pass signature="
+            )
+        if name not in self.signatures:
+            raise KeyError(f"'{name}' has no packed wrapper in this module")
+        native = NativeFunction(
+            name, signature, self.address(PACKED_PREFIX + name), self, self.prints
+        )
+        self._functions[name] = native
+        return native
+
+
+def _full_ir(
+    source: LoweredModule | str,
+    fast_math: bool,
+    signatures: dict[str, FunctionType],
+) -> str:
+    if isinstance(source, LoweredModule):
+        ir = source.llvm_ir(fast_math=fast_math)
+    else:
+        ir = source
+    wrappers = "".join(packed_wrapper_ir(n, s) for n, s in signatures.items())
+    used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
+    ir = strip_declarations(ir, used)
+    return ir + "\n" + wrappers + runtime_ir(used, declared_in=ir)
+
+
+def compile(
+    source: LoweredModule | str,
+    *,
+    opt_level: int = 3,
+    fast_math: bool = False,
+    signatures: dict[str, FunctionType] | None = None,
+) -> JITModule:
+    """Compile a lowered module (or LLVM IR text) to native code, through the caches.
+
+    For LLVM IR text, `signatures` names the memref-level types of the
+    functions to call from Python (a packed wrapper is generated for each).
+    """
+    sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
+    sigs.update(signatures or {})
+    ir = _full_ir(source, fast_math, sigs)
+    key = hashlib.sha256(
+        "\0".join(
+            [
+                _FORMAT_VERSION,
+                llvmlite.__version__,
+                llvm.get_process_triple(),
+                llvm.get_host_cpu_name(),
+                llvm.get_host_cpu_features().flatten(),
+                str(opt_level),
+                str(fast_math),
+                ir,
+            ]
+        ).encode()
+    ).hexdigest()
+    with _lock:
+        found = _memory_cache.get(key)
+        if found is not None:
+            return found
+        path = cache_dir() / f"{key}.o"
+        try:
+            obj = path.read_bytes()
+        except OSError:
+            obj = _optimize(ir, opt_level)
+            _store(path, obj)
+        prints = any(f"@{s}(" in ir for s in RUNTIME_SYMBOLS) or "@printf(" in ir
+        module = JITModule(key, obj, sigs, opt_level, prints)
+        _memory_cache[key] = module
+        return module
+
+
+def _store(path: Path, obj: bytes) -> None:
+    """Write atomically (rename), ignoring an unwritable cache directory."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(obj)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def clear_memory_cache() -> None:
+    """Forget compiled modules of this process (the disk cache stays)."""
+    with _lock:
+        _memory_cache.clear()

@@ -1,0 +1,565 @@
+"""The llvm dialect printed as LLVM IR text (what `mlir-translate --mlir-to-llvmir` does).
+
+Block arguments become `phi` nodes fed by the branches of their
+predecessors; `llvm.mlir.constant`, `poison`, `undef`, `zero` and
+`addressof` are printed inline at their uses, as LLVM IR requires for
+constants. `fast_math=True` puts the `fast` flag on every floating-point
+instruction and floating-point intrinsic call.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.exceptions import DiagnosticException
+
+from xsparse.dialects.xdsl_ext import (
+    ExtractElementOp,
+    FPToSIOp,
+    FPToUIOp,
+    PoisonOp,
+    UIToFPOp,
+)
+
+_ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_FCMP = (
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+)  # fmt: skip
+
+_BINARY: dict[type[Operation], str] = {
+    llvm.AddOp: "add",
+    llvm.SubOp: "sub",
+    llvm.MulOp: "mul",
+    llvm.UDivOp: "udiv",
+    llvm.SDivOp: "sdiv",
+    llvm.URemOp: "urem",
+    llvm.SRemOp: "srem",
+    llvm.AndOp: "and",
+    llvm.OrOp: "or",
+    llvm.XOrOp: "xor",
+    llvm.ShlOp: "shl",
+    llvm.LShrOp: "lshr",
+    llvm.AShrOp: "ashr",
+}
+_FLOAT_BINARY: dict[type[Operation], str] = {
+    llvm.FAddOp: "fadd",
+    llvm.FSubOp: "fsub",
+    llvm.FMulOp: "fmul",
+    llvm.FDivOp: "fdiv",
+    llvm.FRemOp: "frem",
+}
+_CASTS: dict[type[Operation], str] = {
+    llvm.TruncOp: "trunc",
+    llvm.ZExtOp: "zext",
+    llvm.SExtOp: "sext",
+    llvm.SIToFPOp: "sitofp",
+    UIToFPOp: "uitofp",
+    FPToSIOp: "fptosi",
+    FPToUIOp: "fptoui",
+    llvm.FPExtOp: "fpext",
+    llvm.FPTruncOp: "fptrunc",
+    llvm.BitcastOp: "bitcast",
+    llvm.PtrToIntOp: "ptrtoint",
+    llvm.IntToPtrOp: "inttoptr",
+}
+
+
+def type_text(t: Attribute) -> str:
+    """An MLIR type as LLVM IR type syntax."""
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float64Type):
+        return "double"
+    if isinstance(t, Float32Type):
+        return "float"
+    if isinstance(t, Float16Type):
+        return "half"
+    if isinstance(t, llvm.LLVMPointerType):
+        return "ptr"
+    if isinstance(t, llvm.LLVMVoidType):
+        return "void"
+    if isinstance(t, llvm.LLVMStructType):
+        return "{ " + ", ".join(type_text(f) for f in t.types.data) + " }"
+    if isinstance(t, llvm.LLVMArrayType):
+        return f"[{t.size.data} x {type_text(t.type)}]"
+    if isinstance(t, VectorType):
+        (n,) = t.get_shape()
+        scalable = "vscale x " if t.get_num_scalable_dims() else ""
+        return f"<{scalable}{n} x {type_text(t.element_type)}>"
+    raise DiagnosticException(f"type {t} has no LLVM IR equivalent")
+
+
+def _float_text(value: float, t: Attribute) -> str:
+    if isinstance(t, Float32Type):
+        value = struct.unpack("<f", struct.pack("<f", value))[0]
+    if isinstance(t, Float16Type):
+        bits = struct.unpack("<H", struct.pack("<e", value))[0]
+        return f"0xH{bits:04X}"
+    bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+    return f"0x{bits:016X}"
+
+
+def _scalar_text(value: int | float, t: Attribute) -> str:
+    if isinstance(t, IntegerType):
+        if t.width.data == 1:
+            return "true" if int(value) & 1 else "false"
+        return str(int(value))
+    return _float_text(float(value), t)
+
+
+def constant_text(attr: Attribute, t: Attribute) -> str:
+    """The literal of an `llvm.mlir.constant` / global initializer."""
+    if isinstance(attr, IntegerAttr):
+        return _scalar_text(attr.value.data, t)
+    if isinstance(attr, FloatAttr):
+        return _float_text(attr.value.data, t)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        values = list(attr.get_values())
+        if isinstance(t, VectorType):
+            element = t.element_type
+            if t.get_num_scalable_dims() or (
+                values and all(v == values[0] for v in values)
+            ):
+                return (
+                    f"splat ({type_text(element)} {_scalar_text(values[0], element)})"
+                )
+            return (
+                "<"
+                + ", ".join(
+                    f"{type_text(element)} {_scalar_text(v, element)}" for v in values
+                )
+                + ">"
+            )
+        return _array_text(values, t)
+    raise DiagnosticException(f"unsupported constant {attr}")
+
+
+def _array_text(values: Sequence[int | float], t: Attribute) -> str:
+    if not isinstance(t, llvm.LLVMArrayType):
+        return _scalar_text(values[0], t)
+    inner = t.type
+    n = t.size.data
+    chunk = len(values) // n if n else 0
+    parts = [
+        f"{type_text(inner)} {_array_text(values[i * chunk : (i + 1) * chunk], inner)}"
+        for i in range(n)
+    ]
+    return "[" + ", ".join(parts) + "]"
+
+
+def _is_float_type(t: Attribute) -> bool:
+    if isinstance(t, VectorType):
+        t = t.element_type
+    return isinstance(t, Float16Type | Float32Type | Float64Type)
+
+
+class _FunctionPrinter:
+    """Prints one `llvm.func` with a body."""
+
+    def __init__(self, func: llvm.FuncOp, module: _ModulePrinter):
+        self.func = func
+        self.module = module
+        self.names: dict[SSAValue, str] = {}
+        self.labels: dict[Block, str] = {}
+        self.lines: list[str] = []
+        self.counter = 0
+        self.incoming: dict[Block, list[tuple[Block, Sequence[SSAValue]]]] = {}
+        self.fast = " fast" if module.fast_math else ""
+
+    def fresh(self) -> str:
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def value(self, v: SSAValue) -> str:
+        name = self.names.get(v)
+        if name is not None:
+            return name
+        owner = v.owner
+        if isinstance(owner, llvm.ConstantOp):
+            text = constant_text(owner.value, v.type)
+        elif isinstance(owner, PoisonOp):
+            text = "poison"
+        elif isinstance(owner, llvm.UndefOp):
+            text = "undef"
+        elif isinstance(owner, llvm.ZeroOp):
+            text = (
+                "zeroinitializer"
+                if not isinstance(v.type, llvm.LLVMPointerType)
+                else "null"
+            )
+        elif isinstance(owner, llvm.AddressOfOp):
+            text = "@" + owner.global_name.root_reference.data
+        else:
+            raise DiagnosticException(f"value {v} used before its definition")
+        self.names[v] = text
+        return text
+
+    def typed(self, v: SSAValue) -> str:
+        return f"{type_text(v.type)} {self.value(v)}"
+
+    def print(self) -> list[str]:
+        f = self.func
+        blocks = list(f.body.blocks)
+        for i, block in enumerate(blocks):
+            self.labels[block] = f"bb{i}"
+        entry = blocks[0]
+        params = []
+        for arg in entry.args:
+            name = self.fresh()
+            self.names[arg] = name
+            params.append(f"{type_text(arg.type)} {name}")
+        for block in blocks:
+            terminator = block.last_op
+            if terminator is None:
+                continue
+            if isinstance(terminator, llvm.BrOp):
+                self._edge(block, terminator.successor, terminator.operands)
+            elif isinstance(terminator, llvm.CondBrOp):
+                if terminator.successors[0] is terminator.successors[1] and (
+                    terminator.then_arguments or terminator.else_arguments
+                ):
+                    raise DiagnosticException(
+                        "llvm.cond_br to one block with arguments on both edges"
+                    )
+                self._edge(block, terminator.successors[0], terminator.then_arguments)
+                self._edge(block, terminator.successors[1], terminator.else_arguments)
+        for block in blocks:
+            if block is not entry:
+                for arg in block.args:
+                    self.names[arg] = self.fresh()
+            for op in block.ops:
+                if op.results and type(op) not in _INLINE:
+                    self.names[op.results[0]] = self.fresh()
+        ret = type_text(f.function_type.output)
+        header = (
+            f"define {self._linkage()}{ret} @{f.sym_name.data}({', '.join(params)})"
+        )
+        self.lines.append(header + " {")
+        for block in blocks:
+            self._block(block)
+        self.lines.append("}")
+        return self.lines
+
+    def _linkage(self) -> str:
+        linkage = self.func.linkage.linkage.data
+        return "" if linkage == "external" else f"{linkage} "
+
+    def _edge(self, source: Block, target: Block, operands: Sequence[SSAValue]) -> None:
+        self.incoming.setdefault(target, []).append((source, operands))
+
+    def _block(self, block: Block) -> None:
+        self.lines.append(f"{self.labels[block]}:")
+        is_entry = block is self.func.body.blocks[0]
+        for i, arg in enumerate(() if is_entry else block.args):
+            sources = ", ".join(
+                f"[ {self.value(ops[i])}, %{self.labels[src]} ]"
+                for src, ops in self.incoming.get(block, [])
+            )
+            self.lines.append(
+                f"  {self.names[arg]} = phi {type_text(arg.type)} {sources}"
+            )
+        for op in block.ops:
+            text = self._op(op)
+            if text is not None:
+                self.lines.append("  " + text)
+
+    def _result(self, op: Operation) -> str:
+        return self.names[op.results[0]]
+
+    def _op(self, op: Operation) -> str | None:
+        handler = _HANDLERS.get(type(op))
+        if handler is None:
+            raise DiagnosticException(f"'{op.name}' cannot be printed as LLVM IR")
+        return handler(self, op)
+
+
+Handler = Callable[[_FunctionPrinter, Operation], "str | None"]
+_HANDLERS: dict[type[Operation], Handler] = {}
+
+
+def _handles(*types: type[Operation]) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        for t in types:
+            _HANDLERS[t] = handler
+        return handler
+
+    return register
+
+
+_INLINE = (llvm.ConstantOp, PoisonOp, llvm.UndefOp, llvm.ZeroOp, llvm.AddressOfOp)
+
+
+@_handles(*_INLINE)
+def _inline(p: _FunctionPrinter, op: Operation) -> str | None:
+    return None
+
+
+@_handles(*_BINARY)
+def _binary(p: _FunctionPrinter, op: Operation) -> str:
+    lhs, rhs = op.operands
+    v = p.value(rhs)
+    return f"{p._result(op)} = {_BINARY[type(op)]} {p.typed(lhs)}, {v}"
+
+
+@_handles(*_FLOAT_BINARY)
+def _float_binary(p: _FunctionPrinter, op: Operation) -> str:
+    lhs, rhs = op.operands
+    v = p.value(rhs)
+    return f"{p._result(op)} = {_FLOAT_BINARY[type(op)]}{p.fast} {p.typed(lhs)}, {v}"
+
+
+@_handles(llvm.FNegOp)
+def _fneg(p: _FunctionPrinter, op: Operation) -> str:
+    return f"{p._result(op)} = fneg{p.fast} {p.typed(op.operands[0])}"
+
+
+@_handles(llvm.ICmpOp)
+def _icmp(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.ICmpOp)
+    predicate = _ICMP[op.predicate.value.data]
+    return f"{p._result(op)} = icmp {predicate} {p.typed(op.lhs)}, {p.value(op.rhs)}"
+
+
+@_handles(llvm.FCmpOp)
+def _fcmp(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.FCmpOp)
+    predicate = _FCMP[op.predicate.value.data]
+    return f"{p._result(op)} = fcmp{p.fast} {predicate} {p.typed(op.lhs)}, {p.value(op.rhs)}"
+
+
+@_handles(llvm.SelectOp)
+def _select(p: _FunctionPrinter, op: Operation) -> str:
+    c, a, b = op.operands
+    return f"{p._result(op)} = select {p.typed(c)}, {p.typed(a)}, {p.typed(b)}"
+
+
+@_handles(*_CASTS)
+def _cast(p: _FunctionPrinter, op: Operation) -> str:
+    to = type_text(op.results[0].type)
+    return f"{p._result(op)} = {_CASTS[type(op)]} {p.typed(op.operands[0])} to {to}"
+
+
+@_handles(llvm.GEPOp)
+def _gep(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.GEPOp)
+    dynamic = iter(op.ssa_indices)
+    indices: list[str] = []
+    for index in op.rawConstantIndices.get_values():
+        if index == llvm.GEP_USE_SSA_VAL:
+            indices.append(p.typed(next(dynamic)))
+        else:
+            indices.append(f"i32 {index}")
+    inbounds = " inbounds" if op.inbounds is not None else ""
+    element = type_text(op.elem_type) if op.elem_type is not None else "i8"
+    return (
+        f"{p._result(op)} = getelementptr{inbounds} {element}, "
+        f"{p.typed(op.ptr)}, {', '.join(indices)}"
+    )
+
+
+@_handles(llvm.LoadOp)
+def _load(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.LoadOp)
+    align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
+    t = type_text(op.dereferenced_value.type)
+    return f"{p._result(op)} = load {t}, {p.typed(op.ptr)}{align}"
+
+
+@_handles(llvm.StoreOp)
+def _store(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.StoreOp)
+    align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
+    return f"store {p.typed(op.value)}, {p.typed(op.ptr)}{align}"
+
+
+@_handles(llvm.AllocaOp)
+def _alloca(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.AllocaOp)
+    align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
+    return (
+        f"{p._result(op)} = alloca {type_text(op.elem_type)}, {p.typed(op.size)}{align}"
+    )
+
+
+def _position(op: Operation) -> str:
+    position = op.properties["position"]
+    assert isinstance(position, llvm.DenseArrayBase)
+    return ", ".join(str(i) for i in position.get_values())
+
+
+@_handles(llvm.ExtractValueOp)
+def _extractvalue(p: _FunctionPrinter, op: Operation) -> str:
+    return f"{p._result(op)} = extractvalue {p.typed(op.operands[0])}, {_position(op)}"
+
+
+@_handles(llvm.InsertValueOp)
+def _insertvalue(p: _FunctionPrinter, op: Operation) -> str:
+    container, value = op.operands
+    return (
+        f"{p._result(op)} = insertvalue {p.typed(container)}, {p.typed(value)}, "
+        f"{_position(op)}"
+    )
+
+
+@_handles(llvm.InsertElementOp)
+def _insertelement(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.InsertElementOp)
+    return (
+        f"{p._result(op)} = insertelement {p.typed(op.vector)}, {p.typed(op.value)}, "
+        f"{p.typed(op.index)}"
+    )
+
+
+@_handles(ExtractElementOp)
+def _extractelement(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, ExtractElementOp)
+    return (
+        f"{p._result(op)} = extractelement {p.typed(op.vector)}, {p.typed(op.position)}"
+    )
+
+
+@_handles(llvm.ShuffleVectorOp)
+def _shufflevector(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.ShuffleVectorOp)
+    mask = ", ".join(
+        "i32 poison" if m < 0 else f"i32 {m}" for m in op.mask.get_values()
+    )
+    return (
+        f"{p._result(op)} = shufflevector {p.typed(op.v1)}, {p.typed(op.v2)}, "
+        f"<{len(op.mask)} x i32> <{mask}>"
+    )
+
+
+def _call(
+    p: _FunctionPrinter, op: Operation, callee: str, args: Sequence[SSAValue]
+) -> str:
+    result_type = op.results[0].type if op.results else None
+    ret = type_text(result_type) if result_type is not None else "void"
+    fast = p.fast if result_type is not None and _is_float_type(result_type) else ""
+    text = f"call{fast} {ret} @{callee}({', '.join(p.typed(a) for a in args)})"
+    if result_type is None:
+        return text
+    return f"{p._result(op)} = {text}"
+
+
+@_handles(llvm.CallOp)
+def _call_op(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.CallOp) and op.callee is not None
+    return _call(p, op, op.callee.root_reference.data, op.args)
+
+
+@_handles(llvm.CallIntrinsicOp)
+def _call_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.CallIntrinsicOp)
+    name = op.intrin.data
+    ret = op.results[0].type if op.results else llvm.LLVMVoidType()
+    p.module.intrinsics[name] = (
+        f"declare {type_text(ret)} @{name}({', '.join(type_text(a.type) for a in op.args)})"
+    )
+    return _call(p, op, name, op.args)
+
+
+@_handles(llvm.BrOp)
+def _br(p: _FunctionPrinter, op: Operation) -> str:
+    return f"br label %{p.labels[op.successors[0]]}"
+
+
+@_handles(llvm.CondBrOp)
+def _cond_br(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.CondBrOp)
+    return (
+        f"br {p.typed(op.cond)}, label %{p.labels[op.successors[0]]}, "
+        f"label %{p.labels[op.successors[1]]}"
+    )
+
+
+@_handles(llvm.ReturnOp)
+def _return(p: _FunctionPrinter, op: Operation) -> str:
+    return f"ret {p.typed(op.operands[0])}" if op.operands else "ret void"
+
+
+@_handles(llvm.UnreachableOp)
+def _unreachable(p: _FunctionPrinter, op: Operation) -> str:
+    return "unreachable"
+
+
+class _ModulePrinter:
+    def __init__(self, fast_math: bool):
+        self.fast_math = fast_math
+        self.intrinsics: dict[str, str] = {}
+
+    def print(self, module: ModuleOp) -> str:
+        globals_: list[str] = []
+        declarations: list[str] = []
+        definitions: list[str] = []
+        for op in module.ops:
+            if isinstance(op, llvm.GlobalOp):
+                globals_.append(self._global(op))
+            elif isinstance(op, llvm.FuncOp):
+                if op.body.blocks:
+                    definitions += _FunctionPrinter(op, self).print()
+                    definitions.append("")
+                else:
+                    declarations.append(self._declaration(op))
+            else:
+                raise DiagnosticException(
+                    f"'{op.name}' at module level cannot be printed as LLVM IR"
+                )
+        parts = (
+            globals_
+            + [""]
+            + definitions
+            + declarations
+            + list(self.intrinsics.values())
+        )
+        return "\n".join(parts) + "\n"
+
+    @staticmethod
+    def _declaration(op: llvm.FuncOp) -> str:
+        t = op.function_type
+        params = [type_text(i) for i in t.inputs.data]
+        if t.is_variadic:
+            params.append("...")
+        return f"declare {type_text(t.output)} @{op.sym_name.data}({', '.join(params)})"
+
+    @staticmethod
+    def _global(op: llvm.GlobalOp) -> str:
+        t = op.global_type
+        linkage = op.linkage.linkage.data
+        kind = "constant" if op.constant is not None else "global"
+        value = op.value
+        init = constant_text(value, t) if value is not None else "zeroinitializer"
+        if isinstance(value, llvm.StringAttr):
+            init = (
+                'c"'
+                + "".join(
+                    chr(c) if 32 <= c < 127 and chr(c) not in '"\\' else f"\\{c:02X}"
+                    for c in value.data.encode()
+                )
+                + '"'
+            )
+        align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
+        linkage_text = "" if linkage == "external" else f"{linkage} "
+        return (
+            f"@{op.sym_name.data} = {linkage_text}{kind} {type_text(t)} {init}{align}"
+        )
+
+
+def module_to_llvm_ir(module: ModuleOp, *, fast_math: bool = False) -> str:
+    """LLVM IR text of a module of llvm dialect ops (globals and functions)."""
+    return _ModulePrinter(fast_math).print(module)

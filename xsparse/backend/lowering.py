@@ -1,0 +1,43 @@
+"""`lower_to_llvm`: a memref-level module -> llvm dialect, with its signatures kept."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+
+from xsparse.backend.llvm_ir import module_to_llvm_ir
+from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
+
+
+@dataclass
+class LoweredModule:
+    """A module in the llvm dialect plus the memref-level types of its public functions."""
+
+    module: ModuleOp
+    signatures: dict[str, FunctionType]
+    _ir: dict[bool, str] = field(default_factory=dict[bool, str], repr=False)
+
+    def llvm_ir(self, *, fast_math: bool = False) -> str:
+        """The module as LLVM IR text (computed once per `fast_math`)."""
+        text = self._ir.get(fast_math)
+        if text is None:
+            text = module_to_llvm_ir(self.module, fast_math=fast_math)
+            self._ir[fast_math] = text
+        return text
+
+
+def lower_to_llvm(module: ModuleOp) -> LoweredModule:
+    """Run `convert-to-llvm` on (a clone of) `module`; remember public func types."""
+    signatures = {
+        op.sym_name.data: op.function_type
+        for op in module.ops
+        if isinstance(op, func.FuncOp)
+        and op.body.blocks
+        and (op.sym_visibility is None or op.sym_visibility.data == "public")
+    }
+    lowered = module.clone()
+    ConvertToLLVMPass().apply(Context(), lowered)
+    return LoweredModule(lowered, signatures)

@@ -1,0 +1,296 @@
+"""Ops that xDSL 0.74's own `llvm` and `vector` dialects lack, added to them in one place.
+
+`LLVM_EXTENSION_OPS` mirror ops of MLIR's LLVM dialect
+(https://mlir.llvm.org/docs/Dialects/LLVM/) that the lowering to LLVM needs;
+`VECTOR_EXTENSION_OPS` mirror ops of MLIR's vector dialect
+(https://mlir.llvm.org/docs/Dialects/Vector/). `extend_xdsl_dialects()` appends
+them (and `arith.index_castui`, `memref.realloc`) to xDSL's dialect objects, so that any context that
+loads those dialects afterwards (xsparse-opt, xdsl-opt with the xsparse
+universe) parses and prints them. Importing `xsparse.dialects` calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    VectorType,
+    i64,
+)
+from xdsl.dialects.llvm import LLVM, GenericCastOp
+from xdsl.dialects.memref import MemRef
+from xdsl.dialects.vector import Vector
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect, Pure
+
+
+@irdl_op_definition
+class UIToFPOp(GenericCastOp):
+    """`llvm.uitofp`: unsigned integer to floating point."""
+
+    name = "llvm.uitofp"
+
+
+@irdl_op_definition
+class FPToSIOp(GenericCastOp):
+    """`llvm.fptosi`: floating point to signed integer."""
+
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(GenericCastOp):
+    """`llvm.fptoui`: floating point to unsigned integer."""
+
+    name = "llvm.fptoui"
+
+
+@irdl_op_definition
+class PoisonOp(IRDLOperation):
+    """`llvm.mlir.poison`: a poison value of any LLVM type."""
+
+    name = "llvm.mlir.poison"
+
+    res = result_def()
+
+    assembly_format = "attr-dict `:` type($res)"
+
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class ExtractElementOp(IRDLOperation):
+    """`llvm.extractelement`: one element of a 1-D vector at a dynamic position."""
+
+    name = "llvm.extractelement"
+
+    vector = operand_def(VectorType)
+    position = operand_def(IntegerType)
+    res = result_def()
+
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, vector: SSAValue | Operation, position: SSAValue | Operation):
+        vector_type = SSAValue.get(vector).type
+        assert isinstance(vector_type, VectorType)
+        super().__init__(
+            operands=[vector, position], result_types=[vector_type.element_type]
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExtractElementOp:
+        vector = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        position = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        position_type = parser.parse_type()
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        vector_type = parser.parse_type()
+        return cls(
+            parser.resolve_operand(vector, vector_type),
+            parser.resolve_operand(position, position_type),
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.vector)
+        printer.print_string("[")
+        printer.print_ssa_value(self.position)
+        printer.print_string(" : ")
+        printer.print_attribute(self.position.type)
+        printer.print_string("] : ")
+        printer.print_attribute(self.vector.type)
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`vector.gather`: masked load of `base[indices...][index_vec[i]]` lanes."""
+
+    name = "vector.gather"
+
+    base = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    index_vec = operand_def(VectorType)
+    mask = operand_def(VectorType)
+    pass_thru = operand_def(VectorType)
+    result = result_def(VectorType)
+
+    assembly_format = (
+        "$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $pass_thru attr-dict"
+        " `:` type($base) `,` type($index_vec) `,` type($mask) `,` type($pass_thru)"
+        " `into` type($result)"
+    )
+
+    def __init__(
+        self,
+        base: SSAValue,
+        indices: Sequence[SSAValue],
+        index_vec: SSAValue,
+        mask: SSAValue,
+        pass_thru: SSAValue,
+    ):
+        super().__init__(
+            operands=[base, indices, index_vec, mask, pass_thru],
+            result_types=[pass_thru.type],
+        )
+
+
+@irdl_op_definition
+class ScatterOp(IRDLOperation):
+    """`vector.scatter`: masked store of lanes to `base[indices...][index_vec[i]]`."""
+
+    name = "vector.scatter"
+
+    base = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    index_vec = operand_def(VectorType)
+    mask = operand_def(VectorType)
+    value_to_store = operand_def(VectorType)
+
+    assembly_format = (
+        "$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $value_to_store"
+        " attr-dict `:` type($base) `,` type($index_vec) `,` type($mask) `,`"
+        " type($value_to_store)"
+    )
+
+    def __init__(
+        self,
+        base: SSAValue,
+        indices: Sequence[SSAValue],
+        index_vec: SSAValue,
+        mask: SSAValue,
+        value: SSAValue,
+    ):
+        super().__init__(operands=[base, indices, index_vec, mask, value])
+
+
+@irdl_op_definition
+class StepOp(IRDLOperation):
+    """`vector.step`: the vector `[0, 1, ..., n-1]` of index type."""
+
+    name = "vector.step"
+
+    result = result_def(VectorType)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    traits = traits_def(Pure())
+
+    def __init__(self, result_type: VectorType):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class ConstantMaskOp(IRDLOperation):
+    """`vector.constant_mask`: an i1 vector whose first `mask_dim_sizes[0]` lanes are set."""
+
+    name = "vector.constant_mask"
+
+    mask_dim_sizes = prop_def(DenseArrayBase[I64])
+    result = result_def(VectorType)
+
+    assembly_format = "$mask_dim_sizes attr-dict `:` type($result)"
+
+    traits = traits_def(Pure())
+
+    def __init__(self, sizes: Sequence[int], result_type: VectorType):
+        super().__init__(
+            properties={"mask_dim_sizes": DenseArrayBase.from_list(i64, sizes)},
+            result_types=[result_type],
+        )
+
+
+@irdl_op_definition
+class IndexCastUIOp(IRDLOperation):
+    """`arith.index_castui`: index <-> integer cast, zero-extending."""
+
+    name = "arith.index_castui"
+
+    input = operand_def(IntegerType | IndexType)
+    result = result_def(IntegerType | IndexType)
+
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
+
+    traits = traits_def(Pure())
+
+    def __init__(self, value: SSAValue, result_type: Attribute):
+        super().__init__(operands=[value], result_types=[result_type])
+
+
+@irdl_op_definition
+class ReallocOp(IRDLOperation):
+    """`memref.realloc`: grow or shrink a 1-D memref, keeping its leading elements."""
+
+    name = "memref.realloc"
+
+    source = operand_def(MemRefType)
+    dynamic_result_size = opt_operand_def(IndexType)
+    alignment = opt_prop_def(IntegerAttr[I64])
+    result = result_def(MemRefType)
+
+    assembly_format = (
+        "$source (`(` $dynamic_result_size^ `)`)? attr-dict `:` type($source)"
+        " `to` type($result)"
+    )
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(
+        self, source: SSAValue, size: SSAValue | None, result_type: MemRefType
+    ):
+        super().__init__(operands=[source, size], result_types=[result_type])
+
+
+LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+    PoisonOp,
+    ExtractElementOp,
+)
+ARITH_EXTENSION_OPS: tuple[type[Operation], ...] = (IndexCastUIOp,)
+MEMREF_EXTENSION_OPS: tuple[type[Operation], ...] = (ReallocOp,)
+VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
+    GatherOp,
+    ScatterOp,
+    StepOp,
+    ConstantMaskOp,
+)
+
+
+def _extend(dialect: Dialect, ops: tuple[type[Operation], ...]) -> None:
+    known = {op.name for op in dialect.operations}
+    dialect._operations.extend(op for op in ops if op.name not in known)
+
+
+def extend_xdsl_dialects() -> None:
+    """Append the ops above to xDSL's dialects of the same name (idempotent)."""
+    _extend(Arith, ARITH_EXTENSION_OPS)
+    _extend(MemRef, MEMREF_EXTENSION_OPS)
+    _extend(LLVM, LLVM_EXTENSION_OPS)
+    _extend(Vector, VECTOR_EXTENSION_OPS)

@@ -1,0 +1,128 @@
+"""`convert-to-llvm`: func, arith, cf, scf, memref, vector, math, affine -> llvm dialect.
+
+Mirrors MLIR's `convert-to-llvm` (with `convert-scf-to-cf`, `lower-affine` and
+`convert-vector-to-llvm` folded in). Each source dialect has its own pattern
+set (one module each); the per-dialect passes run one set alone and leave
+`builtin.unrealized_conversion_cast` ops at the boundary with unconverted IR,
+as MLIR's do. The index type becomes i64; memrefs become MLIR's descriptors.
+
+Every pattern is matched by one dict look-up on the op's type and applied
+once, in a single walk: no greedy fixpoint, no generic type conversion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import RewritePattern
+
+from xsparse.transforms.convert_to_llvm.affine import lower_affine
+from xsparse.transforms.convert_to_llvm.arith import ARITH_PATTERNS
+from xsparse.transforms.convert_to_llvm.cf import CF_PATTERNS
+from xsparse.transforms.convert_to_llvm.common import apply_once, reconcile_casts
+from xsparse.transforms.convert_to_llvm.func import FUNC_PATTERNS
+from xsparse.transforms.convert_to_llvm.math import MATH_PATTERNS
+from xsparse.transforms.convert_to_llvm.memref import MEMREF_PATTERNS
+from xsparse.transforms.convert_to_llvm.scf import lower_scf_to_cf
+from xsparse.transforms.convert_to_llvm.vector import VECTOR_PATTERNS
+
+
+def _run(module: ModuleOp, patterns: Sequence[RewritePattern], *, strict: bool) -> None:
+    apply_once(module, patterns)
+    reconcile_casts(module, strict=strict)
+
+
+@dataclass(frozen=True)
+class ConvertToLLVMPass(ModulePass):
+    """Lower func/arith/cf/scf/memref/vector/math/affine to the llvm dialect."""
+
+    name = "convert-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_affine(op)
+        lower_scf_to_cf(op)
+        _run(
+            op,
+            ARITH_PATTERNS
+            + MATH_PATTERNS
+            + MEMREF_PATTERNS
+            + VECTOR_PATTERNS
+            + CF_PATTERNS
+            + FUNC_PATTERNS,
+            strict=True,
+        )
+
+
+@dataclass(frozen=True)
+class ConvertArithToLLVMPass(ModulePass):
+    """Only the arith patterns of `convert-to-llvm`."""
+
+    name = "convert-arith-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, ARITH_PATTERNS, strict=False)
+
+
+@dataclass(frozen=True)
+class ConvertFuncToLLVMPass(ModulePass):
+    """Only the func patterns of `convert-to-llvm`."""
+
+    name = "convert-func-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, FUNC_PATTERNS, strict=False)
+
+
+@dataclass(frozen=True)
+class ConvertCfToLLVMPass(ModulePass):
+    """Only the cf patterns of `convert-to-llvm`."""
+
+    name = "convert-cf-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, CF_PATTERNS, strict=False)
+
+
+@dataclass(frozen=True)
+class FinalizeMemRefToLLVMPass(ModulePass):
+    """Only the memref patterns of `convert-to-llvm`."""
+
+    name = "finalize-memref-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, MEMREF_PATTERNS, strict=False)
+
+
+@dataclass(frozen=True)
+class ConvertVectorToLLVMPass(ModulePass):
+    """Only the vector patterns of `convert-to-llvm`."""
+
+    name = "convert-vector-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, VECTOR_PATTERNS, strict=False)
+
+
+@dataclass(frozen=True)
+class ConvertMathToLLVMPass(ModulePass):
+    """Only the math patterns of `convert-to-llvm`."""
+
+    name = "convert-math-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, MATH_PATTERNS, strict=False)
+
+
+__all__ = [
+    "ConvertArithToLLVMPass",
+    "ConvertCfToLLVMPass",
+    "ConvertFuncToLLVMPass",
+    "ConvertMathToLLVMPass",
+    "ConvertToLLVMPass",
+    "ConvertVectorToLLVMPass",
+    "FinalizeMemRefToLLVMPass",
+]

@@ -1,0 +1,134 @@
+"""cf -> llvm (mirrors MLIR's `convert-cf-to-llvm`).
+
+Branch targets get their arguments converted (index -> i64, memref ->
+descriptor) the first time a branch to them is lowered. `cf.switch` becomes
+a chain of compares, `cf.assert` a branch to a block calling `abort`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import cf, llvm
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Block, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from xsparse.transforms.convert_to_llvm.common import (
+    convert_block_arguments,
+    declare_function,
+    lowered,
+    lowering,
+)
+
+
+def _args(
+    values: tuple[SSAValue, ...] | list[SSAValue], rewriter: PatternRewriter
+) -> list[SSAValue]:
+    return [lowered(v, rewriter) for v in values]
+
+
+def _target(block: Block, rewriter: PatternRewriter) -> Block:
+    saved = rewriter.insertion_point
+    convert_block_arguments(block, rewriter)
+    rewriter.insertion_point = saved
+    return block
+
+
+class BranchToLLVM(RewritePattern):
+    """`cf.br` -> `llvm.br`."""
+
+    @lowering
+    def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter) -> None:
+        args = _args(list(op.arguments), rewriter)
+        rewriter.replace_op(op, llvm.BrOp(_target(op.successor, rewriter), *args))
+
+
+class CondBranchToLLVM(RewritePattern):
+    """`cf.cond_br` -> `llvm.cond_br`."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: cf.ConditionalBranchOp, rewriter: PatternRewriter
+    ) -> None:
+        new = llvm.CondBrOp(
+            lowered(op.cond, rewriter),
+            _target(op.then_block, rewriter),
+            _args(list(op.then_arguments), rewriter),
+            _target(op.else_block, rewriter),
+            _args(list(op.else_arguments), rewriter),
+        )
+        rewriter.replace_op(op, new)
+
+
+class SwitchToLLVM(RewritePattern):
+    """`cf.switch` -> a chain of `llvm.icmp eq` + `llvm.cond_br`, one per case."""
+
+    @lowering
+    def match_and_rewrite(self, op: cf.SwitchOp, rewriter: PatternRewriter) -> None:
+        flag = lowered(op.flag, rewriter)
+        case_values = [] if op.case_values is None else op.case_values.get_values()
+        cases = list(zip(case_values, op.case_blocks, op.case_operand, strict=True))
+        default = (op.default_block, list(op.default_operands))
+        block = op.parent_block()
+        assert block is not None
+        test_block = block
+        insertion = InsertPoint.before(op)
+        for i, (value, target, operands) in enumerate(cases):
+            constant = llvm.ConstantOp(IntegerAttr(int(value), flag.type), flag.type)
+            compare = llvm.ICmpOp(flag, constant.result, IntegerAttr(0, 64))
+            last = i == len(cases) - 1
+            if last:
+                else_block, else_args = default
+            else:
+                else_block = Block()
+                else_args = []
+                assert test_block.parent is not None
+                test_block.parent.insert_block_after(else_block, test_block)
+            rewriter.insert_op([constant, compare], insertion)
+            rewriter.insertion_point = insertion
+            branch = llvm.CondBrOp(
+                compare.res,
+                _target(target, rewriter),
+                _args(list(operands), rewriter),
+                _target(else_block, rewriter) if last else else_block,
+                _args(else_args, rewriter),
+            )
+            rewriter.insert_op(branch, insertion)
+            test_block = else_block
+            insertion = InsertPoint.at_end(else_block)
+        if not cases:
+            rewriter.insert_op(
+                llvm.BrOp(_target(default[0], rewriter), *_args(default[1], rewriter)),
+                insertion,
+            )
+        rewriter.erase_op(op)
+
+
+class AssertToLLVM(RewritePattern):
+    """`cf.assert` -> branch to a block that calls `abort` when the condition fails."""
+
+    @lowering
+    def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter) -> None:
+        block = op.parent_block()
+        assert block is not None and block.parent is not None
+        declare_function(op, "abort", llvm.LLVMFunctionType([]))
+        condition = lowered(op.arg, rewriter)
+        continuation = block.split_before(op)
+        failure = Block()
+        block.parent.insert_block_after(failure, block)
+        rewriter.insert_op(
+            [llvm.CallOp("abort"), llvm.UnreachableOp()], InsertPoint.at_end(failure)
+        )
+        rewriter.insert_op(
+            llvm.CondBrOp(condition, continuation, [], failure, []),
+            InsertPoint.at_end(block),
+        )
+        rewriter.erase_op(op)
+
+
+CF_PATTERNS: tuple[RewritePattern, ...] = (
+    BranchToLLVM(),
+    CondBranchToLLVM(),
+    SwitchToLLVM(),
+    AssertToLLVM(),
+)

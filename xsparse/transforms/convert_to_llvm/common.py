@@ -1,0 +1,488 @@
+"""Shared machinery of the lowering to the llvm dialect.
+
+Type conversion (index -> i64, memref -> MLIR's descriptor struct), value
+materialization between converted and unconverted values (through
+`builtin.unrealized_conversion_cast`, folded away at the end as in MLIR's
+dialect conversion), memref descriptor accessors, and a type-dispatching
+pattern applier so that each op is matched by one dictionary look-up.
+"""
+
+from __future__ import annotations
+
+import typing
+import weakref
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
+    StringAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import DiagnosticException
+
+from xsparse.dialects.xdsl_ext import PoisonOp
+
+PTR = llvm.LLVMPointerType()
+DYNAMIC = DYNAMIC_INDEX
+"""xDSL's spelling of a dynamic (`?`) dimension, offset or stride."""
+
+_descriptor_cache: dict[tuple[int, ...] | int, llvm.LLVMStructType] = {}
+
+
+def descriptor_type(rank: int) -> llvm.LLVMStructType:
+    """MLIR's ranked memref descriptor: (allocated, aligned, offset, sizes, strides)."""
+    found = _descriptor_cache.get(rank)
+    if found is None:
+        fields: list[Attribute] = [PTR, PTR, i64]
+        if rank:
+            array = llvm.LLVMArrayType(rank, i64)
+            fields += [array, array]
+        found = llvm.LLVMStructType.from_type_list(fields)
+        _descriptor_cache[rank] = found
+    return found
+
+
+def convert_type(t: Attribute) -> Attribute:
+    """The llvm dialect type standing for `t` (identity for legal types)."""
+    if isinstance(t, IndexType):
+        return i64
+    if isinstance(t, MemRefType):
+        return descriptor_type(t.get_num_dims())
+    if isinstance(t, VectorType) and isinstance(t.element_type, IndexType):
+        return VectorType(i64, t.get_shape(), t.scalable_dims)
+    return t
+
+
+def is_legal(t: Attribute) -> bool:
+    return not isinstance(t, IndexType | MemRefType) and not (
+        isinstance(t, VectorType) and isinstance(t.element_type, IndexType)
+    )
+
+
+def lowered(value: SSAValue, rewriter: PatternRewriter | Rewriter) -> SSAValue:
+    """The converted form of `value`, materialized by a cast when not yet converted."""
+    t = value.type
+    if is_legal(t):
+        return value
+    owner = value.owner
+    if (
+        isinstance(owner, UnrealizedConversionCastOp)
+        and len(owner.inputs) == 1
+        and is_legal(owner.inputs[0].type)
+    ):
+        return owner.inputs[0]
+    cast = UnrealizedConversionCastOp.get([value], [convert_type(t)])
+    if isinstance(rewriter, PatternRewriter):
+        rewriter.insert_op(cast)
+    else:
+        raise AssertionError("materialization needs an insertion point")
+    return cast.results[0]
+
+
+def lowered_all(
+    values: Iterable[SSAValue], rewriter: PatternRewriter
+) -> list[SSAValue]:
+    return [lowered(v, rewriter) for v in values]
+
+
+def restore(
+    new: SSAValue, original_type: Attribute, rewriter: PatternRewriter
+) -> SSAValue:
+    """`new` seen with its source-level type (a cast when the types differ)."""
+    if new.type == original_type:
+        return new
+    cast = UnrealizedConversionCastOp.get([new], [original_type])
+    rewriter.insert_op(cast)
+    return cast.results[0]
+
+
+def replace_with(
+    op: Operation,
+    new_ops: Sequence[Operation],
+    new_results: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+) -> None:
+    """Insert `new_ops`, then replace `op`'s results by `new_results` (cast back)."""
+    rewriter.insert_op(new_ops)
+    restored = [
+        restore(new, old.type, rewriter)
+        for new, old in zip(new_results, op.results, strict=True)
+    ]
+    rewriter.replace_op(op, [], restored)
+
+
+def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> None:
+    """Give `block`'s arguments their converted types (casts keep old users valid)."""
+    for arg in tuple(block.args):
+        old_type = arg.type
+        if is_legal(old_type):
+            continue
+        new_arg = block.insert_arg(convert_type(old_type), arg.index)
+        cast = UnrealizedConversionCastOp.get([new_arg], [old_type])
+        rewriter.insert_op(cast, InsertPoint.at_start(block))
+        arg.replace_all_uses_with(cast.results[0])
+        block.erase_arg(arg)
+
+
+def const(value: int, rewriter: PatternRewriter, t: Attribute = i64) -> SSAValue:
+    op = llvm.ConstantOp(IntegerAttr(value, t), t)
+    rewriter.insert_op(op)
+    return op.result
+
+
+def static_strides_and_offset(t: MemRefType) -> tuple[list[int], int]:
+    """Strides and offset of `t`'s layout, DYNAMIC where not static."""
+    shape = t.get_shape()
+    layout = t.layout
+    if isinstance(layout, StridedLayoutAttr):
+        strides = [
+            s.data if not isinstance(s, NoneAttr) else DYNAMIC for s in layout.strides
+        ]
+        offset = layout.offset
+        return strides, offset.data if not isinstance(offset, NoneAttr) else DYNAMIC
+    if not isinstance(layout, NoneAttr) and not layout.get_affine_map().is_identity():
+        raise DiagnosticException(f"unsupported memref layout in {t}")
+    strides = [0] * len(shape)
+    running = 1
+    for i in reversed(range(len(shape))):
+        strides[i] = running
+        if running != DYNAMIC:
+            running = DYNAMIC if shape[i] == DYNAMIC else running * shape[i]
+    return strides, 0
+
+
+def has_identity_layout(t: MemRefType) -> bool:
+    strides, offset = static_strides_and_offset(t)
+    shape = t.get_shape()
+    expected = 1
+    for i in reversed(range(len(shape))):
+        if strides[i] != expected and not (expected == DYNAMIC == strides[i]):
+            return False
+        expected = (
+            DYNAMIC
+            if expected == DYNAMIC or shape[i] == DYNAMIC
+            else expected * shape[i]
+        )
+    return offset == 0
+
+
+class Descriptor:
+    """Reads and builds MLIR memref descriptors (mirrors MLIR's MemRefDescriptor)."""
+
+    def __init__(self, value: SSAValue, rewriter: PatternRewriter):
+        self.value = value
+        self.rewriter = rewriter
+
+    def _extract(self, position: Sequence[int], t: Attribute) -> SSAValue:
+        op = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, position), self.value, t)
+        self.rewriter.insert_op(op)
+        return op.res
+
+    def allocated(self) -> SSAValue:
+        return self._extract([0], PTR)
+
+    def aligned(self) -> SSAValue:
+        return self._extract([1], PTR)
+
+    def offset(self) -> SSAValue:
+        return self._extract([2], i64)
+
+    def size(self, dim: int) -> SSAValue:
+        return self._extract([3, dim], i64)
+
+    def stride(self, dim: int) -> SSAValue:
+        return self._extract([4, dim], i64)
+
+    def set(self, position: Sequence[int], field: SSAValue) -> None:
+        op = llvm.InsertValueOp(
+            DenseArrayBase.from_list(i64, position), self.value, field
+        )
+        self.rewriter.insert_op(op)
+        self.value = op.res
+
+    @staticmethod
+    def build(
+        rewriter: PatternRewriter,
+        rank: int,
+        allocated: SSAValue,
+        aligned: SSAValue,
+        offset: SSAValue,
+        sizes: Sequence[SSAValue],
+        strides: Sequence[SSAValue],
+    ) -> SSAValue:
+        poison = PoisonOp(descriptor_type(rank))
+        rewriter.insert_op(poison)
+        d = Descriptor(poison.res, rewriter)
+        d.set([0], allocated)
+        d.set([1], aligned)
+        d.set([2], offset)
+        for i, s in enumerate(sizes):
+            d.set([3, i], s)
+        for i, s in enumerate(strides):
+            d.set([4, i], s)
+        return d.value
+
+
+def element_address(
+    memref_type: MemRefType,
+    descriptor: SSAValue,
+    indices: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+) -> SSAValue:
+    """Address of `memref[indices]` (aligned + offset + sum(index * stride))."""
+    d = Descriptor(descriptor, rewriter)
+    base = d.aligned()
+    strides, offset = static_strides_and_offset(memref_type)
+    linear: SSAValue | None = None
+    if offset == DYNAMIC:
+        linear = d.offset()
+    elif offset != 0:
+        linear = const(offset, rewriter)
+    for dim, index in enumerate(indices):
+        stride = strides[dim]
+        if stride == 1:
+            term = index
+        else:
+            stride_value = (
+                d.stride(dim) if stride == DYNAMIC else const(stride, rewriter)
+            )
+            mul = llvm.MulOp(index, stride_value)
+            rewriter.insert_op(mul)
+            term = mul.res
+        if linear is None:
+            linear = term
+        else:
+            add = llvm.AddOp(linear, term)
+            rewriter.insert_op(add)
+            linear = add.res
+    if linear is None:
+        return base
+    gep = llvm.GEPOp(
+        base,
+        [llvm.GEP_USE_SSA_VAL],
+        convert_type(memref_type.element_type),
+        ssa_indices=[linear],
+        inbounds=True,
+    )
+    rewriter.insert_op(gep)
+    return gep.result
+
+
+def element_size(t: Attribute) -> int:
+    """Size in bytes of a memref element type."""
+    if isinstance(t, IndexType):
+        return 8
+    if isinstance(t, IntegerType):
+        return max(1, (t.width.data + 7) // 8)
+    if isinstance(t, Float64Type):
+        return 8
+    if isinstance(t, Float32Type):
+        return 4
+    if isinstance(t, Float16Type):
+        return 2
+    if isinstance(t, VectorType):
+        n = 1
+        for d in t.get_shape():
+            n *= d
+        return n * element_size(t.element_type)
+    raise DiagnosticException(f"unsupported element type {t}")
+
+
+def is_float(t: Attribute) -> bool:
+    if isinstance(t, VectorType):
+        t = t.element_type
+    return isinstance(t, AnyFloat)
+
+
+def mangle(t: Attribute) -> str:
+    """LLVM's overloaded-intrinsic suffix of a type (f64, i32, v8f64, nxv4i64, p0)."""
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, llvm.LLVMPointerType):
+        return "p0"
+    if isinstance(t, VectorType):
+        (n,) = t.get_shape()
+        prefix = "nxv" if t.get_num_scalable_dims() else "v"
+        return f"{prefix}{n}{mangle(t.element_type)}"
+    raise DiagnosticException(f"no intrinsic mangling for {t}")
+
+
+def call_intrinsic(
+    name: str,
+    args: Sequence[SSAValue],
+    result_type: Attribute | None,
+    rewriter: PatternRewriter,
+) -> SSAValue | None:
+    op = llvm.CallIntrinsicOp(name, args, [result_type] if result_type else [])
+    rewriter.insert_op(op)
+    return op.ress
+
+
+OpT = typing.TypeVar("OpT", bound=Operation)
+PatternT = typing.TypeVar("PatternT", bound=RewritePattern)
+Lowering = typing.Callable[[PatternT, OpT, PatternRewriter], None]
+
+
+def lowering(
+    func: typing.Callable[[PatternT, OpT, PatternRewriter], None],
+) -> typing.Callable[[PatternT, Operation, PatternRewriter], None]:
+    """Decorates `match_and_rewrite(self, op: SomeOp | OtherOp, rewriter)`.
+
+    Like xDSL's `op_type_rewrite_pattern`, but records the matched op types so
+    that `TypeDispatch` calls the undecorated function after a dict look-up.
+    """
+    annotation = typing.get_type_hints(func)["op"]
+    op_types: tuple[type[Operation], ...] = typing.get_args(annotation) or (annotation,)
+
+    def impl(self: PatternT, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, op_types):
+            func(self, typing.cast(OpT, op), rewriter)
+
+    impl.op_types = op_types  # type: ignore[attr-defined]
+    impl.undecorated = func  # type: ignore[attr-defined]
+    impl.__doc__ = func.__doc__
+    return impl
+
+
+def lowering_of(
+    *op_types: type[Operation],
+) -> typing.Callable[
+    [typing.Callable[[PatternT, Operation, PatternRewriter], None]],
+    typing.Callable[[PatternT, Operation, PatternRewriter], None],
+]:
+    """Like `lowering`, for a table-driven pattern matching several op types."""
+
+    def decorate(
+        func: typing.Callable[[PatternT, Operation, PatternRewriter], None],
+    ) -> typing.Callable[[PatternT, Operation, PatternRewriter], None]:
+        def impl(self: PatternT, op: Operation, rewriter: PatternRewriter) -> None:
+            if isinstance(op, op_types):
+                func(self, op, rewriter)
+
+        impl.op_types = op_types  # type: ignore[attr-defined]
+        impl.undecorated = func  # type: ignore[attr-defined]
+        impl.__doc__ = func.__doc__
+        return impl
+
+    return decorate
+
+
+class TypeDispatch(RewritePattern):
+    """Applies the one pattern registered for an op's exact type (one dict look-up)."""
+
+    def __init__(self, patterns: Iterable[RewritePattern]):
+        self.table: dict[
+            type[Operation],
+            tuple[RewritePattern, typing.Callable[..., None]],
+        ] = {}
+        for pattern in patterns:
+            method = type(pattern).match_and_rewrite
+            for op_type in method.op_types:
+                self.table[op_type] = (pattern, method.undecorated)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        entry = self.table.get(type(op))
+        if entry is not None:
+            entry[1](entry[0], op, rewriter)
+
+
+def apply_once(module: ModuleOp, patterns: Iterable[RewritePattern]) -> None:
+    """One forward walk applying the type-dispatched patterns, no re-application."""
+    PatternRewriteWalker(
+        TypeDispatch(patterns), apply_recursively=False, walk_regions_first=False
+    ).rewrite_module(module)
+
+
+def reconcile_casts(module: ModuleOp, *, strict: bool) -> None:
+    """Fold cast chains that lead back to their source type; drop unused casts.
+
+    Mirrors MLIR's `reconcile-unrealized-casts`; a cast left with users means
+    some op was not converted, which is reported.
+    """
+    casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]
+    for cast in casts:
+        if len(cast.inputs) != 1 or len(cast.outputs) != 1:
+            continue
+        source = cast.inputs[0]
+        while (
+            isinstance(source.owner, UnrealizedConversionCastOp)
+            and len(source.owner.inputs) == 1
+        ):
+            source = source.owner.inputs[0]
+            if source.type == cast.outputs[0].type:
+                cast.outputs[0].replace_all_uses_with(source)
+                break
+    for cast in reversed(casts):
+        if not cast.outputs[0].uses:
+            cast.detach()
+            cast.erase()
+    for cast in casts if strict else ():
+        if cast.parent is not None:
+            user = next(iter(cast.outputs[0].uses)).operation
+            raise DiagnosticException(
+                f"failed to legalize '{user.name}' "
+                f"(value of type {cast.inputs[0].type} used as {cast.outputs[0].type})"
+            )
+
+
+_declared: weakref.WeakKeyDictionary[ModuleOp, set[str]] = weakref.WeakKeyDictionary()
+
+
+def enclosing_module(op: Operation) -> ModuleOp:
+    current: Operation | None = op
+    while current is not None and not isinstance(current, ModuleOp):
+        current = current.parent_op()
+    if current is None:
+        raise DiagnosticException(f"'{op.name}' is not inside a module")
+    return current
+
+
+def declare_function(
+    op: Operation, name: str, function_type: llvm.LLVMFunctionType
+) -> None:
+    """Declare external function `name` in `op`'s module unless already there."""
+    module = enclosing_module(op)
+    names = _declared.get(module)
+    if names is None:
+        names = {
+            sym.data
+            for child in module.ops
+            if (sym := child.properties.get("sym_name")) is not None
+            and isinstance(sym, StringAttr)
+        }
+        _declared[module] = names
+    if name in names:
+        return
+    names.add(name)
+    Rewriter.insert_op(
+        llvm.FuncOp(name, function_type, linkage=llvm.LinkageAttr("external")),
+        InsertPoint.at_end(module.body.block),
+    )

@@ -1,0 +1,469 @@
+"""memref -> llvm on MLIR's descriptors (mirrors MLIR's `finalize-memref-to-llvm`).
+
+Heap memory comes from libc `malloc`/`realloc`/`free` (so that a returned
+buffer can be freed by the caller), `memref.get_global` points into a constant
+global with the allocated pointer set to 0xdeadbeef as in MLIR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm, memref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    UnrealizedConversionCastOp,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.exceptions import DiagnosticException
+
+from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.convert_to_llvm.common import (
+    DYNAMIC,
+    PTR,
+    Descriptor,
+    call_intrinsic,
+    const,
+    convert_type,
+    declare_function,
+    element_address,
+    element_size,
+    has_identity_layout,
+    lowered,
+    lowering,
+    replace_with,
+    static_strides_and_offset,
+)
+
+
+def _mul(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    op = llvm.MulOp(a, b)
+    rewriter.insert_op(op)
+    return op.res
+
+
+def _add(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    op = llvm.AddOp(a, b)
+    rewriter.insert_op(op)
+    return op.res
+
+
+def _identity_sizes_and_strides(
+    t: MemRefType, dynamic_sizes: Sequence[SSAValue], rewriter: PatternRewriter
+) -> tuple[list[SSAValue], list[SSAValue], SSAValue]:
+    """Sizes, row-major strides and element count of a fresh allocation of type `t`."""
+    dynamic = iter(dynamic_sizes)
+    sizes = [
+        lowered(next(dynamic), rewriter) if d == DYNAMIC else const(d, rewriter)
+        for d in t.get_shape()
+    ]
+    strides: list[SSAValue] = [const(1, rewriter)] * len(sizes)
+    running = strides[0] if sizes else const(1, rewriter)
+    for i in reversed(range(len(sizes))):
+        strides[i] = running
+        running = _mul(running, sizes[i], rewriter) if i else running
+    count = _mul(running, sizes[0], rewriter) if sizes else running
+    return sizes, strides, count
+
+
+def _byte_size(
+    count: SSAValue, element: Attribute, rewriter: PatternRewriter
+) -> SSAValue:
+    return _mul(count, const(element_size(element), rewriter), rewriter)
+
+
+def _align_up(pointer: SSAValue, alignment: int, rewriter: PatternRewriter) -> SSAValue:
+    as_int = llvm.PtrToIntOp(pointer, i64)
+    bumped = llvm.AddOp(as_int.output, const(alignment - 1, rewriter))
+    mask = llvm.ConstantOp(IntegerAttr(-alignment, i64), i64)
+    aligned = llvm.AndOp(bumped.res, mask.result)
+    back = llvm.IntToPtrOp(aligned.res)
+    rewriter.insert_op([as_int, bumped, mask, aligned, back])
+    return back.output
+
+
+class AllocToLLVM(RewritePattern):
+    """`memref.alloc` -> `malloc` (over-allocated and aligned up when `alignment` is set)."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
+        t = op.memref.type
+        assert isinstance(t, MemRefType)
+        declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
+        sizes, strides, count = _identity_sizes_and_strides(
+            t, op.dynamic_sizes, rewriter
+        )
+        size = _byte_size(count, t.element_type, rewriter)
+        alignment = op.alignment.value.data if op.alignment is not None else 0
+        if alignment:
+            size = _add(size, const(alignment, rewriter), rewriter)
+        call = llvm.CallOp("malloc", size, return_type=PTR)
+        rewriter.insert_op(call)
+        assert call.returned is not None
+        allocated = call.returned
+        aligned = _align_up(allocated, alignment, rewriter) if alignment else allocated
+        desc = Descriptor.build(
+            rewriter, len(sizes), allocated, aligned, const(0, rewriter), sizes, strides
+        )
+        replace_with(op, [], [desc], rewriter)
+
+
+class AllocaToLLVM(RewritePattern):
+    """`memref.alloca` -> `llvm.alloca` of the element type."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.AllocaOp, rewriter: PatternRewriter) -> None:
+        t = op.memref.type
+        assert isinstance(t, MemRefType)
+        sizes, strides, count = _identity_sizes_and_strides(
+            t, op.dynamic_sizes, rewriter
+        )
+        alignment = op.alignment.value.data if op.alignment is not None else 0
+        alloca = llvm.AllocaOp(
+            count, convert_type(t.element_type), alignment=alignment or 8
+        )
+        rewriter.insert_op(alloca)
+        desc = Descriptor.build(
+            rewriter,
+            len(sizes),
+            alloca.res,
+            alloca.res,
+            const(0, rewriter),
+            sizes,
+            strides,
+        )
+        replace_with(op, [], [desc], rewriter)
+
+
+class DeallocToLLVM(RewritePattern):
+    """`memref.dealloc` -> `free` of the allocated pointer."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: memref.DeallocOp, rewriter: PatternRewriter
+    ) -> None:
+        declare_function(op, "free", llvm.LLVMFunctionType([PTR]))
+        allocated = Descriptor(lowered(op.memref, rewriter), rewriter).allocated()
+        rewriter.replace_op(op, llvm.CallOp("free", allocated))
+
+
+class LoadToLLVM(RewritePattern):
+    """`memref.load` -> address computation + `llvm.load`."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter) -> None:
+        t = op.memref.type
+        assert isinstance(t, MemRefType)
+        indices = [lowered(i, rewriter) for i in op.indices]
+        address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
+        load = llvm.LoadOp(address, convert_type(op.res.type))
+        replace_with(op, [load], [load.dereferenced_value], rewriter)
+
+
+class StoreToLLVM(RewritePattern):
+    """`memref.store` -> address computation + `llvm.store`."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter) -> None:
+        t = op.memref.type
+        assert isinstance(t, MemRefType)
+        indices = [lowered(i, rewriter) for i in op.indices]
+        address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
+        rewriter.replace_op(op, llvm.StoreOp(lowered(op.value, rewriter), address))
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp):
+        owner = owner.inputs[0].owner
+    if isinstance(owner, Operation) and owner.name in (
+        "arith.constant",
+        "llvm.mlir.constant",
+    ):
+        attr = owner.properties.get("value")
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
+class DimToLLVM(RewritePattern):
+    """`memref.dim` with a constant index -> a constant or the descriptor's size."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        t = op.source.type
+        if not isinstance(t, MemRefType):
+            raise DiagnosticException(
+                "memref.dim of an unranked memref is not supported"
+            )
+        dim = _constant_index(op.index)
+        if dim is None:
+            raise DiagnosticException("memref.dim needs a constant dimension index")
+        static = t.get_shape()[dim]
+        if static != DYNAMIC:
+            value = const(static, rewriter)
+        else:
+            value = Descriptor(lowered(op.source, rewriter), rewriter).size(dim)
+        replace_with(op, [], [value], rewriter)
+
+
+def _mixed(
+    static: Sequence[int], dynamic: Sequence[SSAValue], rewriter: PatternRewriter
+) -> list[SSAValue]:
+    values = iter(dynamic)
+    return [
+        lowered(next(values), rewriter) if s == DYNAMIC else const(s, rewriter)
+        for s in static
+    ]
+
+
+def _field_or_constant(
+    static: int, read: SSAValue | None, rewriter: PatternRewriter
+) -> SSAValue:
+    if static != DYNAMIC:
+        return const(static, rewriter)
+    assert read is not None
+    return read
+
+
+class SubviewToLLVM(RewritePattern):
+    """`memref.subview` -> a descriptor with offset, sizes and strides recomputed."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: memref.SubviewOp, rewriter: PatternRewriter
+    ) -> None:
+        source_type = op.source.type
+        result_type = op.result.type
+        assert isinstance(source_type, MemRefType) and isinstance(
+            result_type, MemRefType
+        )
+        source = Descriptor(lowered(op.source, rewriter), rewriter)
+        src_strides, src_offset = static_strides_and_offset(source_type)
+        strides_in = [
+            _field_or_constant(s, source.stride(i) if s == DYNAMIC else None, rewriter)
+            for i, s in enumerate(src_strides)
+        ]
+        offsets = _mixed(op.static_offsets.get_values(), op.offsets, rewriter)
+        sizes = _mixed(op.static_sizes.get_values(), op.sizes, rewriter)
+        steps = _mixed(op.static_strides.get_values(), op.strides, rewriter)
+        offset = _field_or_constant(
+            src_offset, source.offset() if src_offset == DYNAMIC else None, rewriter
+        )
+        for o, s in zip(offsets, strides_in, strict=True):
+            offset = _add(offset, _mul(o, s, rewriter), rewriter)
+        new_strides = [
+            _mul(a, b, rewriter) for a, b in zip(strides_in, steps, strict=True)
+        ]
+        kept = _kept_dimensions(
+            op.static_sizes.get_values(), result_type.get_num_dims()
+        )
+        desc = Descriptor.build(
+            rewriter,
+            len(kept),
+            source.allocated(),
+            source.aligned(),
+            offset,
+            [sizes[i] for i in kept],
+            [new_strides[i] for i in kept],
+        )
+        replace_with(op, [], [desc], rewriter)
+
+
+def _kept_dimensions(static_sizes: Sequence[int], result_rank: int) -> list[int]:
+    """Dimensions a rank-reducing subview keeps (drops leading static unit sizes)."""
+    drop = len(static_sizes) - result_rank
+    kept: list[int] = []
+    for i, s in enumerate(static_sizes):
+        if drop and s == 1:
+            drop -= 1
+            continue
+        kept.append(i)
+    return kept
+
+
+class CastToLLVM(RewritePattern):
+    """`memref.cast` between ranked memrefs -> the same descriptor."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.dest.type, MemRefType):
+            raise DiagnosticException("casts to unranked memrefs are not supported")
+        replace_with(op, [], [lowered(op.source, rewriter)], rewriter)
+
+
+class ReinterpretCastToLLVM(RewritePattern):
+    """`memref.reinterpret_cast` -> the source's pointers with the given geometry."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: memref.ReinterpretCastOp, rewriter: PatternRewriter
+    ) -> None:
+        source = Descriptor(lowered(op.source, rewriter), rewriter)
+        offsets = _mixed(op.static_offsets.get_values(), op.offsets, rewriter)
+        sizes = _mixed(op.static_sizes.get_values(), op.sizes, rewriter)
+        strides = _mixed(op.static_strides.get_values(), op.strides, rewriter)
+        desc = Descriptor.build(
+            rewriter,
+            len(sizes),
+            source.allocated(),
+            source.aligned(),
+            offsets[0],
+            sizes,
+            strides,
+        )
+        replace_with(op, [], [desc], rewriter)
+
+
+class CopyToLLVM(RewritePattern):
+    """`memref.copy` of identity-layout memrefs -> `llvm.memcpy` of the whole buffer."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.CopyOp, rewriter: PatternRewriter) -> None:
+        source_type = op.source.type
+        target_type = op.destination.type
+        assert isinstance(source_type, MemRefType) and isinstance(
+            target_type, MemRefType
+        )
+        if not (has_identity_layout(source_type) and has_identity_layout(target_type)):
+            raise DiagnosticException("memref.copy of strided memrefs is not supported")
+        source = Descriptor(lowered(op.source, rewriter), rewriter)
+        target = Descriptor(lowered(op.destination, rewriter), rewriter)
+        count = const(1, rewriter)
+        for i in range(source_type.get_num_dims()):
+            count = _mul(count, source.size(i), rewriter)
+        size = _byte_size(count, source_type.element_type, rewriter)
+        src = element_address(source_type, source.value, [], rewriter)
+        dst = element_address(target_type, target.value, [], rewriter)
+        false = llvm.ConstantOp(IntegerAttr(0, i1), i1)
+        rewriter.insert_op(false)
+        call_intrinsic(
+            "llvm.memcpy.p0.p0.i64", [dst, src, size, false.result], None, rewriter
+        )
+        rewriter.erase_op(op)
+
+
+class ReallocToLLVM(RewritePattern):
+    """`memref.realloc` of a 1-D memref -> libc `realloc` of the allocated pointer."""
+
+    @lowering
+    def match_and_rewrite(self, op: ReallocOp, rewriter: PatternRewriter) -> None:
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        if op.alignment is not None:
+            raise DiagnosticException(
+                "memref.realloc with an alignment is not supported"
+            )
+        declare_function(op, "realloc", llvm.LLVMFunctionType([PTR, i64], PTR))
+        source = Descriptor(lowered(op.source, rewriter), rewriter)
+        dynamic = [op.dynamic_result_size] if op.dynamic_result_size is not None else []
+        sizes, strides, count = _identity_sizes_and_strides(t, dynamic, rewriter)
+        size = _byte_size(count, t.element_type, rewriter)
+        call = llvm.CallOp("realloc", source.allocated(), size, return_type=PTR)
+        rewriter.insert_op(call)
+        assert call.returned is not None
+        desc = Descriptor.build(
+            rewriter,
+            1,
+            call.returned,
+            call.returned,
+            const(0, rewriter),
+            sizes,
+            strides,
+        )
+        replace_with(op, [], [desc], rewriter)
+
+
+def _global_array_type(t: MemRefType) -> Attribute:
+    element = convert_type(t.element_type)
+    result: Attribute = element
+    for d in reversed(t.get_shape()):
+        result = llvm.LLVMArrayType(d, result)
+    return result
+
+
+class GlobalToLLVM(RewritePattern):
+    """`memref.global` -> `llvm.mlir.global` of a (nested) array type."""
+
+    @lowering
+    def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
+        t = op.type
+        value = (
+            op.initial_value
+            if isinstance(op.initial_value, DenseIntOrFPElementsAttr)
+            else None
+        )
+        if value is not None and isinstance(value.get_element_type(), IndexType):
+            raise DiagnosticException("index-typed memref.global is not supported")
+        private = op.sym_visibility.data == "private"
+        new = llvm.GlobalOp(
+            _global_array_type(t),
+            op.sym_name,
+            "internal" if private else "external",
+            constant=op.constant is not None,
+            value=value,
+            alignment=op.alignment.value.data if op.alignment is not None else None,
+        )
+        rewriter.replace_op(op, new)
+
+
+class GetGlobalToLLVM(RewritePattern):
+    """`memref.get_global` -> descriptor on the global's address (allocated = 0xdeadbeef)."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: memref.GetGlobalOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.memref.type
+        assert isinstance(t, MemRefType)
+        address = llvm.AddressOfOp(op.name_.root_reference, PTR)
+        dead = llvm.ConstantOp(IntegerAttr(0xDEADBEEF, i64), i64)
+        allocated = llvm.IntToPtrOp(dead.result)
+        rewriter.insert_op([address, dead, allocated])
+        sizes, strides, _ = _identity_sizes_and_strides(t, [], rewriter)
+        desc = Descriptor.build(
+            rewriter,
+            len(sizes),
+            allocated.output,
+            address.result,
+            const(0, rewriter),
+            sizes,
+            strides,
+        )
+        replace_with(op, [], [desc], rewriter)
+
+
+class ExtractAlignedPointerToLLVM(RewritePattern):
+    """`memref.extract_aligned_pointer_as_index` -> `llvm.ptrtoint` of the aligned pointer."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: memref.ExtractAlignedPointerAsIndexOp, rewriter: PatternRewriter
+    ) -> None:
+        aligned = Descriptor(lowered(op.source, rewriter), rewriter).aligned()
+        cast = llvm.PtrToIntOp(aligned, i64)
+        replace_with(op, [cast], [cast.output], rewriter)
+
+
+MEMREF_PATTERNS: tuple[RewritePattern, ...] = (
+    AllocToLLVM(),
+    AllocaToLLVM(),
+    DeallocToLLVM(),
+    LoadToLLVM(),
+    StoreToLLVM(),
+    DimToLLVM(),
+    SubviewToLLVM(),
+    CastToLLVM(),
+    ReinterpretCastToLLVM(),
+    CopyToLLVM(),
+    ReallocToLLVM(),
+    GlobalToLLVM(),
+    GetGlobalToLLVM(),
+    ExtractAlignedPointerToLLVM(),
+)

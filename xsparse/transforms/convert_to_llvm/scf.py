@@ -1,0 +1,157 @@
+"""scf -> cf (mirrors MLIR's `convert-scf-to-cf`); cf then lowers to llvm.
+
+xDSL's own patterns lower `scf.for`, `scf.if` and `scf.index_switch`; this
+module adds `scf.while`, `scf.execute_region` and `scf.parallel` (as a nest
+of sequential `scf.for` loops, reductions carried as iteration arguments).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import cf, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import BlockInsertPoint, InsertPoint
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+from xdsl.utils.exceptions import DiagnosticException
+
+from xsparse.transforms.convert_to_llvm.common import lowering
+
+
+def _split_after(op: Operation) -> tuple[Block, Block]:
+    """Split `op`'s block before `op`; return (head, continuation with `op`'s results)."""
+    head = op.parent_block()
+    assert head is not None
+    continuation = head.split_before(op)
+    for result in op.results:
+        result.replace_all_uses_with(
+            continuation.insert_arg(result.type, len(continuation.args))
+        )
+    return head, continuation
+
+
+class WhileLowering(RewritePattern):
+    """`scf.while` -> before/after blocks joined by `cf.cond_br` and `cf.br`."""
+
+    @lowering
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter) -> None:
+        head, continuation = _split_after(op)
+        before = op.before_region.block
+        after = op.after_region.block
+        condition = before.last_op
+        yield_op = after.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        assert isinstance(yield_op, scf.YieldOp)
+        rewriter.inline_region(op.before_region, BlockInsertPoint.before(continuation))
+        rewriter.inline_region(op.after_region, BlockInsertPoint.before(continuation))
+        args = list(condition.args)
+        rewriter.replace_op(
+            condition,
+            cf.ConditionalBranchOp(
+                condition.condition, after, args, continuation, args
+            ),
+        )
+        rewriter.replace_op(yield_op, cf.BranchOp(before, *yield_op.arguments))
+        rewriter.insert_op(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(head))
+        rewriter.erase_op(op)
+
+
+class ExecuteRegionLowering(RewritePattern):
+    """`scf.execute_region` -> its blocks inlined, `scf.yield` -> branch to the continuation."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: scf.ExecuteRegionOp, rewriter: PatternRewriter
+    ) -> None:
+        head, continuation = _split_after(op)
+        entry = op.region.blocks[0]
+        for block in op.region.blocks:
+            terminator = block.last_op
+            if isinstance(terminator, scf.YieldOp):
+                rewriter.replace_op(
+                    terminator, cf.BranchOp(continuation, *terminator.arguments)
+                )
+        rewriter.inline_region(op.region, BlockInsertPoint.before(continuation))
+        rewriter.insert_op(cf.BranchOp(entry), InsertPoint.at_end(head))
+        rewriter.erase_op(op)
+
+
+class ParallelLowering(RewritePattern):
+    """`scf.parallel` -> nested `scf.for`; `scf.reduce` regions inlined on iter_args."""
+
+    @lowering
+    def match_and_rewrite(self, op: scf.ParallelOp, rewriter: PatternRewriter) -> None:
+        body = op.body.block
+        reduce = body.last_op
+        assert isinstance(reduce, scf.ReduceOp)
+        results: list[SSAValue] = list(op.initVals)
+        outer: scf.ForOp | None = None
+        current_body: Block | None = None
+        loops: list[scf.ForOp] = []
+        for lb, ub, step in zip(op.lowerBound, op.upperBound, op.step, strict=True):
+            loop_body = Block(arg_types=[lb.type] + [v.type for v in results])
+            loop = scf.ForOp(lb, ub, step, results, loop_body)
+            if current_body is None:
+                outer = loop
+                rewriter.insert_op(loop)
+            else:
+                rewriter.insert_op(loop, InsertPoint.at_end(current_body))
+            loops.append(loop)
+            results = list(loop_body.args[1:])
+            current_body = loop_body
+        assert outer is not None and current_body is not None
+        ivs = [loop.body.block.args[0] for loop in loops]
+        for iv, arg in zip(ivs, body.args, strict=True):
+            arg.replace_all_uses_with(iv)
+        reduce_operands = list(reduce.args)
+        regions = list(reduce.reductions)
+        rewriter.erase_op(reduce)
+        for inner in list(body.ops):
+            inner.detach()
+            rewriter.insert_op(inner, InsertPoint.at_end(current_body))
+        combined: list[SSAValue] = []
+        for accumulator, operand, region in zip(
+            results, reduce_operands, regions, strict=True
+        ):
+            block = region.block
+            ret = block.last_op
+            assert isinstance(ret, scf.ReduceReturnOp)
+            block.args[0].replace_all_uses_with(accumulator)
+            block.args[1].replace_all_uses_with(operand)
+            combined.append(ret.result)
+            for inner in list(block.ops):
+                if inner is ret:
+                    continue
+                inner.detach()
+                rewriter.insert_op(inner, InsertPoint.at_end(current_body))
+        rewriter.insert_op(scf.YieldOp(*combined), InsertPoint.at_end(current_body))
+        for loop, parent in zip(loops[1:], loops[:-1], strict=True):
+            rewriter.insert_op(
+                scf.YieldOp(*loop.results), InsertPoint.at_end(parent.body.block)
+            )
+        rewriter.replace_op(op, [], list(outer.results))
+
+
+def lower_scf_to_cf(module: ModuleOp) -> None:
+    """Lower every scf op of `module` to cf branches (nested loops included)."""
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [ParallelLowering(), WhileLowering(), ExecuteRegionLowering()],
+            dce_enabled=False,
+        ),
+        apply_recursively=False,
+    ).rewrite_module(module)
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [IfLowering(), ForLowering(), SwitchLowering()], dce_enabled=False
+        ),
+        apply_recursively=False,
+    ).rewrite_module(module)
+    for op in module.walk():
+        if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp | scf.ParallelOp):
+            raise DiagnosticException(f"'{op.name}' was not lowered to cf")
