@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import auto
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -167,8 +168,9 @@ class _LevelRangeType(ParametrizedAttribute, TypeAttribute):
     lo_lvl: IntAttr
     hi_lvl: IntAttr
 
-    def __init__(self, encoding: SparseTensorEncodingAttr, lo: int, hi: int):
-        super().__init__(encoding, IntAttr(lo), IntAttr(hi))
+    @classmethod
+    def get(cls, encoding: SparseTensorEncodingAttr, lo: int, hi: int) -> Self:
+        return cls.new((encoding, IntAttr(lo), IntAttr(hi)))
 
     @property
     def space_dim(self) -> int:
