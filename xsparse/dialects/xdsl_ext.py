@@ -273,6 +273,22 @@ LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (
     PoisonOp,
     ExtractElementOp,
 )
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`vector.print %v : type` (replaces xDSL's, which has no custom syntax)."""
+
+    name = "vector.print"
+
+    source = operand_def()
+
+    assembly_format = "$source attr-dict `:` type($source)"
+
+    def __init__(self, source: SSAValue):
+        super().__init__(operands=[source])
+
+
 ARITH_EXTENSION_OPS: tuple[type[Operation], ...] = (IndexCastUIOp,)
 MEMREF_EXTENSION_OPS: tuple[type[Operation], ...] = (ReallocOp,)
 VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
@@ -280,12 +296,15 @@ VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
     ScatterOp,
     StepOp,
     ConstantMaskOp,
+    PrintOp,
 )
 
 
 def _extend(dialect: Dialect, ops: tuple[type[Operation], ...]) -> None:
-    known = {op.name for op in dialect.operations}
-    dialect._operations.extend(op for op in ops if op.name not in known)
+    """Add `ops` to `dialect`, replacing any op of the same name."""
+    names = {op.name for op in ops}
+    kept = [op for op in dialect.operations if op.name not in names]
+    dialect._operations[:] = kept + list(ops)
 
 
 def extend_xdsl_dialects() -> None:

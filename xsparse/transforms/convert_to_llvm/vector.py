@@ -1,7 +1,494 @@
-"""vector -> llvm (mirrors MLIR's `convert-vector-to-llvm` for 1-D vectors)."""
+"""vector -> llvm for 1-D vectors, fixed or scalable (mirrors MLIR's
+`convert-vector-to-llvm`): loads and stores become vector `load`/`store` or
+the `llvm.masked.*` intrinsics, reductions `llvm.vector.reduce.*`, and
+`vector.print` the calls of `mlir_c_runner_utils` (`printOpen`, `printF64`, ...).
+"""
 
 from __future__ import annotations
 
-from xdsl.pattern_rewriter import RewritePattern
+from collections.abc import Sequence
 
-VECTOR_PATTERNS: tuple[RewritePattern, ...] = ()
+from xdsl.dialects import llvm, vector
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    Signedness,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.exceptions import DiagnosticException
+
+from xsparse.dialects.xdsl_ext import (
+    ConstantMaskOp,
+    ExtractElementOp,
+    GatherOp,
+    PrintOp,
+    PoisonOp,
+    ScatterOp,
+    StepOp,
+)
+from xsparse.transforms.convert_to_llvm.common import (
+    PTR,
+    call_intrinsic,
+    const,
+    convert_type,
+    declare_function,
+    element_address,
+    element_size,
+    is_float,
+    lowered,
+    lowering,
+    mangle,
+    replace_with,
+)
+
+
+def _vector_type(t: Attribute) -> VectorType:
+    if not isinstance(t, VectorType) or t.get_num_dims() != 1:
+        raise DiagnosticException(f"only 1-D vectors are supported, got {t}")
+    return t
+
+
+def _alignment(memref: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    t = memref.type
+    assert isinstance(t, MemRefType)
+    return const(element_size(t.element_type), rewriter, i32)
+
+
+def _address(
+    base: SSAValue, indices: Sequence[SSAValue], rewriter: PatternRewriter
+) -> SSAValue:
+    t = base.type
+    assert isinstance(t, MemRefType)
+    return element_address(
+        t, lowered(base, rewriter), [lowered(i, rewriter) for i in indices], rewriter
+    )
+
+
+def _splat(value: SSAValue, t: VectorType, rewriter: PatternRewriter) -> SSAValue:
+    """insertelement into lane 0 + shufflevector with an all-zero mask."""
+    poison = PoisonOp(t)
+    zero = llvm.ConstantOp(IntegerAttr(0, i32), i32)
+    insert = llvm.InsertElementOp(poison.res, value, zero.result)
+    (n,) = t.get_shape()
+    shuffle = llvm.ShuffleVectorOp(
+        insert.res, poison.res, DenseArrayBase.from_list(i32, [0] * n), t
+    )
+    rewriter.insert_op([poison, zero, insert, shuffle])
+    return shuffle.res
+
+
+def _lane_indices(t: VectorType, rewriter: PatternRewriter) -> SSAValue:
+    """The vector [0, 1, ..., n-1] of i64 (`llvm.stepvector` when scalable)."""
+    (n,) = t.get_shape()
+    index_type = VectorType(i64, [n], t.scalable_dims)
+    if t.get_num_scalable_dims():
+        step = call_intrinsic(
+            f"llvm.stepvector.{mangle(index_type)}", [], index_type, rewriter
+        )
+        assert step is not None
+        return step
+    constant = llvm.ConstantOp(
+        DenseIntOrFPElementsAttr.from_list(index_type, list(range(n))), index_type
+    )
+    rewriter.insert_op(constant)
+    return constant.result
+
+
+class LoadToLLVM(RewritePattern):
+    """`vector.load` -> `llvm.load` of a vector type."""
+
+    @lowering
+    def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter) -> None:
+        address = _address(op.base, op.indices, rewriter)
+        base_type = op.base.type
+        assert isinstance(base_type, MemRefType)
+        load = llvm.LoadOp(
+            address,
+            convert_type(op.result.type),
+            alignment=element_size(base_type.element_type),
+        )
+        replace_with(op, [load], [load.dereferenced_value], rewriter)
+
+
+class StoreToLLVM(RewritePattern):
+    """`vector.store` -> `llvm.store` of a vector value."""
+
+    @lowering
+    def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter) -> None:
+        address = _address(op.base, op.indices, rewriter)
+        base_type = op.base.type
+        assert isinstance(base_type, MemRefType)
+        store = llvm.StoreOp(
+            lowered(op.vector, rewriter),
+            address,
+            alignment=element_size(base_type.element_type),
+        )
+        rewriter.replace_op(op, store)
+
+
+class MaskedLoadToLLVM(RewritePattern):
+    """`vector.maskedload` -> `llvm.masked.load`."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: vector.MaskedLoadOp, rewriter: PatternRewriter
+    ) -> None:
+        t = convert_type(op.result.type)
+        address = _address(op.base, op.indices, rewriter)
+        args = [
+            address,
+            _alignment(op.base, rewriter),
+            lowered(op.mask, rewriter),
+            lowered(op.pass_thru, rewriter),
+        ]
+        result = call_intrinsic(f"llvm.masked.load.{mangle(t)}.p0", args, t, rewriter)
+        assert result is not None
+        replace_with(op, [], [result], rewriter)
+
+
+class MaskedStoreToLLVM(RewritePattern):
+    """`vector.maskedstore` -> `llvm.masked.store`."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: vector.MaskedStoreOp, rewriter: PatternRewriter
+    ) -> None:
+        value = lowered(op.value_to_store, rewriter)
+        address = _address(op.base, op.indices, rewriter)
+        args = [
+            value,
+            address,
+            _alignment(op.base, rewriter),
+            lowered(op.mask, rewriter),
+        ]
+        call_intrinsic(
+            f"llvm.masked.store.{mangle(value.type)}.p0", args, None, rewriter
+        )
+        rewriter.erase_op(op)
+
+
+def _lane_pointers(
+    base: SSAValue,
+    indices: Sequence[SSAValue],
+    index_vec: SSAValue,
+    rewriter: PatternRewriter,
+) -> SSAValue:
+    """A vector of pointers `&base[indices...][index_vec[i]]` (one vector GEP)."""
+    address = _address(base, indices, rewriter)
+    offsets = lowered(index_vec, rewriter)
+    offsets_type = _vector_type(offsets.type)
+    base_type = base.type
+    assert isinstance(base_type, MemRefType)
+    pointers_type = VectorType(
+        PTR, offsets_type.get_shape(), offsets_type.scalable_dims
+    )
+    gep = llvm.GEPOp(
+        address,
+        [llvm.GEP_USE_SSA_VAL],
+        convert_type(base_type.element_type),
+        ssa_indices=[offsets],
+        result_type=pointers_type,  # type: ignore[arg-type]
+    )
+    rewriter.insert_op(gep)
+    return gep.result
+
+
+class GatherToLLVM(RewritePattern):
+    """`vector.gather` -> vector GEP + `llvm.masked.gather`."""
+
+    @lowering
+    def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
+        t = convert_type(op.result.type)
+        pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
+        args = [
+            pointers,
+            _alignment(op.base, rewriter),
+            lowered(op.mask, rewriter),
+            lowered(op.pass_thru, rewriter),
+        ]
+        name = f"llvm.masked.gather.{mangle(t)}.{mangle(pointers.type)}"
+        result = call_intrinsic(name, args, t, rewriter)
+        assert result is not None
+        replace_with(op, [], [result], rewriter)
+
+
+class ScatterToLLVM(RewritePattern):
+    """`vector.scatter` -> vector GEP + `llvm.masked.scatter`."""
+
+    @lowering
+    def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
+        value = lowered(op.value_to_store, rewriter)
+        pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
+        args = [
+            value,
+            pointers,
+            _alignment(op.base, rewriter),
+            lowered(op.mask, rewriter),
+        ]
+        name = f"llvm.masked.scatter.{mangle(value.type)}.{mangle(pointers.type)}"
+        call_intrinsic(name, args, None, rewriter)
+        rewriter.erase_op(op)
+
+
+class BroadcastToLLVM(RewritePattern):
+    """`vector.broadcast` of a scalar -> insertelement + zero-mask shufflevector."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: vector.BroadcastOp, rewriter: PatternRewriter
+    ) -> None:
+        t = _vector_type(convert_type(op.vector.type))
+        source = lowered(op.source, rewriter)
+        if source.type == t:
+            replace_with(op, [], [source], rewriter)
+            return
+        if isinstance(source.type, VectorType):
+            raise DiagnosticException(
+                "broadcast between vector shapes is not supported"
+            )
+        replace_with(op, [], [_splat(source, t, rewriter)], rewriter)
+
+
+_REDUCTIONS: dict[str, tuple[str, str | None]] = {
+    # kind: (intrinsic suffix, how an accumulator is combined)
+    "add": ("add", "add"),
+    "mul": ("mul", "mul"),
+    "minsi": ("smin", "llvm.smin"),
+    "maxsi": ("smax", "llvm.smax"),
+    "minui": ("umin", "llvm.umin"),
+    "maxui": ("umax", "llvm.umax"),
+    "and": ("and", "and"),
+    "or": ("or", "or"),
+    "xor": ("xor", "xor"),
+    "minnumf": ("fmin", "llvm.minnum"),
+    "maxnumf": ("fmax", "llvm.maxnum"),
+    "minimumf": ("fminimum", "llvm.minimum"),
+    "maximumf": ("fmaximum", "llvm.maximum"),
+}
+_COMBINE: dict[str, type[llvm.ArithmeticBinOperation]] = {
+    "add": llvm.AddOp,
+    "mul": llvm.MulOp,
+    "and": llvm.AndOp,
+    "or": llvm.OrOp,
+    "xor": llvm.XOrOp,
+}
+
+
+class ReductionToLLVM(RewritePattern):
+    """`vector.reduction` -> `llvm.vector.reduce.*` (accumulator folded in after)."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: vector.ReductionOp, rewriter: PatternRewriter
+    ) -> None:
+        source = lowered(op.vector, rewriter)
+        t = convert_type(op.dest.type)
+        kind = op.kind.data.value
+        acc = lowered(op.acc, rewriter) if op.acc is not None else None
+        suffix = mangle(source.type)
+        if is_float(t) and kind in ("add", "mul"):
+            neutral = 0.0 if kind == "add" else 1.0
+            if acc is None:
+                start = llvm.ConstantOp(FloatAttr(neutral, t), t)  # type: ignore[arg-type]
+                rewriter.insert_op(start)
+                acc = start.result
+            name = f"llvm.vector.reduce.f{kind}.{suffix}"
+            result = call_intrinsic(name, [acc, source], t, rewriter)
+            assert result is not None
+            replace_with(op, [], [result], rewriter)
+            return
+        reduce_name, combine = _REDUCTIONS[kind]
+        result = call_intrinsic(
+            f"llvm.vector.reduce.{reduce_name}.{suffix}", [source], t, rewriter
+        )
+        assert result is not None and combine is not None
+        if acc is not None:
+            if combine in _COMBINE:
+                combined_op = _COMBINE[combine](result, acc)
+                rewriter.insert_op(combined_op)
+                result = combined_op.res
+            else:
+                combined = call_intrinsic(
+                    f"{combine}.{mangle(t)}", [result, acc], t, rewriter
+                )
+                assert combined is not None
+                result = combined
+        replace_with(op, [], [result], rewriter)
+
+
+class CreateMaskToLLVM(RewritePattern):
+    """`vector.create_mask %n` -> `[0..vl) < splat(n)`."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: vector.CreateMaskOp, rewriter: PatternRewriter
+    ) -> None:
+        t = _vector_type(op.mask_vector.type)
+        (bound,) = op.mask_dim_sizes
+        lanes = _lane_indices(t, rewriter)
+        lanes_type = _vector_type(lanes.type)
+        limit = _splat(lowered(bound, rewriter), lanes_type, rewriter)
+        compare = llvm.ICmpOp(lanes, limit, IntegerAttr(2, 64))  # slt
+        replace_with(op, [compare], [compare.res], rewriter)
+
+
+class ConstantMaskToLLVM(RewritePattern):
+    """`vector.constant_mask [k]` -> a constant i1 vector."""
+
+    @lowering
+    def match_and_rewrite(self, op: ConstantMaskOp, rewriter: PatternRewriter) -> None:
+        t = _vector_type(op.result.type)
+        (k,) = op.mask_dim_sizes.get_values()
+        (n,) = t.get_shape()
+        if t.get_num_scalable_dims() and k not in (0, n):
+            raise DiagnosticException("partial constant masks of scalable vectors")
+        values = [1 if i < k else 0 for i in range(n)]
+        constant = llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, values), t)
+        replace_with(op, [constant], [constant.result], rewriter)
+
+
+class StepToLLVM(RewritePattern):
+    """`vector.step` -> a constant [0..n) (or `llvm.stepvector` when scalable)."""
+
+    @lowering
+    def match_and_rewrite(self, op: StepOp, rewriter: PatternRewriter) -> None:
+        replace_with(
+            op, [], [_lane_indices(_vector_type(op.result.type), rewriter)], rewriter
+        )
+
+
+def _position(
+    op: vector.ExtractOp | vector.InsertOp, rewriter: PatternRewriter
+) -> SSAValue:
+    static = op.static_position.get_values()
+    if len(static) != 1:
+        raise DiagnosticException(
+            f"'{op.name}' needs exactly one position (1-D vectors)"
+        )
+    if static[0] != DYNAMIC_INDEX:
+        return const(static[0], rewriter)
+    return lowered(op.dynamic_position[0], rewriter)
+
+
+class ExtractToLLVM(RewritePattern):
+    """`vector.extract %v[i]` -> `llvm.extractelement`."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: vector.ExtractOp, rewriter: PatternRewriter
+    ) -> None:
+        source = lowered(op.vector, rewriter)
+        extract = ExtractElementOp(source, _position(op, rewriter))
+        replace_with(op, [extract], [extract.res], rewriter)
+
+
+class InsertToLLVM(RewritePattern):
+    """`vector.insert %s, %v[i]` -> `llvm.insertelement`."""
+
+    @lowering
+    def match_and_rewrite(self, op: vector.InsertOp, rewriter: PatternRewriter) -> None:
+        dest = lowered(op.dest, rewriter)
+        insert = llvm.InsertElementOp(
+            dest, lowered(op.source, rewriter), _position(op, rewriter)
+        )
+        replace_with(op, [insert], [insert.res], rewriter)
+
+
+class FMAToLLVM(RewritePattern):
+    """`vector.fma` -> `llvm.fmuladd`."""
+
+    @lowering
+    def match_and_rewrite(self, op: vector.FMAOp, rewriter: PatternRewriter) -> None:
+        args = [lowered(v, rewriter) for v in (op.lhs, op.rhs, op.acc)]
+        t = args[0].type
+        result = call_intrinsic(f"llvm.fmuladd.{mangle(t)}", args, t, rewriter)
+        assert result is not None
+        replace_with(op, [], [result], rewriter)
+
+
+def _print_element(
+    value: SSAValue, source_type: Attribute, op: Operation, rewriter: PatternRewriter
+) -> None:
+    """Call the runtime printer of one scalar (ints widened to 64 bits as MLIR does)."""
+    t = value.type
+    if isinstance(t, IntegerType) and isinstance(source_type, IndexType):
+        callee, arg = "printU64", value
+    elif isinstance(t, IntegerType):
+        if t.signedness.data != Signedness.SIGNLESS:
+            raise DiagnosticException("vector.print of signed/unsigned integer types")
+        callee, arg = "printI64", value
+        if t.width.data < 64:
+            widen = (llvm.ZExtOp if t.width.data == 1 else llvm.SExtOp)(value, i64)
+            rewriter.insert_op(widen)
+            arg = widen.res
+    elif isinstance(t, Float32Type):
+        callee, arg = "printF32", value
+    elif is_float(t):
+        callee, arg = "printF64", value
+    else:
+        raise DiagnosticException(f"vector.print of {t} is not supported")
+    declare_function(op, callee, llvm.LLVMFunctionType([arg.type]))
+    rewriter.insert_op(llvm.CallOp(callee, arg))
+
+
+def _print_call(name: str, op: Operation, rewriter: PatternRewriter) -> None:
+    declare_function(op, name, llvm.LLVMFunctionType([]))
+    rewriter.insert_op(llvm.CallOp(name))
+
+
+class PrintToLLVM(RewritePattern):
+    """`vector.print` -> `( a, b, c )` + newline through the runtime's print calls."""
+
+    @lowering
+    def match_and_rewrite(self, op: PrintOp, rewriter: PatternRewriter) -> None:
+        source_type = op.source.type
+        value = lowered(op.source, rewriter)
+        if isinstance(source_type, VectorType):
+            t = _vector_type(source_type)
+            if t.get_num_scalable_dims():
+                raise DiagnosticException(
+                    "vector.print of scalable vectors is not supported"
+                )
+            (n,) = t.get_shape()
+            _print_call("printOpen", op, rewriter)
+            for i in range(n):
+                element = ExtractElementOp(value, const(i, rewriter))
+                rewriter.insert_op(element)
+                _print_element(element.res, t.element_type, op, rewriter)
+                if i + 1 < n:
+                    _print_call("printComma", op, rewriter)
+            _print_call("printClose", op, rewriter)
+        else:
+            _print_element(value, source_type, op, rewriter)
+        _print_call("printNewline", op, rewriter)
+        rewriter.erase_op(op)
+
+
+VECTOR_PATTERNS: tuple[RewritePattern, ...] = (
+    LoadToLLVM(),
+    StoreToLLVM(),
+    MaskedLoadToLLVM(),
+    MaskedStoreToLLVM(),
+    GatherToLLVM(),
+    ScatterToLLVM(),
+    BroadcastToLLVM(),
+    ReductionToLLVM(),
+    CreateMaskToLLVM(),
+    ConstantMaskToLLVM(),
+    StepToLLVM(),
+    ExtractToLLVM(),
+    InsertToLLVM(),
+    FMAToLLVM(),
+    PrintToLLVM(),
+)
