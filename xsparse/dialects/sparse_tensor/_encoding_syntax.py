@@ -580,7 +580,7 @@ class EncodingParser:
                     self._error(f"use of undeclared identifier '{name}'", span)
                 assert var is not None
                 if var.kind != "l":
-                    self._error(f"expected variable of kind {'level'}", span)
+                    self._error(f"use of undeclared identifier '{name}'", span)
                 if var.num != len(lvl_exprs):
                     self._error(
                         f"Level-variable ordering mismatch. The variable '{name}' was "
@@ -687,7 +687,10 @@ class EncodingParser:
             if not self._is_ident():
                 self._error("expected valid level property (e.g. nonordered, nonunique or high)", loc)
             name, _ = self._ident()
-            if name not in ("nonunique", "nonordered", "soa", "high"):
+            if name == "high" and base == "compressed":
+                props.append(name)  # the seed's spelling of loose_compressed
+                return
+            if name not in ("nonunique", "nonordered", "soa"):
                 self._error(f"unknown level property: {name}", loc)
             props.append(name)
 
@@ -698,8 +701,6 @@ class EncodingParser:
         assert fmt is not None
         if "high" in props:
             # The seed's `compressed(nonunique, high)`: MLIR 22's loose_compressed.
-            if fmt.name != "compressed":
-                self._error("invalid level type: level format doesn't support the properties", span)
             fmt = LOOSE_COMPRESSED
         lt = LevelType(
             fmt,
@@ -709,9 +710,7 @@ class EncodingParser:
             n=sizes[0] if fmt is STRUCTURED else 0,
             m=sizes[1] if fmt is STRUCTURED else 0,
         )
-        if lt.soa and fmt.name not in ("compressed", "loose_compressed", "singleton"):
-            self._error("invalid level type: level format doesn't support the properties", span)
-        if fmt.name in ("dense", "batch", "structured") and (lt.nonunique or lt.nonordered):
+        if props and fmt.name in ("dense", "batch", "structured"):
             self._error("invalid level type: level format doesn't support the properties", span)
         return lt
 
