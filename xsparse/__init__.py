@@ -1,3 +1,34 @@
-"""xsparse: a sparse tensor compiler on xDSL."""
+"""xsparse: a sparse tensor compiler on xDSL.
+
+`xsparse.compile(source, entry=...)` turns MLIR text (linalg.generic on tensors
+with `#sparse_tensor.encoding`) into a native kernel called on numpy arrays,
+scipy.sparse matrices and `xsparse.SparseTensor`s.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from xsparse.backend.kernel import Kernel, compile
+    from xsparse.backend.sparse_storage import SparseTensor
+    from xsparse.diagnostics import XSparseError
+
+__all__ = ["Kernel", "SparseTensor", "XSparseError", "compile"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that `import xsparse.dialects` does not load the backend.
+    if name in ("compile", "Kernel"):
+        from xsparse.backend import kernel
+
+        return getattr(kernel, name)
+    if name == "SparseTensor":
+        from xsparse.backend.sparse_storage import SparseTensor
+
+        return SparseTensor
+    if name == "XSparseError":
+        from xsparse.diagnostics import XSparseError
+
+        return XSparseError
+    raise AttributeError(f"module 'xsparse' has no attribute {name!r}")

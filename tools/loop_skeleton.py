@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Print the loop structure of an MLIR module: the nesting of scf.for, scf.while
+and scf.if (with non-empty else), one per line, indented by depth.
+
+Used to compare xsparse's sparsification output with mlir-opt-22's on the same
+kernel: `xsparse-opt ... | tools/loop_skeleton.py` against
+`mlir-opt-22 ... | tools/loop_skeleton.py`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.ir import Operation
+
+from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.universe import XSPARSE_UNIVERSE
+
+LOOPS = (scf.ForOp, scf.WhileOp, scf.IfOp)
+
+
+def skeleton(op: Operation, depth: int = 0) -> list[str]:
+    """The loop-structure lines of `op` and everything nested in it."""
+    lines: list[str] = []
+    inner = depth
+    if isinstance(op, LOOPS):
+        lines.append("  " * depth + op.name.removeprefix("scf."))
+        inner = depth + 1
+    for i, region in enumerate(op.regions):
+        if isinstance(op, scf.IfOp) and i == 1:
+            if all(len(block.ops) <= 1 for block in region.blocks):
+                continue  # an empty else
+            lines.append("  " * depth + "else")
+        for block in region.blocks:
+            for child in block.ops:
+                lines.extend(skeleton(child, inner))
+    return lines
+
+
+def main() -> int:
+    ctx = Context(allow_unregistered=True)
+    from xdsl.universe import Universe
+
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    for name, factory in XSPARSE_UNIVERSE.all_dialects.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    text = sys.stdin.read()
+    try:
+        module = parse_module(ctx, text, "<stdin>")
+    except XSparseError as e:
+        print(e, file=sys.stderr)
+        return 1
+    print("\n".join(skeleton(module)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

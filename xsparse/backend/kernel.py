@@ -1,0 +1,253 @@
+"""`xsparse.compile`: MLIR text -> a native kernel called on numpy / scipy data.
+
+The source is parsed and verified (a located `XSparseError` otherwise), run
+through the sparsifier's passes down to the llvm dialect, JIT-compiled
+(cached), and wrapped in a `Kernel` that turns its arguments into the calling
+convention of `sparse-tensor-codegen`: numpy arrays for dense tensors (written
+in place when they are `outs`), level buffers for sparse tensors
+(`xsparse.dialects.sparse_tensor.storage`). Every argument is checked before
+native code runs: dtypes, static shapes, and the sizes that the kernel's loops
+share between operands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func, get_all_dialects
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.linalg import GenericOp
+from xdsl.ir import Attribute, BlockArgument
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.passes import ModulePass
+
+from xsparse.backend import jit
+from xsparse.backend.lowering import lower_to_llvm
+from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype
+from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
+from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
+from xsparse.transforms.sparsification import SparsificationPass
+from xsparse.universe import XSPARSE_UNIVERSE
+
+
+def make_context() -> Context:
+    """A context with xDSL's dialects and xsparse's."""
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    for name, factory in XSPARSE_UNIVERSE.all_dialects.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+def sparsifier_passes(
+    parallelization_strategy: str = "none",
+) -> list[ModulePass]:
+    """The passes from linalg on sparse tensors to buffers (before convert-to-llvm)."""
+    return [
+        SparseReinterpretMapPass(),
+        SparsificationPass(parallelization_strategy=parallelization_strategy),  # type: ignore[arg-type]
+        SparseTensorCodegenPass(),
+    ]
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """Dimension `dim` of argument `arg` of the entry function."""
+
+    arg: int
+    dim: int
+
+
+def shared_sizes(function: func.FuncOp) -> list[list[Dimension]]:
+    """Groups of argument dimensions that a linalg.generic iterates with one loop,
+    and so must be equal at run time (e.g. A's columns and x's length in SpMV)."""
+    groups: list[list[Dimension]] = []
+    for op in function.walk():
+        if not isinstance(op, GenericOp):
+            continue
+        per_loop: dict[int, list[Dimension]] = {}
+        for value, amap in zip(
+            (*op.inputs, *op.outputs), op.indexing_maps.data, strict=True
+        ):
+            if (
+                not isinstance(value, BlockArgument)
+                or value.block is not function.body.block
+            ):
+                continue
+            for dim, result in enumerate(amap.data.results):
+                if isinstance(result, AffineDimExpr):
+                    per_loop.setdefault(result.position, []).append(
+                        Dimension(value.index, dim)
+                    )
+        groups.extend(g for g in per_loop.values() if len(g) > 1)
+    return groups
+
+
+class Kernel:
+    """A compiled entry function, called with numpy arrays, scipy.sparse matrices
+    and `SparseTensor`s; returns numpy arrays."""
+
+    def __init__(
+        self,
+        name: str,
+        signature: FunctionType,
+        native: Any,
+        size_groups: list[list[Dimension]],
+    ) -> None:
+        self.name = name
+        self.signature = signature
+        self._native = native
+        self._size_groups = size_groups
+        self._inputs: list[Attribute] = list(signature.inputs.data)
+
+    def __call__(self, *args: Any) -> Any:
+        if len(args) != len(self._inputs):
+            raise TypeError(
+                f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
+            )
+        shapes: list[tuple[int, ...] | None] = []
+        flat: list[Any] = []
+        for position, (arg, arg_type) in enumerate(
+            zip(args, self._inputs, strict=True)
+        ):
+            shape, values = self._convert(position, arg, arg_type)
+            shapes.append(shape)
+            flat.extend(values)
+        self._check_sizes(shapes)
+        return self._native(*flat)
+
+    def _convert(
+        self, position: int, arg: Any, arg_type: Attribute
+    ) -> tuple[tuple[int, ...] | None, list[Any]]:
+        if not isinstance(arg_type, TensorType):
+            return None, [arg]
+        dtype = numpy_dtype(arg_type.element_type)
+        where = f"argument {position} of {self.name}()"
+        if sparse_encoding(arg_type) is not None:
+            tensor = as_sparse_tensor(arg, arg_type, where)
+            if tensor.dtype != dtype:
+                raise TypeError(f"{where}: expected {dtype} values, got {tensor.dtype}")
+            _check_static_shape(tensor.shape, arg_type, where)
+            return tensor.shape, tensor.storage()
+        if not isinstance(arg, np.ndarray):
+            raise TypeError(
+                f"{where}: expected a numpy array for {arg_type}, got {type(arg).__name__}"
+            )
+        if arg.dtype != dtype:
+            raise TypeError(f"{where}: expected dtype {dtype}, got {arg.dtype}")
+        _check_static_shape(arg.shape, arg_type, where)
+        return tuple(arg.shape), [arg]
+
+    def _check_sizes(self, shapes: Sequence[tuple[int, ...] | None]) -> None:
+        for group in self._size_groups:
+            sizes = {
+                d: shapes[d.arg][d.dim] for d in group if shapes[d.arg] is not None
+            }  # type: ignore[index]
+            if len(set(sizes.values())) > 1:
+                detail = ", ".join(
+                    f"argument {d.arg} dimension {d.dim} is {s}"
+                    for d, s in sizes.items()
+                )
+                raise ValueError(
+                    f"{self.name}(): operands disagree on a loop's size: {detail}"
+                )
+
+
+def _check_static_shape(
+    shape: tuple[int, ...], tensor_type: TensorType[Attribute], where: str
+) -> None:
+    expected = tensor_type.get_shape()
+    if len(shape) != len(expected):
+        raise ValueError(
+            f"{where}: expected a rank-{len(expected)} tensor, got shape {shape}"
+        )
+    for dim, (got, want) in enumerate(zip(shape, expected, strict=True)):
+        if want >= 0 and got != want:
+            raise ValueError(f"{where}: dimension {dim} must be {want}, got {got}")
+
+
+def as_sparse_tensor(
+    arg: Any, tensor_type: TensorType[Attribute], where: str
+) -> SparseTensor:
+    """The argument in the encoding the kernel expects (converted if needed)."""
+    enc = sparse_encoding(tensor_type)
+    assert enc is not None
+    if isinstance(arg, SparseTensor):
+        if arg.encoding == enc:
+            return arg
+        coords, values = arg.to_coo()
+        return SparseTensor.from_coo(coords, values, arg.shape, enc, dtype=arg.dtype)
+    try:
+        import scipy.sparse as sp
+
+        if sp.issparse(arg):
+            return SparseTensor.from_scipy(arg, enc)
+    except ImportError:  # pragma: no cover - scipy is a dependency
+        pass
+    if isinstance(arg, np.ndarray):
+        return SparseTensor.from_dense(arg, enc)
+    raise TypeError(
+        f"{where}: expected a SparseTensor, scipy.sparse matrix or numpy array, got {type(arg).__name__}"
+    )
+
+
+def compile(
+    source: str,
+    entry: str | None = None,
+    *,
+    opt_level: int = 3,
+    fast_math: bool = False,
+    parallelization_strategy: str = "none",
+) -> Kernel:
+    """Compile MLIR text with the sparsifier and return its entry function as a Kernel.
+
+    `entry` names the function to call; it may be omitted when the module has one
+    public function. Raises XSparseError (with file:line:col) on invalid input.
+    """
+    ctx = make_context()
+    module = parse_module(ctx, source, "<source>")
+    function = _entry_function(module, entry)
+    signature = function.function_type
+    groups = shared_sizes(function)
+    for p in sparsifier_passes(parallelization_strategy):
+        try:
+            p.apply(ctx, module)
+        except XSparseError:
+            raise
+        except (
+            Exception
+        ) as e:  # a pass rejected the input: report it, located when possible
+            raise XSparseError(f"<source>: error: {e}".split("\n", 1)[0]) from None
+    lowered = lower_to_llvm(module)
+    compiled = jit.compile(lowered, opt_level=opt_level, fast_math=fast_math)
+    name = function.sym_name.data
+    return Kernel(name, signature, compiled.function(name), groups)
+
+
+def _entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
+    functions = [
+        op
+        for op in module.ops
+        if isinstance(op, func.FuncOp)
+        and op.body.blocks
+        and (op.sym_visibility is None or op.sym_visibility.data == "public")
+    ]
+    if entry is None:
+        if len(functions) != 1:
+            names = ", ".join(f.sym_name.data for f in functions)
+            raise XSparseError(
+                f"<source>: error: name the entry function (one of: {names})"
+            )
+        return functions[0]
+    for f in functions:
+        if f.sym_name.data == entry:
+            return f
+    raise XSparseError(f"<source>: error: no public function '{entry}'")
