@@ -1,9 +1,31 @@
 """Output targets of `xsparse-opt -t NAME` that xDSL lacks."""
 
-from collections.abc import Callable
+from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 
+@dataclass(frozen=True)
+class LLVMIRTarget(Target):
+    """Prints a module of llvm dialect ops as LLVM IR text (xsparse's printer)."""
+
+    name = "llvm"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from xsparse.backend.llvm_ir import module_to_llvm_ir
+
+        output.write(module_to_llvm_ir(module))
+
+
+def get_llvm_ir_target() -> type[Target]:
+    return LLVMIRTarget
+
+
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
-    return {}
+    return {"llvm": get_llvm_ir_target}

@@ -32,8 +32,8 @@ from xsparse.dialects.xdsl_ext import (
     ConstantMaskOp,
     ExtractElementOp,
     GatherOp,
-    PrintOp,
     PoisonOp,
+    PrintOp,
     ScatterOp,
     StepOp,
 )
