@@ -461,10 +461,10 @@ class SparseTensor:
         """The buffers and sizes in the calling convention's order."""
         out: list[AnyArray | int] = []
         for level in range(self.encoding.lvl_rank):
-            if self.positions[level] is not None:
-                out.append(cast(AnyArray, self.positions[level]))
-            if self.coordinates[level] is not None:
-                out.append(cast(AnyArray, self.coordinates[level]))
+            for buf in (self.positions[level], self.coordinates[level]):
+                if buf is not None:
+                    # Signless integers: the kernel reads them as unsigned.
+                    out.append(buf.view(buf.dtype.str.replace("u", "i")))
         out.append(self.values)
         out.extend(self.level_sizes)
         return out
