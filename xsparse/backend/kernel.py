@@ -20,7 +20,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, get_all_dialects
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
-from xdsl.dialects.linalg import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, BlockArgument
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import DictionaryAttr
-from xdsl.dialects.linalg import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.mlir_lexer import MLIRTokenKind

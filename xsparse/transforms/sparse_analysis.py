@@ -19,8 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from xdsl.dialects.linalg import IndexOp
-from xdsl.dialects.linalg import IndexOp
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, SSAValue
 
 # ---------------------------------------------------------------------------

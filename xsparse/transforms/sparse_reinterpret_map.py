@@ -22,7 +22,8 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.linalg import GenericOp, IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -148,7 +149,7 @@ class DemapGeneric(RewritePattern):
             )
             new_iterators.append(IteratorTypeAttr(kind))
         demapped = ReinterpretMapOp(value, level_shape_type(value.type, enc))
-        rewriter.insert_op(demapped, InsertPoint.before(op))
+        rewriter.insert(demapped, InsertPoint.before(op))
         new_operands: list[SSAValue] = list(operands)
         new_operands[index] = demapped.results[0]
         num_inputs = len(op.inputs)
@@ -162,7 +163,7 @@ class DemapGeneric(RewritePattern):
             ArrayAttr(new_iterators),
             [r.type for r in op.res],
         )
-        rewriter.replace_matched_op(new_generic)
+        rewriter.replace(op, new_generic)
 
 
 @dataclass(frozen=True)

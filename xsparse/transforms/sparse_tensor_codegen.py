@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrealizedConversionCastOp,
 )
-from xdsl.dialects.linalg import FillOp
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -102,7 +102,7 @@ class ExpandFunctionArguments(RewritePattern):
                 cast = bufferization.ToTensorOp.create(
                     operands=new_args, result_types=[arg_type]
                 )
-            rewriter.insert_op(cast, InsertPoint.at_start(block))
+            rewriter.insert(cast, InsertPoint.at_start(block))
             old_arg.replace_all_uses_with(cast.results[0])
             block.erase_arg(old_arg)
         op.function_type = FunctionType.from_lists(
@@ -129,9 +129,9 @@ class ReturnBuffers(RewritePattern):
             to_buffer = bufferization.ToBufferOp.create(
                 operands=[value], result_types=[dense_buffer_type(value.type)]
             )
-            rewriter.insert_op(to_buffer, InsertPoint.before(op))
+            rewriter.insert(to_buffer, InsertPoint.before(op))
             new_values.append(to_buffer.results[0])
-        rewriter.replace_op(op, func.ReturnOp(*new_values))
+        rewriter.replace(op, func.ReturnOp(*new_values))
         function.function_type = FunctionType.from_lists(
             function.function_type.inputs.data, [v.type for v in new_values]
         )
@@ -149,9 +149,9 @@ class FoldToBufferOfToTensor(RewritePattern):
             buffer = source.memref
             if buffer.type != op.memref.type:
                 cast = memref.CastOp.get(buffer, op.memref.type)
-                rewriter.replace_op(op, cast)
+                rewriter.replace(op, cast)
             else:
-                rewriter.replace_op(op, [], [buffer])
+                rewriter.replace(op, [], [buffer])
 
 
 def _storage_of(value: SSAValue) -> list[SSAValue] | None:
@@ -193,9 +193,9 @@ class ResolveBufferAccess(RewritePattern):
         if field is None:
             return
         if field.type != op.results[0].type:
-            rewriter.replace_op(op, memref.CastOp.get(field, op.results[0].type))
+            rewriter.replace(op, memref.CastOp.get(field, op.results[0].type))
         else:
-            rewriter.replace_op(op, [], [field])
+            rewriter.replace(op, [], [field])
 
 
 class ResolveLevelSize(RewritePattern):
@@ -210,7 +210,7 @@ class ResolveLevelSize(RewritePattern):
             return
         field = _field(op.source, "level_size", level.value.value.data)
         if field is not None:
-            rewriter.replace_op(op, [], [field])
+            rewriter.replace(op, [], [field])
 
 
 class ForwardReinterpretMap(RewritePattern):
@@ -226,7 +226,7 @@ class ForwardReinterpretMap(RewritePattern):
             return
         cast = UnrealizedConversionCastOp.get(storage, [op.dest.type])
         cast.attributes[STORAGE_ATTR] = IntegerAttr(len(storage), IndexType())
-        rewriter.replace_op(op, cast)
+        rewriter.replace(op, cast)
 
 
 class LowerMemrefFill(RewritePattern):
@@ -243,7 +243,7 @@ class LowerMemrefFill(RewritePattern):
         value = op.inputs[0]
         zero = arith.ConstantOp.from_int_and_width(0, IndexType())
         one = arith.ConstantOp.from_int_and_width(1, IndexType())
-        rewriter.insert_op([zero, one], InsertPoint.before(op))
+        rewriter.insert([zero, one], InsertPoint.before(op))
         indices: list[SSAValue] = []
         insertion = InsertPoint.before(op)
         for dim, size in enumerate(target_type.get_shape()):
@@ -254,21 +254,21 @@ class LowerMemrefFill(RewritePattern):
             else:
                 bound = memref.DimOp.from_source_and_index(
                     target,
-                    rewriter.insert_op(
+                    rewriter.insert(
                         arith.ConstantOp.from_int_and_width(dim, IndexType()), insertion
                     ).results[0],
                 )
-            rewriter.insert_op(bound, insertion)
+            rewriter.insert(bound, insertion)
             body = Block(arg_types=[IndexType()])
             loop = scf.ForOp(
                 zero.result, bound.results[0], one.result, [], Region(body)
             )
-            rewriter.insert_op(loop, insertion)
+            rewriter.insert(loop, insertion)
             indices.append(body.args[0])
-            rewriter.insert_op(scf.YieldOp(), InsertPoint.at_end(body))
+            rewriter.insert(scf.YieldOp(), InsertPoint.at_end(body))
             insertion = InsertPoint.before(body.last_op)  # type: ignore[arg-type]
-        rewriter.insert_op(memref.StoreOp.get(value, target, indices), insertion)
-        rewriter.erase_op(op)
+        rewriter.insert(memref.StoreOp.get(value, target, indices), insertion)
+        rewriter.erase(op)
 
 
 def _check_no_tensors_left(module: ModuleOp) -> None:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.linalg import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -41,7 +41,7 @@ class SparsifyGeneric(RewritePattern):
             result = SparseKernelEmitter(op).emit()
         except UnsupportedKernel as e:
             raise PassFailure(op, f"cannot be sparsified: {e}") from None
-        rewriter.replace_op(op, [], [result] if op.res else [])
+        rewriter.replace(op, [], [result] if op.res else [])
 
 
 @dataclass(frozen=True)
