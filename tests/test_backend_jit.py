@@ -11,10 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_backend_kernels import SPMV, compile_mlir
 
 from xsparse.backend import jit
-
-from test_backend_kernels import SPMV, compile_mlir
 
 
 def test_second_compile_hits_the_memory_cache(
@@ -29,11 +28,11 @@ def test_second_compile_hits_the_memory_cache(
 
 def test_new_process_hits_the_disk_cache(tmp_path: Path) -> None:
     script = textwrap.dedent(
-        f"""
+        """
         import numpy as np
         from xsparse.backend import jit
         from tests.test_backend_kernels import SPMV, compile_mlir
-        if {{mode!r}} == "warm":
+        if {mode!r} == "warm":
             def refuse(ir, opt_level):
                 raise AssertionError("LLVM ran although the disk cache has the object")
             jit._optimize = refuse

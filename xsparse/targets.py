@@ -13,9 +13,13 @@ from xdsl.utils.target import Target
 
 @dataclass(frozen=True)
 class LLVMIRTarget(Target):
-    """Prints a module of llvm dialect ops as LLVM IR text (xsparse's printer)."""
+    """Prints a module of llvm dialect ops as LLVM IR text (xsparse's printer).
 
-    name = "llvm"
+    Named `llvm-ir`: xDSL registers `llvm` (its llvmlite-builder converter) and
+    the xDSL multiverse refuses a second target of the same name.
+    """
+
+    name = "llvm-ir"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from xsparse.backend.llvm_ir import module_to_llvm_ir
@@ -28,4 +32,4 @@ def get_llvm_ir_target() -> type[Target]:
 
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
-    return {"llvm": get_llvm_ir_target}
+    return {"llvm-ir": get_llvm_ir_target}

@@ -48,7 +48,7 @@ class MinLowering(RewritePattern):
                 value = smaller.result
             result = value
         assert result is not None
-        rewriter.replace_op(op, ops, [result])
+        rewriter.replace(op, ops, [result])
 
 
 def lower_affine(module: ModuleOp) -> None:

@@ -40,7 +40,7 @@ class BranchToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter) -> None:
         args = _args(list(op.arguments), rewriter)
-        rewriter.replace_op(op, llvm.BrOp(_target(op.successor, rewriter), *args))
+        rewriter.replace(op, llvm.BrOp(_target(op.successor, rewriter), *args))
 
 
 class CondBranchToLLVM(RewritePattern):
@@ -57,7 +57,7 @@ class CondBranchToLLVM(RewritePattern):
             _target(op.else_block, rewriter),
             _args(list(op.else_arguments), rewriter),
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class SwitchToLLVM(RewritePattern):
@@ -84,7 +84,7 @@ class SwitchToLLVM(RewritePattern):
                 else_args = []
                 assert test_block.parent is not None
                 test_block.parent.insert_block_after(else_block, test_block)
-            rewriter.insert_op([constant, compare], insertion)
+            rewriter.insert([constant, compare], insertion)
             rewriter.insertion_point = insertion
             branch = llvm.CondBrOp(
                 compare.res,
@@ -93,15 +93,15 @@ class SwitchToLLVM(RewritePattern):
                 _target(else_block, rewriter) if last else else_block,
                 _args(else_args, rewriter),
             )
-            rewriter.insert_op(branch, insertion)
+            rewriter.insert(branch, insertion)
             test_block = else_block
             insertion = InsertPoint.at_end(else_block)
         if not cases:
-            rewriter.insert_op(
+            rewriter.insert(
                 llvm.BrOp(_target(default[0], rewriter), *_args(default[1], rewriter)),
                 insertion,
             )
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class AssertToLLVM(RewritePattern):
@@ -116,14 +116,14 @@ class AssertToLLVM(RewritePattern):
         continuation = block.split_before(op)
         failure = Block()
         block.parent.insert_block_after(failure, block)
-        rewriter.insert_op(
+        rewriter.insert(
             [llvm.CallOp("abort"), llvm.UnreachableOp()], InsertPoint.at_end(failure)
         )
-        rewriter.insert_op(
+        rewriter.insert(
             llvm.CondBrOp(condition, continuation, [], failure, []),
             InsertPoint.at_end(block),
         )
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 CF_PATTERNS: tuple[RewritePattern, ...] = (

@@ -95,7 +95,7 @@ def lowered(value: SSAValue, rewriter: PatternRewriter | Rewriter) -> SSAValue:
         return owner.inputs[0]
     cast = UnrealizedConversionCastOp.get([value], [convert_type(t)])
     if isinstance(rewriter, PatternRewriter):
-        rewriter.insert_op(cast)
+        rewriter.insert(cast)
     else:
         raise AssertionError("materialization needs an insertion point")
     return cast.results[0]
@@ -114,7 +114,7 @@ def restore(
     if new.type == original_type:
         return new
     cast = UnrealizedConversionCastOp.get([new], [original_type])
-    rewriter.insert_op(cast)
+    rewriter.insert(cast)
     return cast.results[0]
 
 
@@ -125,12 +125,12 @@ def replace_with(
     rewriter: PatternRewriter,
 ) -> None:
     """Insert `new_ops`, then replace `op`'s results by `new_results` (cast back)."""
-    rewriter.insert_op(new_ops)
+    rewriter.insert(new_ops)
     restored = [
         restore(new, old.type, rewriter)
         for new, old in zip(new_results, op.results, strict=True)
     ]
-    rewriter.replace_op(op, [], restored)
+    rewriter.replace(op, [], restored)
 
 
 def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> None:
@@ -141,14 +141,14 @@ def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> None:
             continue
         new_arg = block.insert_arg(convert_type(old_type), arg.index)
         cast = UnrealizedConversionCastOp.get([new_arg], [old_type])
-        rewriter.insert_op(cast, InsertPoint.at_start(block))
+        rewriter.insert(cast, InsertPoint.at_start(block))
         arg.replace_all_uses_with(cast.results[0])
         block.erase_arg(arg)
 
 
 def const(value: int, rewriter: PatternRewriter, t: Attribute = i64) -> SSAValue:
     op = llvm.ConstantOp(IntegerAttr(value, t), t)
-    rewriter.insert_op(op)
+    rewriter.insert(op)
     return op.result
 
 
@@ -197,7 +197,7 @@ class Descriptor:
 
     def _extract(self, position: Sequence[int], t: Attribute) -> SSAValue:
         op = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, position), self.value, t)
-        self.rewriter.insert_op(op)
+        self.rewriter.insert(op)
         return op.res
 
     def allocated(self) -> SSAValue:
@@ -219,7 +219,7 @@ class Descriptor:
         op = llvm.InsertValueOp(
             DenseArrayBase.from_list(i64, position), self.value, field
         )
-        self.rewriter.insert_op(op)
+        self.rewriter.insert(op)
         self.value = op.res
 
     @staticmethod
@@ -233,7 +233,7 @@ class Descriptor:
         strides: Sequence[SSAValue],
     ) -> SSAValue:
         poison = PoisonOp(descriptor_type(rank))
-        rewriter.insert_op(poison)
+        rewriter.insert(poison)
         d = Descriptor(poison.res, rewriter)
         d.set([0], allocated)
         d.set([1], aligned)
@@ -269,13 +269,13 @@ def element_address(
                 d.stride(dim) if stride == DYNAMIC else const(stride, rewriter)
             )
             mul = llvm.MulOp(index, stride_value)
-            rewriter.insert_op(mul)
+            rewriter.insert(mul)
             term = mul.res
         if linear is None:
             linear = term
         else:
             add = llvm.AddOp(linear, term)
-            rewriter.insert_op(add)
+            rewriter.insert(add)
             linear = add.res
     if linear is None:
         return base
@@ -286,7 +286,7 @@ def element_address(
         ssa_indices=[linear],
         inbounds=True,
     )
-    rewriter.insert_op(gep)
+    rewriter.insert(gep)
     return gep.result
 
 
@@ -342,7 +342,7 @@ def call_intrinsic(
     rewriter: PatternRewriter,
 ) -> SSAValue | None:
     op = llvm.CallIntrinsicOp(name, args, [result_type] if result_type else [])
-    rewriter.insert_op(op)
+    rewriter.insert(op)
     return op.ress
 
 

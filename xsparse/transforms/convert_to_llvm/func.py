@@ -107,7 +107,7 @@ class FuncToLLVM(RewritePattern):
             linkage=llvm.LinkageAttr(linkage),
             body=body,
         )
-        rewriter.replace_op(op, new_func)
+        rewriter.replace(op, new_func)
 
 
 class ReturnToLLVM(RewritePattern):
@@ -117,20 +117,20 @@ class ReturnToLLVM(RewritePattern):
     def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
         values = [lowered(v, rewriter) for v in op.arguments]
         if not values:
-            rewriter.replace_op(op, llvm.ReturnOp())
+            rewriter.replace(op, llvm.ReturnOp())
             return
         if len(values) == 1:
-            rewriter.replace_op(op, llvm.ReturnOp(values[0]))
+            rewriter.replace(op, llvm.ReturnOp(values[0]))
             return
         struct_type = llvm.LLVMStructType.from_type_list([v.type for v in values])
         poison = PoisonOp(struct_type)
-        rewriter.insert_op(poison)
+        rewriter.insert(poison)
         packed: SSAValue = poison.res
         for i, v in enumerate(values):
             insert = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), packed, v)
-            rewriter.insert_op(insert)
+            rewriter.insert(insert)
             packed = insert.res
-        rewriter.replace_op(op, llvm.ReturnOp(packed))
+        rewriter.replace(op, llvm.ReturnOp(packed))
 
 
 class CallToLLVM(RewritePattern):
@@ -149,7 +149,7 @@ class CallToLLVM(RewritePattern):
         if len(outputs) <= 1:
             replace_with(op, [call], [call.returned] if outputs else [], rewriter)
             return
-        rewriter.insert_op(call)
+        rewriter.insert(call)
         assert call.returned is not None
         extracts = [
             llvm.ExtractValueOp(

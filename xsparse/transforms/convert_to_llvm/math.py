@@ -69,7 +69,7 @@ class MathToIntrinsic(RewritePattern):
         if type(op) in _WITH_FLAG:
             name = _WITH_FLAG[type(op)]
             flag = llvm.ConstantOp(IntegerAttr(0, i1), i1)
-            rewriter.insert_op(flag)
+            rewriter.insert(flag)
             args.append(flag.result)
         else:
             name = _INTRINSICS[type(op)]

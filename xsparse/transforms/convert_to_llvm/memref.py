@@ -44,13 +44,13 @@ from xsparse.transforms.convert_to_llvm.common import (
 
 def _mul(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     op = llvm.MulOp(a, b)
-    rewriter.insert_op(op)
+    rewriter.insert(op)
     return op.res
 
 
 def _add(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     op = llvm.AddOp(a, b)
-    rewriter.insert_op(op)
+    rewriter.insert(op)
     return op.res
 
 
@@ -84,7 +84,7 @@ def _align_up(pointer: SSAValue, alignment: int, rewriter: PatternRewriter) -> S
     mask = llvm.ConstantOp(IntegerAttr(-alignment, i64), i64)
     aligned = llvm.AndOp(bumped.res, mask.result)
     back = llvm.IntToPtrOp(aligned.res)
-    rewriter.insert_op([as_int, bumped, mask, aligned, back])
+    rewriter.insert([as_int, bumped, mask, aligned, back])
     return back.output
 
 
@@ -104,7 +104,7 @@ class AllocToLLVM(RewritePattern):
         if alignment:
             size = _add(size, const(alignment, rewriter), rewriter)
         call = llvm.CallOp("malloc", size, return_type=PTR)
-        rewriter.insert_op(call)
+        rewriter.insert(call)
         assert call.returned is not None
         allocated = call.returned
         aligned = _align_up(allocated, alignment, rewriter) if alignment else allocated
@@ -128,7 +128,7 @@ class AllocaToLLVM(RewritePattern):
         alloca = llvm.AllocaOp(
             count, convert_type(t.element_type), alignment=alignment or 8
         )
-        rewriter.insert_op(alloca)
+        rewriter.insert(alloca)
         desc = Descriptor.build(
             rewriter,
             len(sizes),
@@ -150,7 +150,7 @@ class DeallocToLLVM(RewritePattern):
     ) -> None:
         declare_function(op, "free", llvm.LLVMFunctionType([PTR]))
         allocated = Descriptor(lowered(op.memref, rewriter), rewriter).allocated()
-        rewriter.replace_op(op, llvm.CallOp("free", allocated))
+        rewriter.replace(op, llvm.CallOp("free", allocated))
 
 
 class LoadToLLVM(RewritePattern):
@@ -175,7 +175,7 @@ class StoreToLLVM(RewritePattern):
         assert isinstance(t, MemRefType)
         indices = [lowered(i, rewriter) for i in op.indices]
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
-        rewriter.replace_op(op, llvm.StoreOp(lowered(op.value, rewriter), address))
+        rewriter.replace(op, llvm.StoreOp(lowered(op.value, rewriter), address))
 
 
 def _constant_index(value: SSAValue) -> int | None:
@@ -342,11 +342,11 @@ class CopyToLLVM(RewritePattern):
         src = element_address(source_type, source.value, [], rewriter)
         dst = element_address(target_type, target.value, [], rewriter)
         false = llvm.ConstantOp(IntegerAttr(0, i1), i1)
-        rewriter.insert_op(false)
+        rewriter.insert(false)
         call_intrinsic(
             "llvm.memcpy.p0.p0.i64", [dst, src, size, false.result], None, rewriter
         )
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class ReallocToLLVM(RewritePattern):
@@ -366,7 +366,7 @@ class ReallocToLLVM(RewritePattern):
         sizes, strides, count = _identity_sizes_and_strides(t, dynamic, rewriter)
         size = _byte_size(count, t.element_type, rewriter)
         call = llvm.CallOp("realloc", source.allocated(), size, return_type=PTR)
-        rewriter.insert_op(call)
+        rewriter.insert(call)
         assert call.returned is not None
         desc = Descriptor.build(
             rewriter,
@@ -410,7 +410,7 @@ class GlobalToLLVM(RewritePattern):
             value=value,
             alignment=op.alignment.value.data if op.alignment is not None else None,
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class GetGlobalToLLVM(RewritePattern):
@@ -425,7 +425,7 @@ class GetGlobalToLLVM(RewritePattern):
         address = llvm.AddressOfOp(op.name_.root_reference, PTR)
         dead = llvm.ConstantOp(IntegerAttr(0xDEADBEEF, i64), i64)
         allocated = llvm.IntToPtrOp(dead.result)
-        rewriter.insert_op([address, dead, allocated])
+        rewriter.insert([address, dead, allocated])
         sizes, strides, _ = _identity_sizes_and_strides(t, [], rewriter)
         desc = Descriptor.build(
             rewriter,

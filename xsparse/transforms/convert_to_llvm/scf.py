@@ -50,15 +50,15 @@ class WhileLowering(RewritePattern):
         rewriter.inline_region(op.before_region, BlockInsertPoint.before(continuation))
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(continuation))
         args = list(condition.args)
-        rewriter.replace_op(
+        rewriter.replace(
             condition,
             cf.ConditionalBranchOp(
                 condition.condition, after, args, continuation, args
             ),
         )
-        rewriter.replace_op(yield_op, cf.BranchOp(before, *yield_op.arguments))
-        rewriter.insert_op(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(head))
-        rewriter.erase_op(op)
+        rewriter.replace(yield_op, cf.BranchOp(before, *yield_op.arguments))
+        rewriter.insert(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(head))
+        rewriter.erase(op)
 
 
 class ExecuteRegionLowering(RewritePattern):
@@ -73,12 +73,12 @@ class ExecuteRegionLowering(RewritePattern):
         for block in op.region.blocks:
             terminator = block.last_op
             if isinstance(terminator, scf.YieldOp):
-                rewriter.replace_op(
+                rewriter.replace(
                     terminator, cf.BranchOp(continuation, *terminator.arguments)
                 )
         rewriter.inline_region(op.region, BlockInsertPoint.before(continuation))
-        rewriter.insert_op(cf.BranchOp(entry), InsertPoint.at_end(head))
-        rewriter.erase_op(op)
+        rewriter.insert(cf.BranchOp(entry), InsertPoint.at_end(head))
+        rewriter.erase(op)
 
 
 class ParallelLowering(RewritePattern):
@@ -98,9 +98,9 @@ class ParallelLowering(RewritePattern):
             loop = scf.ForOp(lb, ub, step, results, loop_body)
             if current_body is None:
                 outer = loop
-                rewriter.insert_op(loop)
+                rewriter.insert(loop)
             else:
-                rewriter.insert_op(loop, InsertPoint.at_end(current_body))
+                rewriter.insert(loop, InsertPoint.at_end(current_body))
             loops.append(loop)
             results = list(loop_body.args[1:])
             current_body = loop_body
@@ -110,10 +110,10 @@ class ParallelLowering(RewritePattern):
             arg.replace_all_uses_with(iv)
         reduce_operands = list(reduce.args)
         regions = list(reduce.reductions)
-        rewriter.erase_op(reduce)
+        rewriter.erase(reduce)
         for inner in list(body.ops):
             inner.detach()
-            rewriter.insert_op(inner, InsertPoint.at_end(current_body))
+            rewriter.insert(inner, InsertPoint.at_end(current_body))
         combined: list[SSAValue] = []
         for accumulator, operand, region in zip(
             results, reduce_operands, regions, strict=True
@@ -128,13 +128,13 @@ class ParallelLowering(RewritePattern):
                 if inner is ret:
                     continue
                 inner.detach()
-                rewriter.insert_op(inner, InsertPoint.at_end(current_body))
-        rewriter.insert_op(scf.YieldOp(*combined), InsertPoint.at_end(current_body))
+                rewriter.insert(inner, InsertPoint.at_end(current_body))
+        rewriter.insert(scf.YieldOp(*combined), InsertPoint.at_end(current_body))
         for loop, parent in zip(loops[1:], loops[:-1], strict=True):
-            rewriter.insert_op(
+            rewriter.insert(
                 scf.YieldOp(*loop.results), InsertPoint.at_end(parent.body.block)
             )
-        rewriter.replace_op(op, [], list(outer.results))
+        rewriter.replace(op, [], list(outer.results))
 
 
 def lower_scf_to_cf(module: ModuleOp) -> None:

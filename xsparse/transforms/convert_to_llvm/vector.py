@@ -84,7 +84,7 @@ def _splat(value: SSAValue, t: VectorType, rewriter: PatternRewriter) -> SSAValu
     shuffle = llvm.ShuffleVectorOp(
         insert.res, poison.res, DenseArrayBase.from_list(i32, [0] * n), t
     )
-    rewriter.insert_op([poison, zero, insert, shuffle])
+    rewriter.insert([poison, zero, insert, shuffle])
     return shuffle.res
 
 
@@ -101,7 +101,7 @@ def _lane_indices(t: VectorType, rewriter: PatternRewriter) -> SSAValue:
     constant = llvm.ConstantOp(
         DenseIntOrFPElementsAttr.from_list(index_type, list(range(n))), index_type
     )
-    rewriter.insert_op(constant)
+    rewriter.insert(constant)
     return constant.result
 
 
@@ -134,7 +134,7 @@ class StoreToLLVM(RewritePattern):
             address,
             alignment=element_size(base_type.element_type),
         )
-        rewriter.replace_op(op, store)
+        rewriter.replace(op, store)
 
 
 class MaskedLoadToLLVM(RewritePattern):
@@ -175,7 +175,7 @@ class MaskedStoreToLLVM(RewritePattern):
         call_intrinsic(
             f"llvm.masked.store.{mangle(value.type)}.p0", args, None, rewriter
         )
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _lane_pointers(
@@ -200,7 +200,7 @@ def _lane_pointers(
         ssa_indices=[offsets],
         result_type=pointers_type,  # type: ignore[arg-type]
     )
-    rewriter.insert_op(gep)
+    rewriter.insert(gep)
     return gep.result
 
 
@@ -238,7 +238,7 @@ class ScatterToLLVM(RewritePattern):
         ]
         name = f"llvm.masked.scatter.{mangle(value.type)}.{mangle(pointers.type)}"
         call_intrinsic(name, args, None, rewriter)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class BroadcastToLLVM(RewritePattern):
@@ -301,7 +301,7 @@ class ReductionToLLVM(RewritePattern):
             neutral = 0.0 if kind == "add" else 1.0
             if acc is None:
                 start = llvm.ConstantOp(FloatAttr(neutral, t), t)  # type: ignore[arg-type]
-                rewriter.insert_op(start)
+                rewriter.insert(start)
                 acc = start.result
             name = f"llvm.vector.reduce.f{kind}.{suffix}"
             result = call_intrinsic(name, [acc, source], t, rewriter)
@@ -316,7 +316,7 @@ class ReductionToLLVM(RewritePattern):
         if acc is not None:
             if combine in _COMBINE:
                 combined_op = _COMBINE[combine](result, acc)
-                rewriter.insert_op(combined_op)
+                rewriter.insert(combined_op)
                 result = combined_op.res
             else:
                 combined = call_intrinsic(
@@ -430,7 +430,7 @@ def _print_element(
         callee, arg = "printI64", value
         if t.width.data < 64:
             widen = (llvm.ZExtOp if t.width.data == 1 else llvm.SExtOp)(value, i64)
-            rewriter.insert_op(widen)
+            rewriter.insert(widen)
             arg = widen.res
     elif isinstance(t, Float32Type):
         callee, arg = "printF32", value
@@ -439,12 +439,12 @@ def _print_element(
     else:
         raise DiagnosticException(f"vector.print of {t} is not supported")
     declare_function(op, callee, llvm.LLVMFunctionType([arg.type]))
-    rewriter.insert_op(llvm.CallOp(callee, arg))
+    rewriter.insert(llvm.CallOp(callee, arg))
 
 
 def _print_call(name: str, op: Operation, rewriter: PatternRewriter) -> None:
     declare_function(op, name, llvm.LLVMFunctionType([]))
-    rewriter.insert_op(llvm.CallOp(name))
+    rewriter.insert(llvm.CallOp(name))
 
 
 class PrintToLLVM(RewritePattern):
@@ -464,7 +464,7 @@ class PrintToLLVM(RewritePattern):
             _print_call("printOpen", op, rewriter)
             for i in range(n):
                 element = ExtractElementOp(value, const(i, rewriter))
-                rewriter.insert_op(element)
+                rewriter.insert(element)
                 _print_element(element.res, t.element_type, op, rewriter)
                 if i + 1 < n:
                     _print_call("printComma", op, rewriter)
@@ -472,7 +472,7 @@ class PrintToLLVM(RewritePattern):
         else:
             _print_element(value, source_type, op, rewriter)
         _print_call("printNewline", op, rewriter)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 VECTOR_PATTERNS: tuple[RewritePattern, ...] = (
