@@ -23,16 +23,13 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, BlockArgument
 from xdsl.ir.affine import AffineDimExpr
-from xdsl.passes import ModulePass
 
 from xsparse.backend import jit
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype
 from xsparse.diagnostics import XSparseError, parse_module
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
-from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
-from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
-from xsparse.transforms.sparsification import SparsificationPass
+from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
 
 
@@ -45,17 +42,6 @@ def make_context() -> Context:
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
     return ctx
-
-
-def sparsifier_passes(
-    parallelization_strategy: str = "none",
-) -> list[ModulePass]:
-    """The passes from linalg on sparse tensors to buffers (before convert-to-llvm)."""
-    return [
-        SparseReinterpretMapPass(),
-        SparsificationPass(parallelization_strategy=parallelization_strategy),  # type: ignore[arg-type]
-        SparseTensorCodegenPass(),
-    ]
 
 
 @dataclass(frozen=True)
@@ -205,7 +191,7 @@ def compile(
     *,
     opt_level: int = 3,
     fast_math: bool = False,
-    parallelization_strategy: str = "none",
+    parallelization_strategy: ParallelizationStrategy = "none",
 ) -> Kernel:
     """Compile MLIR text with the sparsifier and return its entry function as a Kernel.
 

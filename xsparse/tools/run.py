@@ -1,8 +1,92 @@
-"""`xsparse-run FILE [-e main]`: compile with the sparsifier and run @main."""
+"""`xsparse-run FILE [-e main]`: compile with the sparsifier and run a function.
 
+The counterpart of `mlir-opt --sparsifier FILE | mlir-runner -e main
+-entry-point-result=void`: the entry function takes no arguments and returns
+nothing; what it prints (`vector.print`, `printMemref*`, `sparse_tensor.print`)
+goes to stdout in mlir-runner's format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
 import sys
+from collections.abc import Sequence
+
+from xsparse.backend import jit
+from xsparse.backend.kernel import make_context
+from xsparse.backend.lowering import lower_to_llvm
+from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.transforms.sparsifier import sparsifier_passes
 
 
-def main() -> int:
-    print("xsparse-run: not implemented yet", file=sys.stderr)
-    return 2
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="xsparse-run",
+        description="Compile FILE with the sparsifier and run a function.",
+    )
+    parser.add_argument("file", help="MLIR file ('-' for stdin)")
+    parser.add_argument(
+        "-e", "--entry", default="main", help="function to run (default: main)"
+    )
+    parser.add_argument(
+        "--entry-point-result",
+        default="void",
+        choices=["void"],
+        help="as mlir-runner; only void",
+    )
+    parser.add_argument(
+        "-O",
+        dest="opt_level",
+        type=int,
+        default=3,
+        choices=range(4),
+        help="LLVM optimization level",
+    )
+    parser.add_argument(
+        "--shared-libs",
+        default="",
+        help="accepted for mlir-runner compatibility; xsparse links its own runtime",
+    )
+    args = parser.parse_args(argv)
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file).read()
+    except OSError as e:
+        print(f"xsparse-run: error: {e}", file=sys.stderr)
+        return 1
+    ctx = make_context()
+    try:
+        module = parse_module(ctx, text, name)
+        for p in sparsifier_passes():
+            p.apply(ctx, module)
+        lowered = lower_to_llvm(module)
+        if args.entry not in lowered.signatures:
+            raise XSparseError(
+                f"{name}: error: no public function '@{args.entry}' to run"
+            )
+        signature = lowered.signatures[args.entry]
+        if signature.inputs.data or signature.outputs.data:
+            raise XSparseError(
+                f"{name}: error: '@{args.entry}' must take no arguments and return nothing "
+                "(-entry-point-result=void)"
+            )
+        function = jit.compile(lowered, opt_level=args.opt_level).function(args.entry)
+    except XSparseError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except Exception as e:
+        if os.environ.get("XSPARSE_TRACEBACK"):
+            raise
+        print(
+            f"{name}: error: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+            file=sys.stderr,
+        )
+        return 1
+    sys.stdout.flush()
+    function()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -38,6 +38,12 @@ def get_sparse_reinterpret_map() -> type[ModulePass]:
     return SparseReinterpretMapPass
 
 
+def get_sparsifier() -> type[ModulePass]:
+    from xsparse.transforms.sparsifier import SparsifierPass
+
+    return SparsifierPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-to-llvm": _convert_to_llvm("ConvertToLLVMPass"),
@@ -50,5 +56,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "lower-indexing": get_lower_indexing,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
+        "sparsifier": get_sparsifier,
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
     }

@@ -1,0 +1,67 @@
+"""`sparsifier`: the whole chain from linalg on sparse tensors to the llvm dialect.
+
+Mirrors MLIR 22's `--sparsifier` pipeline (SparseTensorPipelines.cpp) with the
+options that apply to xsparse: `sparse-reinterpret-map`, `sparsification`,
+`sparse-tensor-codegen`, then `convert-to-llvm`. xsparse always generates
+direct code for sparse storage (MLIR's `enable-runtime-library=false`); the
+option is accepted for compatibility and `true` is rejected with a message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
+from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
+from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
+from xsparse.transforms.sparsification import SparsificationPass
+
+ParallelizationStrategy = Literal[
+    "none",
+    "dense-outer-loop",
+    "any-storage-outer-loop",
+    "dense-any-loop",
+    "any-storage-any-loop",
+]
+
+
+def sparsifier_passes(
+    parallelization_strategy: ParallelizationStrategy = "none",
+    sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional",
+) -> list[ModulePass]:
+    """The passes from linalg on sparse tensors to buffers, before convert-to-llvm."""
+    return [
+        SparseReinterpretMapPass(),
+        SparsificationPass(parallelization_strategy, sparse_emit_strategy),
+        SparseTensorCodegenPass(),
+    ]
+
+
+@dataclass(frozen=True)
+class SparsifierPass(ModulePass):
+    """MLIR's `sparsifier` pipeline."""
+
+    name = "sparsifier"
+
+    parallelization_strategy: ParallelizationStrategy = "none"
+    vl: int = 1
+    enable_simd_index32: bool = False
+    enable_vla_vectorization: bool = False
+    enable_runtime_library: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.enable_runtime_library:
+            raise PassFailure(
+                op,
+                "sparsifier: xsparse generates direct code for sparse storage; "
+                "enable-runtime-library=true is not supported",
+            )
+        for p in sparsifier_passes(self.parallelization_strategy):
+            p.apply(ctx, op)
+        ConvertToLLVMPass().apply(ctx, op)
