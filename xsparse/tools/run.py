@@ -51,7 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     name = "<stdin>" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file).read()
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file) as f:
+                text = f.read()
     except OSError as e:
         print(f"xsparse-run: error: {e}", file=sys.stderr)
         return 1
