@@ -63,7 +63,9 @@ def test_llvm_ir_text_with_a_signature() -> None:
     from xdsl.dialects.builtin import FunctionType, i64
 
     ir = "define i64 @twice(i64 %x) {\n  %y = mul i64 %x, 2\n  ret i64 %y\n}\n"
-    module = jit.compile(ir, signatures={"twice": FunctionType.from_lists([i64], [i64])})
+    module = jit.compile(
+        ir, signatures={"twice": FunctionType.from_lists([i64], [i64])}
+    )
     assert module.function("twice")(21) == 42
 
 
@@ -75,9 +77,7 @@ def test_calls_from_threads_release_the_gil() -> None:
     val = np.full(n, 2.0)
     x = np.arange(n, dtype=np.float64)
     results = [np.zeros(n) for _ in range(8)]
-    threads = [
-        threading.Thread(target=f, args=(pos, crd, val, x, y)) for y in results
-    ]
+    threads = [threading.Thread(target=f, args=(pos, crd, val, x, y)) for y in results]
     for t in threads:
         t.start()
     for t in threads:

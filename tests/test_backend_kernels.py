@@ -101,7 +101,13 @@ def test_csr_spmm_f32_i32_indices() -> None:
     np.testing.assert_allclose(c, a @ b, rtol=1e-5)
     # An identity-layout memref needs a row-major array.
     with pytest.raises(ValueError, match="stride of dimension 1"):
-        f(a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data, np.asfortranarray(b), c)
+        f(
+            a.indptr.astype(np.int32),
+            a.indices.astype(np.int32),
+            a.data,
+            np.asfortranarray(b),
+            c,
+        )
 
 
 STRIDED = """

@@ -211,7 +211,12 @@ class _MemRefParam:
             for dim, (want, got) in enumerate(
                 zip(self.static_strides, strides, strict=True)
             ):
-                if want is not None and want != got and array.shape[dim] > 1:
+                if (
+                    want is not None
+                    and want != got
+                    and array.shape[dim] > 1
+                    and array.size
+                ):
                     raise ValueError(
                         f"argument {self.position}: stride of dimension {dim} must be "
                         f"{want} elements, got {got}"

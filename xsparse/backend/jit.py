@@ -10,6 +10,7 @@ dictionary hit; in a new process it skips LLVM's optimizer and code generator.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -30,23 +31,42 @@ _memory_cache: dict[str, JITModule] = {}
 _target_machines: dict[int, llvm.TargetMachine] = {}
 
 
+@functools.cache
+def _host_description() -> str:
+    """What the object code depends on besides the IR and the options."""
+    return "\0".join(
+        [
+            _FORMAT_VERSION,
+            llvmlite.__version__,
+            llvm.get_process_triple(),
+            llvm.get_host_cpu_name(),
+            llvm.get_host_cpu_features().flatten(),
+        ]
+    )
+
+
 def cache_dir() -> Path:
     configured = os.environ.get("XSPARSE_CACHE_DIR")
     return Path(configured) if configured else Path.home() / ".cache" / "xsparse"
 
 
+def _new_target_machine(opt_level: int) -> llvm.TargetMachine:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt_level,
+        codemodel="jitdefault",
+    )
+
+
 def _target_machine(opt_level: int) -> llvm.TargetMachine:
+    """The shared target machine of the optimizer (an engine owns its own)."""
     tm = _target_machines.get(opt_level)
     if tm is None:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        target = llvm.Target.from_triple(llvm.get_process_triple())
-        tm = target.create_target_machine(
-            cpu=llvm.get_host_cpu_name(),
-            features=llvm.get_host_cpu_features().flatten(),
-            opt=opt_level,
-            codemodel="jitdefault",
-        )
+        tm = _new_target_machine(opt_level)
         _target_machines[opt_level] = tm
     return tm
 
@@ -81,8 +101,9 @@ class JITModule:
         self.key = key
         self.signatures = signatures
         self.prints = prints
+        # MCJIT takes ownership of its target machine: give it a fresh one.
         self._engine = llvm.create_mcjit_compiler(
-            llvm.parse_assembly(""), _target_machine(opt_level)
+            llvm.parse_assembly(""), _new_target_machine(opt_level)
         )
         self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         self._engine.finalize_object()
@@ -149,11 +170,7 @@ def compile(
     key = hashlib.sha256(
         "\0".join(
             [
-                _FORMAT_VERSION,
-                llvmlite.__version__,
-                llvm.get_process_triple(),
-                llvm.get_host_cpu_name(),
-                llvm.get_host_cpu_features().flatten(),
+                _host_description(),
                 str(opt_level),
                 str(fast_math),
                 ir,

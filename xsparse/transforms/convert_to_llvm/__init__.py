@@ -23,7 +23,11 @@ from xdsl.pattern_rewriter import RewritePattern
 from xsparse.transforms.convert_to_llvm.affine import lower_affine
 from xsparse.transforms.convert_to_llvm.arith import ARITH_PATTERNS
 from xsparse.transforms.convert_to_llvm.cf import CF_PATTERNS
-from xsparse.transforms.convert_to_llvm.common import apply_once, reconcile_casts
+from xsparse.transforms.convert_to_llvm.common import (
+    PARTIAL_CONVERSION,
+    apply_once,
+    reconcile_casts,
+)
 from xsparse.transforms.convert_to_llvm.func import FUNC_PATTERNS
 from xsparse.transforms.convert_to_llvm.math import MATH_PATTERNS
 from xsparse.transforms.convert_to_llvm.memref import MEMREF_PATTERNS
@@ -32,7 +36,11 @@ from xsparse.transforms.convert_to_llvm.vector import VECTOR_PATTERNS
 
 
 def _run(module: ModuleOp, patterns: Sequence[RewritePattern], *, strict: bool) -> None:
-    apply_once(module, patterns)
+    token = PARTIAL_CONVERSION.set(not strict)
+    try:
+        apply_once(module, patterns)
+    finally:
+        PARTIAL_CONVERSION.reset(token)
     reconcile_casts(module, strict=strict)
 
 

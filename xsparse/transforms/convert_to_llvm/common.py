@@ -9,6 +9,7 @@ pattern applier so that each op is matched by one dictionary look-up.
 
 from __future__ import annotations
 
+import contextvars
 import typing
 import weakref
 from collections.abc import Iterable, Sequence
@@ -107,11 +108,26 @@ def lowered_all(
     return [lowered(v, rewriter) for v in values]
 
 
+PARTIAL_CONVERSION: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "partial_conversion", default=True
+)
+"""False while `convert-to-llvm` converts everything: index values then need no
+cast back (their users only need i64), which saves an op per index result."""
+
+
+def _index_like(t: Attribute) -> bool:
+    return isinstance(t, IndexType) or (
+        isinstance(t, VectorType) and isinstance(t.element_type, IndexType)
+    )
+
+
 def restore(
     new: SSAValue, original_type: Attribute, rewriter: PatternRewriter
 ) -> SSAValue:
     """`new` seen with its source-level type (a cast when the types differ)."""
-    if new.type == original_type:
+    if new.type == original_type or (
+        _index_like(original_type) and not PARTIAL_CONVERSION.get()
+    ):
         return new
     cast = UnrealizedConversionCastOp.get([new], [original_type])
     rewriter.insert(cast)
@@ -138,6 +154,9 @@ def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> None:
     for arg in tuple(block.args):
         old_type = arg.type
         if is_legal(old_type):
+            continue
+        if _index_like(old_type) and not PARTIAL_CONVERSION.get():
+            rewriter.replace_value_with_new_type(arg, convert_type(old_type))
             continue
         new_arg = block.insert_arg(convert_type(old_type), arg.index)
         cast = UnrealizedConversionCastOp.get([new_arg], [old_type])

@@ -138,19 +138,26 @@ class ParallelLowering(RewritePattern):
 
 
 def lower_scf_to_cf(module: ModuleOp) -> None:
-    """Lower every scf op of `module` to cf branches (nested loops included)."""
+    """Lower every scf op of `module` to cf branches (nested loops included).
+
+    Walks backwards so that splitting a block before a loop moves only the ops
+    up to the next (already lowered) loop: linear, not quadratic, in the
+    number of loops of a block.
+    """
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
             [ParallelLowering(), WhileLowering(), ExecuteRegionLowering()],
             dce_enabled=False,
         ),
         apply_recursively=False,
+        walk_reverse=True,
     ).rewrite_module(module)
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
             [IfLowering(), ForLowering(), SwitchLowering()], dce_enabled=False
         ),
         apply_recursively=False,
+        walk_reverse=True,
     ).rewrite_module(module)
     for op in module.walk():
         if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp | scf.ParallelOp):

@@ -17,9 +17,9 @@ func.func @first(%a: memref<?xf64>) -> f64 {
 // -----
 
 // Several results are packed into a struct; calls unpack it.
-// CHECK-LABEL: llvm.func @two(%0: i64) -> !llvm.struct<(i64, i64)>
-// CHECK:         llvm.insertvalue %0, %{{.*}}[0]
-// CHECK:         llvm.insertvalue %0, %{{.*}}[1]
+// CHECK-LABEL: llvm.func @two(%i: i64) -> !llvm.struct<(i64, i64)>
+// CHECK:         llvm.insertvalue %i, %{{.*}}[0]
+// CHECK:         llvm.insertvalue %i, %{{.*}}[1]
 // CHECK-LABEL: llvm.func @caller
 // CHECK:         %[[R:.*]] = llvm.call @two(%{{.*}}) : (i64) -> !llvm.struct<(i64, i64)>
 // CHECK:         llvm.extractvalue %[[R]][0] : !llvm.struct<(i64, i64)>
