@@ -27,8 +27,23 @@ class LLVMIRTarget(Target):
         output.write(module_to_llvm_ir(module))
 
 
+@dataclass(frozen=True)
+class LLVMTarget(LLVMIRTarget):
+    """`xsparse-opt -t llvm`: the same printer under the name DESIGN.md gives it.
+
+    Only xsparse-opt installs it (replacing xDSL's `llvm` there); the universe
+    entry point keeps `llvm-ir` so that plain xdsl-opt still loads.
+    """
+
+    name = "llvm"
+
+
 def get_llvm_ir_target() -> type[Target]:
     return LLVMIRTarget
+
+
+def get_llvm_target() -> type[Target]:
+    return LLVMTarget
 
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:

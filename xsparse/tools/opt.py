@@ -27,7 +27,7 @@ from xsparse.diagnostics import (
     format_span,
     verify_located,
 )
-from xsparse.targets import get_llvm_ir_target
+from xsparse.targets import get_llvm_target
 from xsparse.universe import XSPARSE_UNIVERSE
 
 
@@ -57,7 +57,7 @@ class XSparseOptMain(xDSLOptMain):
             self.available_targets.setdefault(name, factory)
         # `-t llvm` prints LLVM IR with xsparse's printer (xDSL's own `llvm`
         # target cannot print what convert-to-llvm produces).
-        self.available_targets["llvm"] = get_llvm_ir_target
+        self.available_targets["llvm"] = get_llvm_target
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
