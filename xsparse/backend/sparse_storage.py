@@ -132,9 +132,9 @@ class SparseTensor:
         self.level_sizes = tuple(
             _level_extent(e, self.shape) for e in self.encoding.dim_to_lvl.results
         )
-        self.positions = list(positions)
-        self.coordinates = list(coordinates)
-        self.values = np.asarray(values)
+        self.positions = [_read_only(p) for p in positions]
+        self.coordinates = [_read_only(c) for c in coordinates]
+        self.values = _read_only(np.asarray(values))
         if validate:
             self.validate()
 
@@ -471,6 +471,16 @@ class SparseTensor:
 
     def __repr__(self) -> str:
         return f"SparseTensor(shape={self.shape}, nse={self.nse}, dtype={self.dtype}, encoding={SparseTensorEncodingAttr(self.encoding)})"
+
+
+def _read_only(buf: AnyArray | None) -> Any:
+    """A read-only view: buffers checked once stay valid while the tensor is
+    used (the caller's own array, e.g. scipy's, is not affected)."""
+    if buf is None:
+        return None
+    view = np.asarray(buf).view()
+    view.flags.writeable = False
+    return view
 
 
 def _pad_structured(
