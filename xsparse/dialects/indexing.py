@@ -423,7 +423,7 @@ class IterateOp(IRDLOperation):
             printer.print_string(" -> ")
             with printer.in_parens():
                 printer.print_list(self.result_types, printer.print_attribute)
-        printer.print_op_attributes(self.attributes)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
         num_leaves = len(self.leaves())
         for i in range(len(self.regions)):
             # Sibling cases are numbered alike, as MLIR numbers sibling regions.

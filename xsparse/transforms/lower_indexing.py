@@ -50,6 +50,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
     IntegerType,
     MemRefType,
@@ -497,7 +498,7 @@ class LowerForeachByDenseExpansion(RewritePattern):
         size = e.outer.insert(
             scf.ForOp(leaf.lo, leaf.hi, e.const(1), [e.const(0)], body)
         ).results[0]
-        ws_type = MemRefType(INDEX, [-1])
+        ws_type = MemRefType(INDEX, [DYNAMIC_INDEX])
         ws = e.outer.insert(memref.AllocOp([size], [], ws_type)).memref
         clear = Block(arg_types=[INDEX])
         clear.add_ops(
