@@ -49,12 +49,14 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 WRAPPER = "xs_bench_wrap"
 MLIR_OPT = "mlir-opt-22"
 MLIR_TRANSLATE = "mlir-translate-22"
-SPARSIFIER = '--sparsifier=enable-runtime-library=false'
+SPARSIFIER = "--sparsifier=enable-runtime-library=false"
 
 
 def mlir_available() -> bool:
     """Whether MLIR 22's tools are on PATH."""
-    return shutil.which(MLIR_OPT) is not None and shutil.which(MLIR_TRANSLATE) is not None
+    return (
+        shutil.which(MLIR_OPT) is not None and shutil.which(MLIR_TRANSLATE) is not None
+    )
 
 
 def _type_text(t: Attribute) -> str:
@@ -72,7 +74,7 @@ def _static(t: TensorType[Attribute], shape: Sequence[int]) -> str:
     text = _type_text(t)
     dims = "x".join(str(s) for s in shape)
     head, rest = text.split("<", 1)
-    body = rest[: -1]
+    body = rest[:-1]
     # Drop the leading dimension list ("?x?x" or "4x?x").
     parts = body.split("x")
     rank = t.get_num_dims()
@@ -210,7 +212,9 @@ def _run(cmd: list[str], text: str) -> tuple[str, float]:
 
 def no_inline(llvm_ir: str, name: str) -> str:
     """Mark `define ... @name(` noinline (keeps the kernel's shapes dynamic at O3)."""
-    pattern = re.compile(rf"^(define [^\n]*@{re.escape(name)}\([^\n]*\))([^\n]*)\{{", re.M)
+    pattern = re.compile(
+        rf"^(define [^\n]*@{re.escape(name)}\([^\n]*\))([^\n]*)\{{", re.M
+    )
     match = pattern.search(llvm_ir)
     if match is None:
         raise ValueError(f"no definition of @{name} in the LLVM IR")
