@@ -19,15 +19,11 @@ from xsparse.dialects.sparse_tensor.encoding import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 
 
-def op_error(op: Operation, message: str) -> VerifyException:
-    """MLIR's `emitOpError`: the message prefixed with the op's name."""
-    return VerifyException(f"'{op.name}' op {message}")
-
-
 def _constraint_error(
-    op: Operation, kind: str, index: int, description: str, type: Attribute
+    kind: str, index: int, description: str, type: Attribute
 ) -> VerifyException:
-    return op_error(op, f"{kind} #{index} must be {description}, but got '{type}'")
+    """MLIR's message for an operand or result that fails its ODS constraint."""
+    return VerifyException(f"{kind} #{index} must be {description}, but got '{type}'")
 
 
 def sparse_operand(op: Operation, index: int) -> SparseTensorType:
@@ -36,7 +32,7 @@ def sparse_operand(op: Operation, index: int) -> SparseTensorType:
     stt = SparseTensorType.of(type)
     if stt is None or not stt.has_encoding:
         raise _constraint_error(
-            op, "operand", index, "sparse tensor of any type values", type
+            "operand", index, "sparse tensor of any type values", type
         )
     return stt
 
@@ -47,7 +43,7 @@ def sparse_result(op: Operation, index: int) -> SparseTensorType:
     stt = SparseTensorType.of(type)
     if stt is None or not stt.has_encoding:
         raise _constraint_error(
-            op, "result", index, "sparse tensor of any type values", type
+            "result", index, "sparse tensor of any type values", type
         )
     return stt
 
@@ -73,7 +69,7 @@ def non0_ranked_memref(
     """`AnyNon0RankedMemRef`, with MLIR's message otherwise."""
     if not isa(type, MemRefType[Attribute]) or not type.get_shape():
         raise _constraint_error(
-            op, kind, index, "non-0-ranked.memref of any type values", type
+            kind, index, "non-0-ranked.memref of any type values", type
         )
     return type
 

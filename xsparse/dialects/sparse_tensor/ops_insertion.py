@@ -36,7 +36,6 @@ from xdsl.utils.hints import isa
 
 from xsparse.dialects.sparse_tensor.ops_common import (
     constant_int,
-    op_error,
     sparse_operand,
     sparse_type,
 )
@@ -48,7 +47,7 @@ def _rank1_memref(
     op: Operation, kind: str, index: int, type: Attribute, what: str
 ) -> MemRefType[Attribute]:
     if not isa(type, MemRefType[Attribute]) or len(type.get_shape()) != 1:
-        raise op_error(op, f"{kind} #{index} must be {what}, but got '{type}'")
+        raise VerifyException(f"{kind} #{index} must be {what}, but got '{type}'")
     return type
 
 
@@ -95,14 +94,13 @@ class ExpandOp(IRDLOperation):
             self, "result", 2, self.added.type, "1D memref of index values"
         )
         if filled.element_type != IntegerType(1):
-            raise op_error(
-                self,
+            raise VerifyException(
                 f"result #1 must be 1D memref of 1-bit signless integer values, "
                 f"but got '{filled}'",
             )
         if not isinstance(added.element_type, IndexType):
-            raise op_error(
-                self, f"result #2 must be 1D memref of index values, but got '{added}'"
+            raise VerifyException(
+                f"result #2 must be 1D memref of index values, but got '{added}'"
             )
 
 
@@ -144,7 +142,7 @@ class CompressOp(IRDLOperation):
     def verify_(self) -> None:
         stt = sparse_operand(self, 4)
         if stt.lvl_rank != 1 + len(self.lvl_coords):
-            raise op_error(self, "incorrect number of coordinates")
+            raise VerifyException("incorrect number of coordinates")
 
 
 @irdl_op_definition
@@ -188,14 +186,13 @@ class PushBackOp(IRDLOperation):
             self, "operand", 1, self.in_buffer.type, "1D memref of any type values"
         )
         if self.value.type != buffer.element_type:
-            raise op_error(
-                self,
+            raise VerifyException(
                 "failed to verify that value type matches element type of inBuffer",
             )
         if self.n is not None:
             n = constant_int(self.n)
             if n is not None and n < 1:
-                raise op_error(self, "n must be not less than 1")
+                raise VerifyException("n must be not less than 1")
 
 
 @irdl_op_definition
@@ -241,8 +238,7 @@ class SortOp(IRDLOperation):
             "strided memref of any integer or index type values of ranks 1",
         )
         if not isinstance(xy.element_type, IntegerType | IndexType):
-            raise op_error(
-                self,
+            raise VerifyException(
                 "operand #1 must be strided memref of any integer or index type values "
                 f"of ranks 1, but got '{xy}'",
             )

@@ -41,10 +41,10 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
     SingleBlockImplicitTerminator,
 )
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xsparse.dialects.sparse_tensor.ops_common import (
-    op_error,
     parse_attr_dict,
     print_attr_dict,
     sparse_operand,
@@ -146,29 +146,25 @@ class ExtractIterSpaceOp(IRDLOperation):
         assert stt.encoding is not None
         inferred = IterSpaceType.get(stt.encoding, lo, hi) if lo < hi else None
         if inferred is not None and inferred != self.extracted_space.type:
-            raise op_error(
-                self,
+            raise VerifyException(
                 f"inferred type(s) '{inferred}' are incompatible with return type(s) "
                 f"of operation '{self.extracted_space.type}'",
             )
         if lo >= hi:
-            raise op_error(self, "expected smaller level low than level high")
+            raise VerifyException("expected smaller level low than level high")
         parent = self.parent_iter
         if (parent is not None) == (lo == 0):
-            raise op_error(
-                self,
+            raise VerifyException(
                 "parent iterator should be specified iff level lower bound equals 0",
             )
         if parent is not None:
             assert isinstance(parent.type, IteratorType)
             if parent.type.encoding != stt.encoding:
-                raise op_error(
-                    self,
+                raise VerifyException(
                     "mismatch in parent iterator encoding and iteration space encoding.",
                 )
             if lo != parent.type.hi_lvl.data:
-                raise op_error(
-                    self,
+                raise VerifyException(
                     "parent iterator should be used to extract an iteration space from "
                     "a consecutive level.",
                 )
@@ -225,13 +221,13 @@ class ExtractValOp(IRDLOperation):
         it = self.iterator.type
         assert isinstance(it, IteratorType)
         if self.result.type != stt.element_type:
-            raise op_error(
-                self, "failed to verify that result type matches element type of tensor"
+            raise VerifyException(
+                "failed to verify that result type matches element type of tensor"
             )
         if stt.encoding != it.encoding:
-            raise op_error(self, "mismatch in tensor encoding and iterator encoding.")
+            raise VerifyException("mismatch in tensor encoding and iterator encoding.")
         if stt.lvl_rank != it.hi_lvl.data:
-            raise op_error(self, "must use last-level iterator to extract values. ")
+            raise VerifyException("must use last-level iterator to extract values. ")
 
 
 # ----------------------------------------------------------------------------
@@ -345,26 +341,51 @@ def _verify_loop_values(
 ) -> None:
     results = op.results
     if not len({len(inits), len(iter_args), len(yielded), len(results)}) == 1:
-        raise op_error(
-            op, f"number mismatch between iter args and results{number_suffix}"
+        raise VerifyException(
+            f"number mismatch between iter args and results{number_suffix}"
         )
     for i, (init, it, y, r) in enumerate(
         zip(inits, iter_args, yielded, results, strict=True)
     ):
         if init.type != r.type:
-            raise op_error(
-                op,
+            raise VerifyException(
                 f"types mismatch between {i}th iter operand and defined value{suffix}",
             )
         if it.type != r.type:
-            raise op_error(
-                op,
+            raise VerifyException(
                 f"types mismatch between {i}th iter region arg and defined value{suffix}",
             )
         if y.type != r.type:
-            raise op_error(
-                op,
+            raise VerifyException(
                 f"types mismatch between {i}th yield value and defined value{suffix}",
+            )
+
+
+def _verify_loop_like(
+    inits: Sequence[SSAValue],
+    iter_args: Sequence[SSAValue],
+    yielded: Sequence[SSAValue],
+) -> None:
+    """MLIR's `LoopLikeOpInterface` verifier, which runs before `IterateOp`'s own."""
+    if len(inits) != len(iter_args):
+        raise VerifyException(
+            f"different number of inits and region iter_args: {len(inits)} != {len(iter_args)}"
+        )
+    if len(yielded) != len(iter_args):
+        raise VerifyException(
+            "different number of region iter_args and yielded values: "
+            f"{len(iter_args)} != {len(yielded)}"
+        )
+    for i, (init, arg, y) in enumerate(zip(inits, iter_args, yielded, strict=True)):
+        if init.type != arg.type:
+            raise VerifyException(
+                f"{i}-th init and {i}-th region iter_arg have different type: "
+                f"'{init.type}' != '{arg.type}'"
+            )
+        if arg.type != y.type:
+            raise VerifyException(
+                f"{i}-th region iter_arg and {i}-th yielded value have different type: "
+                f"'{arg.type}' != '{y.type}'"
             )
 
 
@@ -531,20 +552,21 @@ class IterateOp(IRDLOperation):
             printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
+        _verify_loop_like(self.init_args, self.region_iter_args, _yielded(self.region))
         if len(self.init_args) != len(self.results):
-            raise op_error(
-                self, "mismatch in number of loop-carried values and defined values"
+            raise VerifyException(
+                "mismatch in number of loop-carried values and defined values"
             )
         if self.crd_mask.bit_length() > self.space_dim:
-            raise op_error(self, "required out-of-bound coordinates")
+            raise VerifyException("required out-of-bound coordinates")
         space = self.iter_space.type
         assert isinstance(space, IterSpaceType)
         args = self.region.block.args
         if not args or args[-1].type != space.iterator_type():
-            raise op_error(self, "mismatch in iterator and iteration space type")
+            raise VerifyException("mismatch in iterator and iteration space type")
         if len(self.region_iter_args) != len(self.results):
-            raise op_error(
-                self, "mismatch in number of basic block args and defined values"
+            raise VerifyException(
+                "mismatch in number of basic block args and defined values"
             )
         _verify_loop_values(
             self, self.init_args, self.region_iter_args, _yielded(self.region), "", "."
@@ -744,16 +766,16 @@ class CoIterateOp(IRDLOperation):
 
     def verify_(self) -> None:
         if len(self.init_args) != len(self.results):
-            raise op_error(
-                self, "mismatch in number of loop-carried values and defined values"
+            raise VerifyException(
+                "mismatch in number of loop-carried values and defined values"
             )
         if self.crd_mask.bit_length() > self.space_dim:
-            raise op_error(self, "required out-of-bound coordinates")
+            raise VerifyException("required out-of-bound coordinates")
         for r, region in enumerate(self.case_regions):
             iter_args = self.region_iter_args(r)
             if len(iter_args) != len(self.results):
-                raise op_error(
-                    self, "mismatch in number of basic block args and defined values"
+                raise VerifyException(
+                    "mismatch in number of basic block args and defined values"
                 )
             _verify_loop_values(
                 self,
@@ -765,7 +787,7 @@ class CoIterateOp(IRDLOperation):
             )
         masks = [c.value.data for c in self.cases.data]
         if len(set(masks)) != len(self.case_regions):
-            raise op_error(self, "contains duplicated cases.")
+            raise VerifyException("contains duplicated cases.")
 
 
 def _segments(*sizes: int) -> Attribute:

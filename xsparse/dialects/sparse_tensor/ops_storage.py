@@ -42,7 +42,6 @@ from xsparse.dialects.sparse_tensor.levels import SingletonFormat
 from xsparse.dialects.sparse_tensor.ops_common import (
     constant_int,
     non0_ranked_memref,
-    op_error,
     parse_attr_dict,
     print_attr_dict,
     sparse_operand,
@@ -55,6 +54,7 @@ from xsparse.dialects.sparse_tensor.types import (
     StorageSpecifierKind,
     StorageSpecifierKindAttr,
     StorageSpecifierType,
+    parse_encoding_with_fallback,
 )
 
 LevelAttr = IntegerAttr[IndexType]
@@ -110,8 +110,7 @@ class ToBufferOp(IRDLOperation):
         self.verify_buffer(stt, result)
         inferred = self.inferred_type(stt)
         if inferred != result:
-            raise op_error(
-                self,
+            raise VerifyException(
                 f"inferred type(s) '{inferred}' are incompatible with return "
                 f"type(s) of operation '{result}'",
             )
@@ -294,8 +293,7 @@ class SliceMetadataOp(IRDLOperation):
     def verify_(self) -> None:
         stt = SparseTensorType.of(self.slice.type)
         if stt is None or not stt.is_slice:
-            raise op_error(
-                self,
+            raise VerifyException(
                 "operand #0 must be sparse tensor slice of any type values, "
                 f"but got '{self.slice.type}'",
             )
@@ -467,15 +465,7 @@ class CrdTranslateOp(IRDLOperation):
             parser.Delimiter.SQUARE, parser.parse_unresolved_operand
         )
         parser.parse_keyword("as")
-        # MLIR's `parseCustomAttributeWithFallback`: a full attribute or `<{...}>`.
-        pos = parser.pos
-        encoder = parser.parse_optional_attribute()
-        if encoder is None:
-            encoder = SparseTensorEncodingAttr(
-                SparseTensorEncodingAttr.parse_parameter(parser)
-            )
-        if not isinstance(encoder, SparseTensorEncodingAttr):
-            parser.raise_error("expected a sparse tensor encoding", pos)
+        encoder = parse_encoding_with_fallback(parser)
         props, attrs = parse_attr_dict(parser, ("direction", "encoder"))
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(

@@ -146,6 +146,19 @@ class StorageSpecifierType(ParametrizedAttribute, TypeAttribute):
             printer.print_attribute(self.encoding)
 
 
+def parse_encoding_with_fallback(parser: AttrParser) -> SparseTensorEncodingAttr:
+    """An encoding as MLIR's `parseCustomAttributeWithFallback` reads it: a full
+    attribute (or alias), or its body `<{...}>` alone, which is how MLIR prints
+    it inside the iteration types and `crd_translate`."""
+    pos = parser.pos
+    enc = parser.parse_optional_attribute()
+    if enc is None:
+        enc = SparseTensorEncodingAttr(SparseTensorEncodingAttr.parse_parameter(parser))
+    if not isinstance(enc, SparseTensorEncodingAttr):
+        parser.raise_error("expected a sparse tensor encoding", pos)
+    return enc
+
+
 def parse_level_range(parser: AttrParser) -> tuple[int, int]:
     """`lo` or `lo to hi`: MLIR's `custom<LevelRange>`."""
     lo = parser.parse_integer(allow_boolean=False, allow_negative=False)
@@ -179,9 +192,7 @@ class _LevelRangeType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            enc = parser.parse_attribute()
-            if not isinstance(enc, SparseTensorEncodingAttr):
-                parser.raise_error("expected a sparse tensor encoding")
+            enc = parse_encoding_with_fallback(parser)
             parser.parse_punctuation(",")
             parser.parse_keyword("lvls")
             parser.parse_punctuation("=")
@@ -190,7 +201,7 @@ class _LevelRangeType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            printer.print_attribute(self.encoding)
+            self.encoding.print_parameter(printer)
             printer.print_string(", lvls = ")
             print_level_range(printer, self.lo_lvl.data, self.hi_lvl.data)
 
