@@ -57,9 +57,9 @@ class _MissingFunctions(InterpreterFunctions):
     def run_extui(
         self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues
     ) -> PythonValues:
-        assert isinstance(op.input.type, IntegerType)
-        width: int = op.input.type.width.data
-        return (int(args[0]) % (1 << width),)
+        input_type = op.input.type
+        assert isinstance(input_type, IntegerType)
+        return (int(args[0]) % (1 << input_type.bitwidth),)
 
     @impl(arith.DivUIOp)
     def run_divui(

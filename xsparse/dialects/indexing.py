@@ -154,13 +154,10 @@ class StoredOp(IRDLOperation):
     def verify_(self) -> None:
         crd_type = cast(MemRefType, self.coordinates.type)
         if crd_type.get_num_dims() != 1:
-            raise VerifyException(
-                f"'{self.name}' expects a 1-D coordinates memref, got {crd_type}"
-            )
+            raise VerifyException(f"expects a 1-D coordinates memref, got {crd_type}")
         if not isinstance(crd_type.element_type, IndexType | IntegerType):
             raise VerifyException(
-                f"'{self.name}' expects index or integer coordinates, got "
-                f"{crd_type.element_type}"
+                f"expects index or integer coordinates, got {crd_type.element_type}"
             )
 
 
@@ -237,7 +234,7 @@ def set_leaves(value: SSAValue) -> list[LeafOp]:
     if isinstance(op, SetAlgebraOp):
         return set_leaves(op.lhs) + set_leaves(op.rhs)
     raise VerifyException(
-        "'indexing.foreach' expects a set built from indexing.range, indexing.stored, "
+        "expects a set built from indexing.range, indexing.stored, "
         "indexing.union, indexing.intersect and indexing.difference"
     )
 
@@ -363,16 +360,13 @@ class IterateOp(IRDLOperation):
         num_leaves = len(self.leaves())
         if len(self.cases.data) != len(self.regions):
             raise VerifyException(
-                f"'{self.name}' has {len(self.regions)} regions but "
-                f"{len(self.cases.data)} cases"
+                f"has {len(self.regions)} regions but {len(self.cases.data)} cases"
             )
         if not self.regions:
-            raise VerifyException(f"'{self.name}' expects at least one case")
+            raise VerifyException("expects at least one case")
         types = [a.type for a in self.iter_args]
         if [r.type for r in self.res] != types:
-            raise VerifyException(
-                f"'{self.name}' result types must match the iter_args types"
-            )
+            raise VerifyException("result types must match the iter_args types")
         seen: set[tuple[int, ...]] = set()
         for i in range(len(self.regions)):
             case = self.case_leaves(i)
@@ -466,7 +460,8 @@ class IterateOp(IRDLOperation):
             )
         if len(types) != len(iter_operands):
             parser.raise_error(
-                f"expected {len(iter_operands)} result types, got {len(types)}"
+                f"expected one result type per iter_arg ({len(iter_operands)}), "
+                f"got {len(types)}"
             )
         iter_args = [
             parser.resolve_operand(o, t)
@@ -531,7 +526,7 @@ class LinearizeOp(IRDLOperation):
     result = result_def(IndexType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = "$indices `by` `(` $basis `)` attr-dict `:` type($result)"
+    assembly_format = "$indices `by` ` ` `(` $basis `)` attr-dict `:` type($result)"
     traits = traits_def(Pure())
 
     def __init__(
@@ -544,7 +539,7 @@ class LinearizeOp(IRDLOperation):
     def verify_(self) -> None:
         if len(self.indices) != len(self.basis) or not self.basis:
             raise VerifyException(
-                f"'{self.name}' expects as many indices as basis sizes (at least one), "
+                f"expects as many indices as basis sizes (at least one), "
                 f"got {len(self.indices)} and {len(self.basis)}"
             )
 
@@ -564,7 +559,7 @@ class DelinearizeOp(IRDLOperation):
     basis = var_operand_def(IndexType)
     multi_index = var_result_def(IndexType)
 
-    assembly_format = "$linear `by` `(` $basis `)` attr-dict `:` type($multi_index)"
+    assembly_format = "$linear `by` ` ` `(` $basis `)` attr-dict `:` type($multi_index)"
     traits = traits_def(Pure())
 
     def __init__(
@@ -577,7 +572,7 @@ class DelinearizeOp(IRDLOperation):
     def verify_(self) -> None:
         if len(self.multi_index) != len(self.basis) or not self.basis:
             raise VerifyException(
-                f"'{self.name}' expects one result per basis size (at least one), "
+                f"expects one result per basis size (at least one), "
                 f"got {len(self.multi_index)} and {len(self.basis)}"
             )
 

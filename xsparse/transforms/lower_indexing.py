@@ -195,6 +195,10 @@ class _Emitter:
             for v in term.values
         ]
         self.rewriter.erase(term)
+        for arg, value in zip(body.args, args, strict=True):
+            # Name values after the arguments that use them, not unused ones.
+            if arg.uses and value.name_hint is None:
+                value.name_hint = arg.name_hint
         self.rewriter.inline_block(body, b.insertion_point, args)
         return values
 
