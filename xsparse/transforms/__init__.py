@@ -17,6 +17,14 @@ def get_sparse_tensor_codegen() -> type[ModulePass]:
     return SparseTensorCodegenPass
 
 
+def get_post_sparsification_rewrite() -> type[ModulePass]:
+    from xsparse.transforms.post_sparsification_rewrite import (
+        PostSparsificationRewritePass,
+    )
+
+    return PostSparsificationRewritePass
+
+
 def get_lower_indexing() -> type[ModulePass]:
     from xsparse.transforms.lower_indexing import LowerIndexingPass
 
@@ -38,10 +46,24 @@ def get_sparse_reinterpret_map() -> type[ModulePass]:
     return SparseReinterpretMapPass
 
 
+def get_sparse_vectorization() -> type[ModulePass]:
+    from xsparse.transforms.sparse_vectorization import SparseVectorizationPass
+
+    return SparseVectorizationPass
+
+
 def get_sparsifier() -> type[ModulePass]:
     from xsparse.transforms.sparsifier import SparsifierPass
 
     return SparsifierPass
+
+
+def get_sparse_iteration_to_indexing() -> type[ModulePass]:
+    from xsparse.transforms.sparse_iteration_to_indexing import (
+        SparseIterationToIndexingPass,
+    )
+
+    return SparseIterationToIndexingPass
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -54,8 +76,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-vector-to-llvm": _convert_to_llvm("ConvertVectorToLLVMPass"),
         "convert-math-to-llvm": _convert_to_llvm("ConvertMathToLLVMPass"),
         "lower-indexing": get_lower_indexing,
+        "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
         "sparsifier": get_sparsifier,
+        "post-sparsification-rewrite": get_post_sparsification_rewrite,
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
+        "sparse-vectorization": get_sparse_vectorization,
     }

@@ -16,21 +16,38 @@ the part of one-shot bufferization the sparsifier's output needs:
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from xdsl.context import Context
-from xdsl.dialects import arith, bufferization, func, memref, scf
+from xdsl.dialects import arith, bufferization, func, memref, scf, vector
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     TensorType,
     UnrealizedConversionCastOp,
+    VectorType,
+    i64,
 )
 from xdsl.dialects.linalg.ops import FillOp
+from xdsl.dialects.tensor import CastOp as TensorCastOp
+from xdsl.dialects.tensor import DimOp as TensorDimOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
+from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineDimExpr,
+)
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -40,8 +57,14 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 
-from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
+from xsparse.dialects.sparse_tensor.levels import (
+    LevelType,
+    SingletonFormat,
+    StructuredFormat,
+)
+from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
@@ -53,7 +76,9 @@ from xsparse.dialects.sparse_tensor.storage import (
     sparse_encoding,
     storage_fields,
 )
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.post_sparsification_rewrite import Emitter
 
 STORAGE_ATTR = "xsparse.storage"
 """Marks the cast that stands for a sparse argument until its uses resolve."""
@@ -111,7 +136,8 @@ class ExpandFunctionArguments(RewritePattern):
 
 
 class ReturnBuffers(RewritePattern):
-    """Return the buffer behind a returned tensor, and fix the function type."""
+    """Return the buffers behind returned tensors (a sparse tensor as its
+    storage fields), and fix the function type."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
@@ -121,17 +147,16 @@ class ReturnBuffers(RewritePattern):
         assert isinstance(function, func.FuncOp)
         new_values: list[SSAValue] = []
         for value in op.arguments:
-            if not isinstance(value.type, TensorType):
-                new_values.append(value)
-                continue
             if sparse_encoding(value.type) is not None:
-                raise PassFailure(op, "returning a sparse tensor is not supported yet")
-            to_buffer = bufferization.ToBufferOp.create(
-                operands=[value], result_types=[dense_buffer_type(value.type)]
-            )
-            rewriter.insert(to_buffer, InsertPoint.before(op))
-            new_values.append(to_buffer.results[0])
-        rewriter.replace(op, func.ReturnOp(*new_values))
+                storage = _storage_of(value)
+                if storage is None:
+                    return  # once the producer of the sparse value is lowered
+                new_values.extend(storage)
+            elif isinstance(value.type, TensorType):
+                new_values.append(buffer_of(value, rewriter, InsertPoint.before(op)))
+            else:
+                new_values.append(value)
+        rewriter.replace_op(op, func.ReturnOp(*new_values))
         function.function_type = FunctionType.from_lists(
             function.function_type.inputs.data, [v.type for v in new_values]
         )
@@ -271,6 +296,478 @@ class LowerMemrefFill(RewritePattern):
         rewriter.erase(op)
 
 
+@dataclass
+class StaticStorage:
+    """A sparse tensor's storage computed at compile time: per level its
+    positions and coordinates (None where the format has none), the values
+    and the level sizes."""
+
+    positions: list[NDArray[np.int64] | None]
+    coordinates: list[NDArray[np.int64] | None]
+    values: NDArray[Any]
+    level_sizes: list[int]
+
+    def field(self, kind: str, level: int) -> NDArray[Any]:
+        if kind == "values":
+            return self.values
+        found = (self.positions if kind == "positions" else self.coordinates)[level]
+        assert found is not None
+        return found
+
+
+def _fill_blocks(
+    lt: LevelType,
+    sizes: Sequence[int],
+    crd: list[NDArray[np.int64]],
+    vals: NDArray[Any],
+) -> tuple[list[NDArray[np.int64]], NDArray[Any]]:
+    """A trailing `structured[n, m]` level stores exactly n entries in every
+    block: complete each block with explicit zeros at its first free coordinates."""
+    blocks: dict[tuple[int, ...], set[int]] = {}
+    for entry in zip(*crd, strict=True):
+        blocks.setdefault(tuple(int(c) for c in entry[:-1]), set()).add(int(entry[-1]))
+    extra: list[tuple[int, ...]] = []
+    for block in itertools.product(*(range(s) for s in sizes[:-1])):
+        used = blocks.get(block, set())
+        if len(used) > lt.n:
+            raise ValueError(f"more than {lt.n} nonzeros in a block of {lt.m}")
+        free = [c for c in range(lt.m) if c not in used]
+        extra.extend((*block, c) for c in free[: lt.n - len(used)])
+    if not extra:
+        return crd, vals
+    added = np.array(extra, np.int64).reshape(len(extra), len(crd))
+    crd = [np.concatenate([c, added[:, k]]) for k, c in enumerate(crd)]
+    return crd, np.concatenate([vals, np.zeros(len(extra), vals.dtype)])
+
+
+def build_storage(
+    dense: NDArray[Any], tensor_type: TensorType[Attribute]
+) -> StaticStorage:
+    """The storage of the nonzeros of `dense` in the encoding of `tensor_type`."""
+    enc = sparse_encoding(tensor_type)
+    assert enc is not None
+    stt = SparseTensorType.of(
+        TensorType(tensor_type.element_type, dense.shape, tensor_type.encoding)
+    )
+    assert stt is not None
+    sizes = list(stt.lvl_shape)
+    nonzero = np.argwhere(dense)
+    vals = dense[tuple(nonzero.T)]
+    coords = [enc.dim_to_lvl.eval(d.tolist(), []) for d in nonzero]
+    table = np.array(coords, np.int64).reshape(len(vals), len(sizes))
+    crd = [table[:, k] for k in range(len(sizes))]
+    last = enc.lvl_types[-1]
+    if isinstance(last.format, StructuredFormat):
+        crd, vals = _fill_blocks(last, sizes, crd, vals)
+    order = np.lexsort(tuple(reversed(crd)))
+    crd = [c[order] for c in crd]
+    vals = vals[order]
+    positions: list[NDArray[np.int64] | None] = []
+    coordinates: list[NDArray[np.int64] | None] = []
+    # parent[k]: the position of entry k in the level above; num: positions there.
+    parent = np.zeros(len(vals), np.int64)
+    num = 1
+    for level, lt in enumerate(enc.lvl_types):
+        c = crd[level]
+        fmt = lt.format
+        pos: NDArray[np.int64] | None = None
+        stored: NDArray[np.int64] | None = c
+        if fmt.is_dense:
+            parent, num, stored = parent * sizes[level] + c, num * sizes[level], None
+        elif isinstance(fmt, SingletonFormat):
+            pass  # one coordinate at the parent's position
+        elif isinstance(fmt, StructuredFormat):
+            num *= lt.n
+            parent = np.arange(len(c), dtype=np.int64)
+        else:  # compressed, loose_compressed
+            new = np.ones(len(c), bool)
+            if lt.is_unique and len(c):
+                new[1:] = (parent[1:] != parent[:-1]) | (c[1:] != c[:-1])
+            counts = np.bincount(parent[new], minlength=num)
+            ends = np.cumsum(counts)
+            if fmt.positions_per_parent == 2:
+                pos = np.stack([ends - counts, ends], axis=1).reshape(-1)
+            else:
+                pos = np.concatenate([[0], ends]).astype(np.int64)
+            stored = c[new]
+            parent, num = np.cumsum(new) - 1, int(new.sum())
+        positions.append(pos)
+        coordinates.append(stored)
+    values = np.zeros(num, dense.dtype)
+    np.add.at(values, parent, vals)
+    return StaticStorage(positions, coordinates, values, sizes)
+
+
+def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
+    """The buffer of a dense tensor value, as `dense_buffer_type` of its type
+    (`bufferization.to_buffer` until its producer is bufferized)."""
+    assert isinstance(value.type, TensorType)
+    expected = dense_buffer_type(value.type)
+    owner = value.owner
+    if isinstance(owner, bufferization.ToTensorOp):
+        buffer = owner.memref
+        if buffer.type == expected:
+            return buffer
+        cast = memref.CastOp.get(buffer, expected)
+        rewriter.insert_op(cast, at)
+        return cast.results[0]
+    to_buffer = bufferization.ToBufferOp.create(
+        operands=[value], result_types=[expected]
+    )
+    rewriter.insert_op(to_buffer, at)
+    return to_buffer.results[0]
+
+
+def _as_tensor(
+    buffer: SSAValue, tensor_type: Attribute, rewriter: PatternRewriter, at: InsertPoint
+) -> SSAValue:
+    to_tensor = bufferization.ToTensorOp.create(
+        operands=[buffer], result_types=[tensor_type]
+    )
+    rewriter.insert_op(to_tensor, at)
+    return to_tensor.results[0]
+
+
+def _storage_value(
+    fields: Sequence[SSAValue],
+    tensor_type: Attribute,
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+) -> SSAValue:
+    """The cast that stands for a sparse value made of `fields`."""
+    cast = UnrealizedConversionCastOp.get(fields, [tensor_type])
+    cast.attributes[STORAGE_ATTR] = IntegerAttr(len(fields), IndexType())
+    rewriter.insert_op(cast, at)
+    return cast.results[0]
+
+
+def _global_of(buffer: SSAValue) -> memref.GetGlobalOp | None:
+    """The `memref.get_global` behind a buffer (through casts), if any."""
+    owner = buffer.owner
+    while isinstance(owner, memref.CastOp):
+        owner = owner.source.owner
+    return owner if isinstance(owner, memref.GetGlobalOp) else None
+
+
+def _copy(e: Emitter, buffer: SSAValue) -> SSAValue:
+    """A fresh buffer holding a copy of `buffer`, of the same type."""
+    t = buffer.type
+    assert isinstance(t, MemRefType)
+    fresh = e.alloc(t, e.sizes(buffer))
+    e.op(memref.CopyOp(buffer, fresh))
+    return fresh
+
+
+def _constant_buffer(
+    e: Emitter, name_hint: str, t: MemRefType[Attribute], data: list[Any]
+) -> SSAValue:
+    """A fresh buffer of static type `t` holding `data`, copied from a constant
+    global (index data is kept as i64 there, as globals of index do not lower)."""
+    if not data:
+        return e.alloc(t, [])
+    if not isinstance(t.element_type, IndexType):
+        return _copy(e, e.global_constant(name_hint, t, data))
+    source = e.global_constant(name_hint, MemRefType(i64, t.get_shape()), data)
+    fresh = e.alloc(t, [])
+
+    def move(b: Emitter, i: SSAValue) -> None:
+        v = b.value(arith.IndexCastOp(b.load(source, [i]), IndexType()))
+        b.store(v, fresh, [i])
+
+    e.for_each(e.index(0), e.index(len(data)), move)
+    return fresh
+
+
+class LowerDenseConstant(RewritePattern):
+    """`arith.constant dense<...> : tensor<...>` -> a constant global."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: arith.ConstantOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.result.type
+        if not isinstance(t, TensorType) or sparse_encoding(t) is not None:
+            return
+        if not isinstance(op.value, DenseIntOrFPElementsAttr):
+            raise PassFailure(op, "only dense<...> tensor constants are supported")
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        data = list(op.value.get_values())
+        if isinstance(t.element_type, IntegerType | IndexType):
+            data = [int(v) for v in data]
+        buffer = e.global_constant("cst", dense_buffer_type(t), data)
+        rewriter.replace_op(op, [], [_as_tensor(buffer, t, rewriter, at)])
+
+
+def _dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
+    """The contents of a dense tensor that is a constant (directly, through
+    `tensor.cast`, or already lowered to a global), as a numpy array."""
+    owner = value.owner
+    while isinstance(owner, TensorCastOp):
+        owner = owner.source.owner
+    attr: Attribute | None = None
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+    elif isinstance(owner, bufferization.ToTensorOp):
+        get_global = _global_of(owner.memref)
+        if get_global is not None:
+            module = owner.get_toplevel_object()
+            glob = SymbolTable.lookup_symbol(module, get_global.name_)
+            if isinstance(glob, memref.GlobalOp):
+                attr = glob.initial_value
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    t = attr.get_type()
+    assert isinstance(t, TensorType)
+    return np.array(attr.get_values()).reshape(t.get_shape())
+
+
+class ConvertConstantToSparse(RewritePattern):
+    """`sparse_tensor.convert` of a dense constant -> its storage, built at
+    compile time: constant globals copied into fresh buffers."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        dest_type = op.dest.type
+        enc = sparse_encoding(dest_type)
+        if enc is None or sparse_encoding(op.source.type) is not None:
+            return
+        constant = _dense_constant_of(op.source)
+        if constant is None:
+            return
+        assert isinstance(dest_type, TensorType)
+        storage = build_storage(constant, dest_type)
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        fields: list[SSAValue] = []
+        for f in storage_fields(dest_type):
+            if f.kind == "level_size":
+                fields.append(e.index(storage.level_sizes[f.level]))
+                continue
+            data = storage.field(f.kind, f.level)
+            assert isinstance(f.type, MemRefType)
+            elem = f.type.element_type
+            static = MemRefType(elem, [len(data)])
+            fresh = _constant_buffer(e, f.kind, static, data.tolist())
+            fields.append(e.value(memref.CastOp.get(fresh, f.type)))
+        rewriter.replace_op(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+
+
+class ForwardSparseCast(RewritePattern):
+    """`tensor.cast` of a sparse tensor, and `sparse_tensor.convert` between
+    identical types, keep the storage."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorCastOp | ConvertOp, rewriter: PatternRewriter
+    ) -> None:
+        source = op.source
+        result = op.results[0]
+        if sparse_encoding(result.type) is None:
+            return
+        if isinstance(op, ConvertOp) and source.type != result.type:
+            return
+        storage = _storage_of(source)
+        if storage is None:
+            return
+        at = InsertPoint.before(op)
+        rewriter.replace_op(
+            op, [], [_storage_value(storage, result.type, rewriter, at)]
+        )
+
+
+class CopySparseToSparse(RewritePattern):
+    """`sparse_tensor.convert` between sparse types with the same encoding
+    (another shape) -> a copy of every buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        src_enc, dst_enc = (
+            sparse_encoding(op.source.type),
+            sparse_encoding(op.dest.type),
+        )
+        if src_enc is None or src_enc != dst_enc or op.source.type == op.dest.type:
+            return
+        storage = _storage_of(op.source)
+        if storage is None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        fields = [_copy(e, v) if isinstance(v.type, MemRefType) else v for v in storage]
+        rewriter.replace_op(
+            op, [], [_storage_value(fields, op.dest.type, rewriter, at)]
+        )
+
+
+class ExpandCall(RewritePattern):
+    """`func.call` with tensor operands or results: sparse operands pass their
+    storage fields, dense ones a fresh copy of their buffer (the callee may
+    write it in place); results come back the same way."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
+        if not any(
+            isinstance(t, TensorType) for t in (*op.arguments.types, *op.result_types)
+        ):
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        operands: list[SSAValue] = []
+        for value in op.arguments:
+            if sparse_encoding(value.type) is not None:
+                storage = _storage_of(value)
+                if storage is None:
+                    return
+                operands.extend(storage)
+            elif isinstance(value.type, TensorType):
+                operands.append(_copy(e, buffer_of(value, rewriter, at)))
+            else:
+                operands.append(value)
+        result_types = [t for r in op.result_types for t in lowered_argument_types(r)]
+        call = func.CallOp(op.callee, operands, result_types)
+        rewriter.insert_op(call, at)
+        after = InsertPoint.after(call)
+        results: list[SSAValue] = []
+        rest = list(call.results)
+        for r in op.result_types:
+            n = len(lowered_argument_types(r))
+            mine, rest = rest[:n], rest[n:]
+            if sparse_encoding(r) is not None:
+                results.append(_storage_value(mine, r, rewriter, after))
+            elif isinstance(r, TensorType):
+                results.append(_as_tensor(mine[0], r, rewriter, after))
+            else:
+                results.append(mine[0])
+        rewriter.replace_op(op, [], results)
+
+
+class LowerDeallocTensor(RewritePattern):
+    """`bufferization.dealloc_tensor` -> `memref.dealloc` of every buffer of a
+    sparse tensor, or of a dense tensor's buffer (unless it is a constant)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "bufferization.dealloc_tensor" or len(op.operands) != 1:
+            return
+        value = op.operands[0]
+        at = InsertPoint.before(op)
+        if sparse_encoding(value.type) is not None:
+            storage = _storage_of(value)
+            if storage is None:
+                return
+            buffers = [v for v in storage if isinstance(v.type, MemRefType)]
+        elif isinstance(value.type, TensorType):
+            if not isinstance(value.owner, bufferization.ToTensorOp):
+                return
+            buffers = [buffer_of(value, rewriter, at)]
+            if _global_of(buffers[0]) is not None:
+                buffers = []
+        else:
+            return
+        for b in buffers:
+            rewriter.insert_op(memref.DeallocOp.get(b), at)
+        rewriter.erase_op(op)
+
+
+class BufferizeNewTensor(RewritePattern):
+    """`tensor.empty` and `bufferization.alloc_tensor` of a dense tensor -> a
+    fresh zero-filled buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorEmptyOp | bufferization.AllocTensorOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.results[0].type
+        if not isinstance(t, TensorType) or sparse_encoding(t) is not None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        buffer_type = dense_buffer_type(t)
+        if isinstance(op, bufferization.AllocTensorOp) and op.copy is not None:
+            buffer = _copy(e, buffer_of(op.copy, rewriter, at))
+        else:
+            dynamic = iter(op.dynamic_sizes)
+            sizes = [
+                next(dynamic) if n == DYNAMIC_INDEX else e.index(n)
+                for n in t.get_shape()
+            ]
+            buffer = e.alloc(buffer_type, sizes)
+            e.fill(buffer, e.constant(0, t.element_type))
+        rewriter.replace_op(op, [], [_as_tensor(buffer, t, rewriter, at)])
+
+
+class BufferizeDenseCast(RewritePattern):
+    """`tensor.cast` of a dense tensor -> `memref.cast` of its buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorCastOp, rewriter: PatternRewriter) -> None:
+        t = op.dest.type
+        if not isinstance(t, TensorType) or sparse_encoding(t) is not None:
+            return
+        if not isinstance(op.source.owner, bufferization.ToTensorOp):
+            return
+        at = InsertPoint.before(op)
+        buffer = buffer_of(op.source, rewriter, at)
+        cast = memref.CastOp.get(buffer, dense_buffer_type(t))
+        rewriter.insert_op(cast, at)
+        rewriter.replace_op(op, [], [_as_tensor(cast.results[0], t, rewriter, at)])
+
+
+class BufferizeExtract(RewritePattern):
+    """`tensor.extract` / `tensor.dim` of a dense tensor -> `memref.load` / `memref.dim`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorExtractOp | TensorDimOp, rewriter: PatternRewriter
+    ) -> None:
+        source = op.tensor if isinstance(op, TensorExtractOp) else op.source
+        if not isinstance(source.owner, bufferization.ToTensorOp):
+            return
+        at = InsertPoint.before(op)
+        buffer = buffer_of(source, rewriter, at)
+        if isinstance(op, TensorExtractOp):
+            new: Operation = memref.LoadOp.get(buffer, op.indices)
+        else:
+            new = memref.DimOp.from_source_and_index(buffer, op.index)
+        rewriter.replace_op(op, new)
+
+
+class LowerTransferRead(RewritePattern):
+    """`vector.transfer_read` of a 1-D vector along the innermost dimension of a
+    dense tensor or memref -> `vector.maskedload` with the padding where the
+    read runs past the end (MLIR's transfer lowering)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: vector.TransferReadOp, rewriter: PatternRewriter
+    ) -> None:
+        source = op.source
+        t = op.result.type
+        if (
+            op.mask is not None
+            or not isinstance(t, VectorType)
+            or t.get_num_dims() != 1
+        ):
+            return
+        rank = len(op.indices)
+        perm = op.permutation_map.data
+        if perm.num_dims != rank or perm.results != (AffineDimExpr(rank - 1),):
+            return
+        at = InsertPoint.before(op)
+        if isinstance(source.type, TensorType):
+            if not isinstance(source.owner, bufferization.ToTensorOp):
+                return
+            source = buffer_of(source, rewriter, at)
+        e = Emitter(rewriter, at)
+        last = op.indices[-1]
+        remaining = e.value(arith.SubiOp(e.dim(source, rank - 1), last))
+        mask = e.value(
+            vector.CreateMaskOp([remaining], VectorType(IntegerType(1), t.get_shape()))
+        )
+        pad = e.value(vector.BroadcastOp(op.padding, t))
+        load = vector.MaskedLoadOp(source, op.indices, mask, pad, t)
+        rewriter.replace_op(op, load)
+
+
 def _check_no_tensors_left(module: ModuleOp) -> None:
     for op in module.walk():
         if isinstance(op, UnrealizedConversionCastOp) and STORAGE_ATTR in op.attributes:
@@ -300,16 +797,30 @@ class SparseTensorCodegenPass(ModulePass):
             GreedyRewritePatternApplier([ExpandFunctionArguments(), ReturnBuffers()]),
             apply_recursively=False,
         ).rewrite_module(op)
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    FoldToBufferOfToTensor(),
-                    ResolveBufferAccess(),
-                    ResolveLevelSize(),
-                    ForwardReinterpretMap(),
-                    LowerMemrefFill(),
-                ]
-            ),
-        ).rewrite_module(op)
+        try:
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(
+                    [
+                        FoldToBufferOfToTensor(),
+                        ResolveBufferAccess(),
+                        ResolveLevelSize(),
+                        ForwardReinterpretMap(),
+                        LowerMemrefFill(),
+                        LowerDenseConstant(),
+                        ConvertConstantToSparse(),
+                        ForwardSparseCast(),
+                        CopySparseToSparse(),
+                        ExpandCall(),
+                        ReturnBuffers(),
+                        LowerDeallocTensor(),
+                        BufferizeNewTensor(),
+                        BufferizeDenseCast(),
+                        BufferizeExtract(),
+                        LowerTransferRead(),
+                    ]
+                ),
+            ).rewrite_module(op)
+        except ValueError as error:
+            raise PassFailure(op, str(error)) from None
         _erase_dead(op)
         _check_no_tensors_left(op)

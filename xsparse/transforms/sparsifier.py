@@ -2,9 +2,10 @@
 
 Mirrors MLIR 22's `--sparsifier` pipeline (SparseTensorPipelines.cpp) with the
 options that apply to xsparse: `sparse-reinterpret-map`, `sparsification`,
-`sparse-tensor-codegen`, then `convert-to-llvm`. xsparse always generates
-direct code for sparse storage (MLIR's `enable-runtime-library=false`); the
-option is accepted for compatibility and `true` is rejected with a message.
+`post-sparsification-rewrite`, `sparse-tensor-codegen`, then `convert-to-llvm`.
+xsparse always generates direct code for sparse storage (MLIR's
+`enable-runtime-library=false`); the option is accepted for compatibility and
+`true` is rejected with a message.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from xdsl.passes import ModulePass
 
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.post_sparsification_rewrite import (
+    PostSparsificationRewritePass,
+)
 from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
 from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
 from xsparse.transforms.sparsification import SparsificationPass
@@ -39,6 +43,7 @@ def sparsifier_passes(
     return [
         SparseReinterpretMapPass(),
         SparsificationPass(parallelization_strategy, sparse_emit_strategy),
+        PostSparsificationRewritePass(),
         SparseTensorCodegenPass(),
     ]
 

@@ -1,0 +1,536 @@
+"""`post-sparsification-rewrite`: sparse_tensor ops that read a tensor's storage
+through its buffers -> loops over those buffers.
+
+Mirrors the direct-codegen part of MLIR 22's `-post-sparsification-rewrite`
+(SparseTensorRewriting.cpp), which runs after `sparsification` and before
+`sparse-tensor-codegen`:
+
+* `sparse_tensor.print` -> the header, `nse`, the dimension and level sizes,
+  then each level's positions and coordinates and the values, printed through
+  the print functions of MLIR's runner utilities (`printU64`, `printOpen`, ...)
+  exactly as `mlir-runner` prints them;
+* `sparse_tensor.number_of_entries` -> the size of the values buffer;
+* `sparse_tensor.convert` of a sparse tensor to a dense one -> a zero-filled
+  buffer and a loop nest over the stored entries.
+
+Everything is expressed with `sparse_tensor.positions/coordinates/values/lvl`,
+which `sparse-tensor-codegen` then resolves to the storage fields.
+`Emitter` is the small op builder shared with `sparse-tensor-codegen`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, bufferization, func, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+)
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
+
+from xsparse.dialects.sparse_tensor.levels import (
+    LooseCompressedFormat,
+    SingletonFormat,
+    StructuredFormat,
+)
+from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, PrintOp
+from xsparse.dialects.sparse_tensor.ops_storage import (
+    LvlOp,
+    NumberOfEntriesOp,
+    ToCoordinatesOp,
+    ToPositionsOp,
+    ToValuesOp,
+)
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.transforms.errors import PassFailure
+
+INDEX = IndexType()
+
+LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
+
+
+@dataclass
+class Emitter:
+    """Inserts ops at a point through the rewriter, with helpers for the index
+    arithmetic, loops, buffers and runtime calls that the sparse lowerings emit."""
+
+    rewriter: PatternRewriter
+    at: InsertPoint
+    enclosing: ModuleOp | None = None
+    """The module, for emitters inside blocks not attached yet."""
+
+    def inside(self, block: Block) -> Emitter:
+        """An emitter at the end of `block` (a region being built)."""
+        return Emitter(self.rewriter, InsertPoint.at_end(block), self.module())
+
+    def op(self, op: Operation) -> Operation:
+        self.rewriter.insert_op(op, self.at)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.op(op).results[0]
+
+    # -- scalars ------------------------------------------------------------
+
+    def index(self, n: int) -> SSAValue:
+        return self.value(arith.ConstantOp.from_int_and_width(n, INDEX))
+
+    def constant(self, n: int | float, t: Attribute) -> SSAValue:
+        if isinstance(t, AnyFloat):
+            return self.value(arith.ConstantOp.from_float_and_width(float(n), t))
+        assert isinstance(t, IntegerType | IndexType)
+        return self.value(arith.ConstantOp(IntegerAttr(int(n), t)))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.AddiOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.MuliOp(a, b))
+
+    def to_index(self, v: SSAValue) -> SSAValue:
+        """An unsigned positions/coordinates value as an index."""
+        if isinstance(v.type, IndexType):
+            return v
+        return self.value(IndexCastUIOp(v, INDEX))
+
+    def from_index(self, v: SSAValue, t: Attribute) -> SSAValue:
+        if isinstance(t, IndexType):
+            return v
+        return self.value(IndexCastUIOp(v, t))
+
+    def affine(self, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:
+        """`expr` of non-negative index values `dims`."""
+        if isinstance(expr, AffineDimExpr):
+            return dims[expr.position]
+        if isinstance(expr, AffineConstantExpr):
+            return self.index(expr.value)
+        assert isinstance(expr, AffineBinaryOpExpr)
+        lhs, rhs = self.affine(expr.lhs, dims), self.affine(expr.rhs, dims)
+        kinds: dict[AffineBinaryOpKind, type[arith.SignlessIntegerBinaryOperation]] = {
+            AffineBinaryOpKind.Add: arith.AddiOp,
+            AffineBinaryOpKind.Mul: arith.MuliOp,
+            AffineBinaryOpKind.FloorDiv: arith.DivUIOp,
+            AffineBinaryOpKind.Mod: arith.RemUIOp,
+            AffineBinaryOpKind.CeilDiv: arith.CeilDivUIOp,
+        }
+        return self.value(kinds[expr.kind](lhs, rhs))
+
+    # -- buffers ------------------------------------------------------------
+
+    def load(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        return self.value(memref.LoadOp.get(buffer, indices))
+
+    def store(self, v: SSAValue, buffer: SSAValue, indices: Sequence[SSAValue]) -> None:
+        self.op(memref.StoreOp.get(v, buffer, indices))
+
+    def dim(self, buffer: SSAValue, d: int = 0) -> SSAValue:
+        return self.value(memref.DimOp.from_source_and_index(buffer, self.index(d)))
+
+    def sizes(self, buffer: SSAValue) -> list[SSAValue]:
+        """Every dimension size of a memref (constants where static)."""
+        t = buffer.type
+        assert isinstance(t, MemRefType)
+        return [
+            self.index(s) if s != DYNAMIC_INDEX else self.dim(buffer, d)
+            for d, s in enumerate(t.get_shape())
+        ]
+
+    def alloc(self, t: MemRefType[Attribute], sizes: Sequence[SSAValue]) -> SSAValue:
+        """A buffer of type `t`; `sizes` gives every dimension (static ones
+        ignored), or nothing when `t` is static."""
+        dynamic = [
+            s for s, n in zip(sizes, t.get_shape(), strict=False) if n == DYNAMIC_INDEX
+        ]
+        return self.value(memref.AllocOp(dynamic, [], t))
+
+    def fill(self, buffer: SSAValue, v: SSAValue) -> None:
+        """Store `v` into every element of `buffer`."""
+
+        def nest(e: Emitter, indices: list[SSAValue], sizes: list[SSAValue]) -> None:
+            if not sizes:
+                e.store(v, buffer, indices)
+                return
+            e.for_each(
+                e.index(0), sizes[0], lambda b, i: nest(b, [*indices, i], sizes[1:])
+            )
+
+        nest(self, [], self.sizes(buffer))
+
+    def global_constant(
+        self, name_hint: str, t: MemRefType[Attribute], data: Sequence[int | float]
+    ) -> SSAValue:
+        """`memref.get_global` of a private constant global holding `data`
+        (one global per distinct content in the module)."""
+        module = self.module()
+        payload = f"{t}:{list(data)}".encode()
+        name = f"__xsparse_{name_hint}_{hashlib.sha1(payload).hexdigest()[:12]}"
+        if SymbolTable.lookup_symbol(module, name) is None:
+            shape = t.get_shape()
+            value = DenseIntOrFPElementsAttr.from_list(
+                TensorType(t.element_type, shape), list(data)
+            )
+            glob = memref.GlobalOp.get(
+                StringAttr(name), t, value, StringAttr("private"), UnitAttr()
+            )
+            self.rewriter.insert_op(glob, InsertPoint.at_start(module.body.block))
+        return self.value(memref.GetGlobalOp(name, t))
+
+    # -- control flow -------------------------------------------------------
+
+    def loop(
+        self,
+        lb: SSAValue,
+        ub: SSAValue,
+        inits: Sequence[SSAValue],
+        body: LoopBody,
+        step: SSAValue | None = None,
+    ) -> list[SSAValue]:
+        """`scf.for` from lb to ub carrying `inits`; `body(emitter, iv, args)`
+        returns the values to yield."""
+        block = Block(arg_types=[INDEX, *(v.type for v in inits)])
+        inner = self.inside(block)
+        yielded = body(inner, block.args[0], list(block.args[1:]))
+        block.add_op(scf.YieldOp(*yielded))
+        loop = scf.ForOp(lb, ub, step or self.index(1), inits, Region(block))
+        self.op(loop)
+        return list(loop.results)
+
+    def for_each(
+        self,
+        lb: SSAValue,
+        ub: SSAValue,
+        body: Callable[[Emitter, SSAValue], None],
+    ) -> None:
+        """`scf.for` without loop-carried values."""
+
+        def wrapped(e: Emitter, iv: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            body(e, iv)
+            return []
+
+        self.loop(lb, ub, [], wrapped)
+
+    def when(self, cond: SSAValue, then: Callable[[Emitter], None]) -> None:
+        """`scf.if` without results or else branch."""
+        block = Block()
+        then(self.inside(block))
+        block.add_op(scf.YieldOp())
+        self.op(scf.IfOp(cond, [], Region(block)))
+
+    # -- runtime calls ------------------------------------------------------
+
+    def module(self) -> ModuleOp:
+        if self.enclosing is not None:
+            return self.enclosing
+        op = self.at.block.parent_op()
+        while op is not None and not isinstance(op, ModuleOp):
+            op = op.parent_op()
+        assert op is not None, "emitting outside of a module"
+        self.enclosing = op
+        return op
+
+    def call(
+        self,
+        name: str,
+        args: Sequence[SSAValue],
+        results: Sequence[Attribute] = (),
+    ) -> list[SSAValue]:
+        """Call an external function, declaring it in the module on first use."""
+        module = self.module()
+        if SymbolTable.lookup_symbol(module, name) is None:
+            decl = func.FuncOp.external(name, [a.type for a in args], results)
+            self.rewriter.insert_op(decl, InsertPoint.at_start(module.body.block))
+        return list(self.op(func.CallOp(name, args, results)).results)
+
+    def print_text(self, text: str) -> None:
+        """Print a constant string (a global of its bytes, one `putchar` each)."""
+        data = list(text.encode())
+        chars = self.global_constant("str", MemRefType(i8, [len(data)]), data)
+
+        def put(e: Emitter, i: SSAValue) -> None:
+            char = e.value(arith.ExtUIOp(e.load(chars, [i]), i32))
+            e.call("putchar", [char], [i32])
+
+        self.for_each(self.index(0), self.index(len(data)), put)
+
+    def print_scalar(self, v: SSAValue) -> None:
+        """Print one value as `vector.print` does (index unsigned, integers
+        sign-extended to 64 bits, f32 and f64 with %g)."""
+        t = v.type
+        if isinstance(t, IndexType):
+            self.call("printU64", [self.value(arith.IndexCastOp(v, i64))])
+        elif isinstance(t, IntegerType):
+            if t.width.data < 64:
+                ext = arith.ExtUIOp if t.width.data == 1 else arith.ExtSIOp
+                v = self.value(ext(v, i64))
+            self.call("printI64", [v])
+        elif isinstance(t, Float32Type):
+            self.call("printF32", [v])
+        elif isinstance(t, AnyFloat):
+            if t.bitwidth != 64:
+                v = self.value(arith.ExtFOp(v, Float64Type()))
+            self.call("printF64", [v])
+        else:
+            raise ValueError(f"cannot print a value of type {t}")
+
+    def print_punctuation(self, name: str) -> None:
+        """`printOpen`, `printClose`, `printComma` or `printNewline`."""
+        self.call(name, [])
+
+    def print_values(self, values: Sequence[SSAValue]) -> None:
+        """`( a, b, c )` of values known here."""
+        self.print_punctuation("printOpen")
+        for i, v in enumerate(values):
+            if i:
+                self.print_punctuation("printComma")
+            self.print_scalar(v)
+        self.print_punctuation("printClose")
+
+    def print_buffer(
+        self,
+        buffer: SSAValue,
+        size: SSAValue | None = None,
+        elements: Callable[[Emitter, SSAValue], Sequence[SSAValue]] | None = None,
+    ) -> None:
+        """`( a, b, c )` of the first `size` elements of a 1-D buffer, or of
+        `elements(i)` for each i (several values per i, all comma-separated)."""
+        n = size if size is not None else self.dim(buffer)
+        self.print_punctuation("printOpen")
+
+        def one(e: Emitter, i: SSAValue) -> None:
+            items = elements(e, i) if elements is not None else [e.load(buffer, [i])]
+            for k, item in enumerate(items):
+                if k == 0:
+                    e.when(
+                        e.value(arith.CmpiOp(i, e.index(0), "ne")),
+                        lambda b: b.print_punctuation("printComma"),
+                    )
+                else:
+                    e.print_punctuation("printComma")
+                e.print_scalar(item)
+
+        self.for_each(self.index(0), n, one)
+        self.print_punctuation("printClose")
+
+
+def level_sizes(e: Emitter, tensor: SSAValue, stt: SparseTensorType) -> list[SSAValue]:
+    """The level sizes of a sparse tensor value."""
+    return [e.value(LvlOp(tensor, e.index(level))) for level in range(stt.lvl_rank)]
+
+
+def dim_sizes(
+    e: Emitter, tensor: SSAValue, stt: SparseTensorType, lvl: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The dimension sizes: static ones from the type, the others from the
+    level sizes through the encoding's lvl-to-dim map."""
+    enc = sparse_encoding(tensor.type)
+    assert enc is not None
+    sizes: list[SSAValue] = []
+    for d, static in enumerate(stt.dim_shape):
+        if static != DYNAMIC_INDEX:
+            sizes.append(e.index(static))
+            continue
+        one = e.index(1)
+        last = [e.value(arith.SubiOp(s, one)) for s in lvl]
+        sizes.append(e.add(e.affine(enc.lvl_to_dim.results[d], last), one))
+    return sizes
+
+
+def for_each_stored(
+    e: Emitter,
+    tensor: SSAValue,
+    stt: SparseTensorType,
+    body: Callable[[Emitter, list[SSAValue], SSAValue], None],
+) -> None:
+    """A loop nest over the stored entries of a sparse tensor in storage order;
+    `body(emitter, level_coordinates, value_position)`."""
+    sizes = level_sizes(e, tensor, stt)
+
+    def level(b: Emitter, lvl: int, parent: SSAValue, coords: list[SSAValue]) -> None:
+        if lvl == stt.lvl_rank:
+            body(b, coords, parent)
+            return
+        lt = stt.lvl_types[lvl]
+        fmt = lt.format
+        if fmt.is_dense:
+
+            def dense(c: Emitter, i: SSAValue) -> None:
+                level(c, lvl + 1, c.add(c.mul(parent, sizes[lvl]), i), [*coords, i])
+
+            b.for_each(b.index(0), sizes[lvl], dense)
+            return
+        crd = b.value(ToCoordinatesOp(tensor, lvl))
+
+        def at(c: Emitter, p: SSAValue) -> None:
+            level(c, lvl + 1, p, [*coords, c.to_index(c.load(crd, [p]))])
+
+        if isinstance(fmt, SingletonFormat):
+            at(b, parent)
+        elif isinstance(fmt, StructuredFormat):
+            n = b.index(lt.n)
+            start = b.mul(parent, n)
+            b.for_each(start, b.add(start, n), at)
+        else:
+            pos = b.value(ToPositionsOp(tensor, lvl))
+            lo_at = parent
+            if isinstance(fmt, LooseCompressedFormat):
+                lo_at = b.mul(parent, b.index(2))
+            hi_at = b.add(lo_at, b.index(1))
+            lo = b.to_index(b.load(pos, [lo_at]))
+            hi = b.to_index(b.load(pos, [hi_at]))
+            b.for_each(lo, hi, at)
+
+    level(e, 0, e.index(0), [])
+
+
+class LowerPrint(RewritePattern):
+    """`sparse_tensor.print` -> the storage printed as MLIR 22's runtime prints it:
+    header, nse, dim and lvl sizes, pos[l]/crd[l] per level (the AoS COO region
+    as one interleaved crd buffer), values, footer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PrintOp, rewriter: PatternRewriter) -> None:
+        tensor = op.tensor
+        stt = SparseTensorType.of(tensor.type)
+        if stt is None or not stt.has_encoding:
+            return
+        e = Emitter(rewriter, InsertPoint.before(op))
+        newline = "printNewline"
+        e.print_text("---- Sparse Tensor ----\n")
+        values = e.value(ToValuesOp(tensor))
+        nse = e.dim(values)
+        e.print_text("nse = ")
+        e.print_scalar(nse)
+        e.print_punctuation(newline)
+        lvl = level_sizes(e, tensor, stt)
+        e.print_text("dim = ")
+        e.print_values(dim_sizes(e, tensor, stt, lvl))
+        e.print_punctuation(newline)
+        e.print_text("lvl = ")
+        e.print_values(lvl)
+        e.print_punctuation(newline)
+        aos = stt.aos_coo_start
+        for level, lt in enumerate(stt.lvl_types):
+            if lt.format.has_positions:
+                e.print_text(f"pos[{level}] : ")
+                e.print_buffer(e.value(ToPositionsOp(tensor, level)))
+                e.print_punctuation(newline)
+            if not lt.format.has_coordinates or level > aos:
+                continue
+            e.print_text(f"crd[{level}] : ")
+            if level < aos:
+                e.print_buffer(e.value(ToCoordinatesOp(tensor, level)))
+            else:
+                crds = [
+                    e.value(ToCoordinatesOp(tensor, k))
+                    for k in range(aos, stt.lvl_rank)
+                ]
+                e.print_buffer(
+                    crds[0],
+                    elements=lambda b, i, crds=crds: [b.load(c, [i]) for c in crds],
+                )
+            e.print_punctuation(newline)
+        e.print_text("values : ")
+        e.print_buffer(values)
+        e.print_punctuation(newline)
+        e.print_text("----\n")
+        rewriter.erase_op(op)
+
+
+class LowerNumberOfEntries(RewritePattern):
+    """`sparse_tensor.number_of_entries` -> the size of the values buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: NumberOfEntriesOp, rewriter: PatternRewriter
+    ) -> None:
+        e = Emitter(rewriter, InsertPoint.before(op))
+        nse = e.dim(e.value(ToValuesOp(op.tensor)))
+        rewriter.replace_op(op, [], [nse])
+
+
+class LowerSparseToDense(RewritePattern):
+    """`sparse_tensor.convert` sparse -> dense: a zero-filled buffer, then a
+    store of every stored entry at its dimension coordinates."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        source, dest = op.source, op.dest
+        stt = SparseTensorType.of(source.type)
+        if stt is None or not stt.has_encoding or sparse_encoding(dest.type):
+            return
+        dest_type = dest.type
+        assert isinstance(dest_type, TensorType)
+        enc = sparse_encoding(source.type)
+        assert enc is not None
+        e = Emitter(rewriter, InsertPoint.before(op))
+        lvl = level_sizes(e, source, stt)
+        sizes = dim_sizes(e, source, stt, lvl)
+        buffer_type = MemRefType(dest_type.element_type, dest_type.get_shape())
+        buffer = e.alloc(buffer_type, sizes)
+        e.fill(buffer, e.constant(0, dest_type.element_type))
+        values = e.value(ToValuesOp(source))
+
+        def store(b: Emitter, coords: list[SSAValue], p: SSAValue) -> None:
+            dims = [b.affine(x, coords) for x in enc.lvl_to_dim.results]
+            b.store(b.load(values, [p]), buffer, dims)
+
+        for_each_stored(e, source, stt, store)
+        tensor = e.op(
+            bufferization.ToTensorOp.create(operands=[buffer], result_types=[dest_type])
+        )
+        rewriter.replace_op(op, [], [tensor.results[0]])
+
+
+@dataclass(frozen=True)
+class PostSparsificationRewritePass(ModulePass):
+    """MLIR's `post-sparsification-rewrite` for direct codegen."""
+
+    name = "post-sparsification-rewrite"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(
+                    [LowerPrint(), LowerNumberOfEntries(), LowerSparseToDense()]
+                ),
+                apply_recursively=False,
+            ).rewrite_module(op)
+        except ValueError as error:
+            raise PassFailure(op, str(error)) from None
