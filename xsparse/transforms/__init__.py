@@ -66,6 +66,14 @@ def get_sparse_iteration_to_indexing() -> type[ModulePass]:
     return SparseIterationToIndexingPass
 
 
+def get_sparse_iteration_to_indexing() -> type[ModulePass]:
+    from xsparse.transforms.sparse_iteration_to_indexing import (
+        SparseIterationToIndexingPass,
+    )
+
+    return SparseIterationToIndexingPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-to-llvm": _convert_to_llvm("ConvertToLLVMPass"),
@@ -76,6 +84,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-vector-to-llvm": _convert_to_llvm("ConvertVectorToLLVMPass"),
         "convert-math-to-llvm": _convert_to_llvm("ConvertMathToLLVMPass"),
         "lower-indexing": get_lower_indexing,
+        "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
