@@ -87,14 +87,6 @@ def largest_known_divisor(expr: AffineExpr) -> int:
     return 1
 
 
-def _floor_div(a: int, b: int) -> int:
-    return a // b
-
-
-def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
 def _out_of_order(lhs: AffineExpr, rhs: AffineExpr) -> bool:
     """MLIR 22 orders the operands of a commutative operation on two
     dimensions (or two symbols) by position: `d1 + d0` is `d0 + d1`."""
@@ -112,7 +104,9 @@ def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if lc is not None and rc is not None:
         return const(lc + rc)
     # Only the RHS is a constant; a symbolic term goes to the right.
-    if lc is not None or (is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs)):
+    if lc is not None or (
+        is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs)
+    ):
         return add(rhs, lhs)
     if _out_of_order(lhs, rhs):
         return add(rhs, lhs)
@@ -145,15 +139,23 @@ def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     if rbin is None:
         return _bin(ADD, lhs, rhs)
     lrhs, rrhs = rbin.lhs, rbin.rhs
-    if _const_value(rrhs) == -1 and isinstance(lrhs, AffineBinaryOpExpr) and lrhs.kind == MUL:
+    if (
+        _const_value(rrhs) == -1
+        and isinstance(lrhs, AffineBinaryOpExpr)
+        and lrhs.kind == MUL
+    ):
         llrhs, rlrhs = lrhs.lhs, lrhs.rhs
         if not (isinstance(llrhs, AffineBinaryOpExpr) and llrhs.kind == FLOORDIV):
             return _bin(ADD, lhs, rhs)
         if llrhs.rhs == rlrhs and lhs == llrhs.lhs:
             return mod(lhs, rlrhs)
-    if isinstance(lrhs, AffineBinaryOpExpr) and lrhs.kind == FLOORDIV:
-        if lhs == lrhs.lhs and lrhs.rhs == neg(rrhs):
-            return mod(lhs, lrhs.rhs)
+    if (
+        isinstance(lrhs, AffineBinaryOpExpr)
+        and lrhs.kind == FLOORDIV
+        and lhs == lrhs.lhs
+        and lrhs.rhs == neg(rrhs)
+    ):
+        return mod(lhs, lrhs.rhs)
     return _bin(ADD, lhs, rhs)
 
 
@@ -189,39 +191,40 @@ def sub(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     return add(lhs, neg(rhs))
 
 
-def floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    """`lhs floordiv rhs` as MLIR's `AffineExpr::floorDiv` builds it."""
+def _divide(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs floordiv rhs` or `lhs ceildiv rhs` as MLIR's `AffineExpr::floorDiv`
+    and `ceilDiv` build them (simplifyFloorDiv, simplifyCeilDiv)."""
     lc, rc = _const_value(lhs), _const_value(rhs)
     if rc is None or rc < 1:
-        return _bin(FLOORDIV, lhs, rhs)
+        return _bin(kind, lhs, rhs)
     if lc is not None:
-        return const(_floor_div(lc, rc))
+        return const(lc // rc if kind == FLOORDIV else -(-lc // rc))
     if rc == 1:
         return lhs
     if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == MUL:
         lrc = _const_value(lhs.rhs)
         if lrc is not None and lrc % rc == 0:
             return mul(lhs.lhs, const(lrc // rc))
-    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == ADD:
-        if largest_known_divisor(lhs.lhs) % rc == 0 or largest_known_divisor(lhs.rhs) % rc == 0:
-            return add(floordiv(lhs.lhs, rhs), floordiv(lhs.rhs, rhs))
-    return _bin(FLOORDIV, lhs, rhs)
+    # (e1 + e2) floordiv c, when c divides e1 or e2 (floordiv only).
+    if (
+        kind == FLOORDIV
+        and isinstance(lhs, AffineBinaryOpExpr)
+        and lhs.kind == ADD
+        and (
+            largest_known_divisor(lhs.lhs) % rc == 0
+            or largest_known_divisor(lhs.rhs) % rc == 0
+        )
+    ):
+        return add(floordiv(lhs.lhs, rhs), floordiv(lhs.rhs, rhs))
+    return _bin(kind, lhs, rhs)
+
+
+def floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    return _divide(FLOORDIV, lhs, rhs)
 
 
 def ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    """`lhs ceildiv rhs` as MLIR's `AffineExpr::ceilDiv` builds it."""
-    lc, rc = _const_value(lhs), _const_value(rhs)
-    if rc is None or rc < 1:
-        return _bin(CEILDIV, lhs, rhs)
-    if lc is not None:
-        return const(_ceil_div(lc, rc))
-    if rc == 1:
-        return lhs
-    if isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == MUL:
-        lrc = _const_value(lhs.rhs)
-        if lrc is not None and lrc % rc == 0:
-            return mul(lhs.lhs, const(lrc // rc))
-    return _bin(CEILDIV, lhs, rhs)
+    return _divide(CEILDIV, lhs, rhs)
 
 
 def mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -254,7 +257,9 @@ BUILDERS: dict[AffineBinaryOpKind, Callable[[AffineExpr, AffineExpr], AffineExpr
 }
 
 
-def rebuild(expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr]) -> AffineExpr:
+def rebuild(
+    expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr]
+) -> AffineExpr:
     """`expr` with dimensions and symbols replaced, simplified as MLIR does
     (`AffineExpr::replaceDimsAndSymbols`)."""
     if isinstance(expr, AffineDimExpr):
@@ -262,11 +267,19 @@ def rebuild(expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineE
     if isinstance(expr, AffineSymExpr):
         return syms[expr.position]
     if isinstance(expr, AffineBinaryOpExpr):
-        return BUILDERS[expr.kind](rebuild(expr.lhs, dims, syms), rebuild(expr.rhs, dims, syms))
+        return BUILDERS[expr.kind](
+            rebuild(expr.lhs, dims, syms), rebuild(expr.rhs, dims, syms)
+        )
     return expr
 
 
-_SPELLING = {ADD: " + ", MUL: " * ", MOD: " mod ", FLOORDIV: " floordiv ", CEILDIV: " ceildiv "}
+_SPELLING = {
+    ADD: " + ",
+    MUL: " * ",
+    MOD: " mod ",
+    FLOORDIV: " floordiv ",
+    CEILDIV: " ceildiv ",
+}
 
 
 def print_affine(expr: AffineExpr, strong: bool = False) -> str:
@@ -283,16 +296,22 @@ def print_affine(expr: AffineExpr, strong: bool = False) -> str:
         if expr.kind == MUL and _const_value(rhs) == -1:
             text = "-" + print_affine(lhs, True)
         else:
-            text = print_affine(lhs, True) + _SPELLING[expr.kind] + print_affine(rhs, True)
+            text = (
+                print_affine(lhs, True) + _SPELLING[expr.kind] + print_affine(rhs, True)
+            )
         return f"({text})" if strong else text
     text: str | None = None
     if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind == MUL:
         rrc = _const_value(rhs.rhs)
         if rrc == -1:
-            inner_strong = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == ADD
+            inner_strong = (
+                isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == ADD
+            )
             text = print_affine(lhs) + " - " + print_affine(rhs.lhs, inner_strong)
         elif rrc is not None and rrc < -1:
-            text = print_affine(lhs) + " - " + print_affine(rhs.lhs, True) + f" * {-rrc}"
+            text = (
+                print_affine(lhs) + " - " + print_affine(rhs.lhs, True) + f" * {-rrc}"
+            )
     rc = _const_value(rhs)
     if text is None and rc is not None and rc < 0:
         text = print_affine(lhs) + f" - {-rc}"
@@ -322,7 +341,7 @@ class ParsedEncoding:
     name_span: Span
     """Where MLIR reports verification errors: the `encoding` mnemonic."""
     lvl_types: list[LevelType] = field(default_factory=lambda: [])
-    dim_slices: list[ParsedSlice | None] = field(default_factory=lambda: [])
+    dim_slices: list[ParsedSlice] = field(default_factory=lambda: [])
     num_dims: int = 0
     num_symbols: int = 0
     lvl_exprs: tuple[AffineExpr, ...] = ()
@@ -360,7 +379,9 @@ class EncodingParser:
     def __init__(self, parser: AttrParser) -> None:
         self.p = parser
         lt = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
-        self.result = ParsedEncoding(Span(lt.start - len("encoding"), lt.start, lt.input))
+        self.result = ParsedEncoding(
+            Span(lt.start - len("encoding"), lt.start, lt.input)
+        )
 
     # -- tokens ---------------------------------------------------------------
 
@@ -391,7 +412,8 @@ class EncodingParser:
             comment = text.find("//", line_start, end)
             if comment != -1:
                 end = comment
-        self.p.raise_error(message, Span(end, end, span.input))
+        # One character wide: the caret MLIR draws (an empty span shows none).
+        self.p.raise_error(message, Span(end, min(end + 1, len(text)), span.input))
 
     def _expect(self, punct: str) -> Span:
         span = self._tok.span
@@ -410,7 +432,14 @@ class EncodingParser:
         self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
         return span.text, span
 
-    def _comma_list(self, open_: str, close: str, element: Callable[[], None], context: str, optional: bool) -> bool:
+    def _comma_list(
+        self,
+        open_: str,
+        close: str,
+        element: Callable[[], None],
+        context: str,
+        optional: bool,
+    ) -> bool:
         """MLIR's `parseCommaSeparatedList` with a delimiter."""
         if not self._optional(open_):
             if optional:
@@ -456,12 +485,16 @@ class EncodingParser:
                 while end < len(text) and text[end] not in '"\n':
                     end += 2 if text[end] == "\\" else 1
                 if end >= len(text) or text[end] != '"':
-                    self._error("expected '\"' in string literal", Span(pos - 1, pos, lt.input))
+                    self._error(
+                        "expected '\"' in string literal", Span(pos - 1, pos, lt.input)
+                    )
                 pos = end + 1
                 continue
             if c in closing:
                 if stack[-1] != closing[c]:
-                    self._error(f"unbalanced '{stack[-1]}' character in pretty dialect name", lt)
+                    self._error(
+                        f"unbalanced '{stack[-1]}' character in pretty dialect name", lt
+                    )
                 stack.pop()
                 if not stack:
                     return
@@ -471,7 +504,7 @@ class EncodingParser:
         self._expect("<")
         self._expect("{")
         while self._is_ident():
-            key, span = self._ident()
+            key, _ = self._ident()
             if key not in _KEYS:
                 self._error(f"unexpected key: {key}", self.result.name_span)
             self._expect("=")
@@ -498,7 +531,10 @@ class EncodingParser:
             self._wrong_token("expected attribute value")
         literal = start.kind == MLIRTokenKind.INTEGER_LIT or negative
         if literal and isinstance(attr, FloatAttr):
-            self._error("unexpected decimal integer literal for a floating point value", start.span)
+            self._error(
+                "unexpected decimal integer literal for a floating point value",
+                start.span,
+            )
         return attr
 
     def _parse_width(self, key: str) -> None:
@@ -514,7 +550,10 @@ class EncodingParser:
 
     def _parse_value(self, key: str) -> None:
         attr = self._parse_attribute()
-        if not isinstance(attr, FloatAttr | IntegerAttr) and attr.name != "complex.number":
+        if (
+            not isinstance(attr, FloatAttr | IntegerAttr)
+            and attr.name != "complex.number"
+        ):
             self._error(f"expected a numeric value for {key}", self.result.name_span)
         if key == "explicitVal":
             self.result.explicit_val = attr
@@ -545,8 +584,12 @@ class EncodingParser:
             else:
                 lvls_and_syms[name] = AffineDimExpr(num)
 
-        self._comma_list("[", "]", lambda: bind("s"), " in symbol binding list", optional=True)
-        self._comma_list("{", "}", lambda: bind("l"), " in level declaration list", optional=True)
+        self._comma_list(
+            "[", "]", lambda: bind("s"), " in symbol binding list", optional=True
+        )
+        self._comma_list(
+            "{", "}", lambda: bind("l"), " in level declaration list", optional=True
+        )
         declared_lvls = counts["l"]
 
         dim_exprs: list[AffineExpr | None] = []
@@ -563,7 +606,9 @@ class EncodingParser:
                 slice_ = self._parse_slice()
             slices.append(slice_)
 
-        self._comma_list("(", ")", dim_spec, " in dimension-specifier list", optional=False)
+        self._comma_list(
+            "(", ")", dim_spec, " in dimension-specifier list", optional=False
+        )
         self._expect("->")
 
         lvl_exprs: list[AffineExpr] = []
@@ -605,7 +650,9 @@ class EncodingParser:
         self.result.num_dims = counts["d"]
         self.result.num_symbols = counts["s"]
         self.result.lvl_exprs = tuple(lvl_exprs)
-        self.result.dim_exprs = tuple(dim_exprs) if any(e is not None for e in dim_exprs) else None
+        self.result.dim_exprs = (
+            tuple(dim_exprs) if any(e is not None for e in dim_exprs) else None
+        )
         # Level types and slices accumulate over repeated `map` keys, as in MLIR.
         self.result.lvl_types.extend(lvl_types)
         if any(s is not None for s in slices):
@@ -615,16 +662,22 @@ class EncodingParser:
         """`#sparse_tensor<slice(offset, size, stride)>`, MLIR 22's
         SparseTensorDimSliceAttr: parsed first, then verified."""
         start = self._tok.span
-        if self._tok.kind != MLIRTokenKind.HASH_IDENT or self._tok.text != "#sparse_tensor":
+        if (
+            self._tok.kind != MLIRTokenKind.HASH_IDENT
+            or self._tok.text != "#sparse_tensor"
+        ):
             # Anything else is an attribute, but not a slice.
             self._parse_attribute()
             self._error("expected SparseTensorDimSliceAttr", start)
         self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
         self._expect("<")
-        if not self._is_ident():
+        keyword = self._tok
+        if keyword.kind != MLIRTokenKind.BARE_IDENT:
             self._error("expected valid keyword")
-        if self._tok.text != "slice":
-            self._error(f"unknown attribute `{self._tok.text}` in dialect `sparse_tensor`")
+        if keyword.text != "slice":
+            self._error(
+                f"unknown attribute `{keyword.text}` in dialect `sparse_tensor`"
+            )
         _, name_span = self._ident()
         self._expect("(")
         values: list[int | None] = []
@@ -635,7 +688,9 @@ class EncodingParser:
                 values.append(None)
                 continue
             number = self._tok.span
-            value = self.p.parse_optional_integer(allow_boolean=False, allow_negative=True)
+            value = self.p.parse_optional_integer(
+                allow_boolean=False, allow_negative=True
+            )
             if value is None:
                 self._wrong_token("expected '?'")
             if not _INT64_MIN <= value <= _INT64_MAX:
@@ -654,14 +709,19 @@ class EncodingParser:
     def _parse_lvl_type(self) -> LevelType:
         span = self._tok.span
         if not self._is_ident():
-            self._error("expected valid level format (e.g. dense, compressed or singleton)")
+            self._error(
+                "expected valid level format (e.g. dense, compressed or singleton)"
+            )
         base, _ = self._ident()
         sizes: list[int] = []
         if base == "structured":
 
             def size() -> None:
                 loc = self._tok.span
-                if self._tok.kind != MLIRTokenKind.INTEGER_LIT and self._tok.kind != MLIRTokenKind.MINUS:
+                if (
+                    self._tok.kind != MLIRTokenKind.INTEGER_LIT
+                    and self._tok.kind != MLIRTokenKind.MINUS
+                ):
                     self._error("expected valid integer for structured size", loc)
                 value = self.p.parse_integer(allow_boolean=False, allow_negative=True)
                 if value < 0:
@@ -670,7 +730,9 @@ class EncodingParser:
                     self._error("failed to parse structured size", loc)
                 sizes.append(value)
 
-            if self._comma_list("[", "]", size, " in structured n out of m", optional=True):
+            if self._comma_list(
+                "[", "]", size, " in structured n out of m", optional=True
+            ):
                 if len(sizes) != 2:
                     self._error("expected exactly 2 structured sizes", span)
                 if sizes[0] > sizes[1]:
@@ -685,7 +747,10 @@ class EncodingParser:
         def prop() -> None:
             loc = self._tok.span
             if not self._is_ident():
-                self._error("expected valid level property (e.g. nonordered, nonunique or high)", loc)
+                self._error(
+                    "expected valid level property (e.g. nonordered, nonunique or high)",
+                    loc,
+                )
             name, _ = self._ident()
             if name == "high" and base == "compressed":
                 props.append(name)  # the seed's spelling of loose_compressed
@@ -711,7 +776,9 @@ class EncodingParser:
             m=sizes[1] if fmt is STRUCTURED else 0,
         )
         if props and fmt.name in ("dense", "batch", "structured"):
-            self._error("invalid level type: level format doesn't support the properties", span)
+            self._error(
+                "invalid level type: level format doesn't support the properties", span
+            )
         return lt
 
 
@@ -723,12 +790,23 @@ def _block_sizes(base: str) -> tuple[int, int] | None:
     return None
 
 
+_MAX_NESTING = 100
+_MAX_OPERATIONS = 250
+"""Deeper nesting of parentheses or negations, and longer expressions, are
+refused: MLIR has no limit, but its recursion runs on a larger stack than
+Python's."""
+
+
 class AffineExprParser:
     """MLIR's AffineParser for one expression over named variables."""
 
     def __init__(self, outer: EncodingParser, names: dict[str, AffineExpr]) -> None:
         self.o = outer
         self.names = names
+        self.depth = 0
+        """Open parentheses and negations, bounded to keep Python's stack."""
+        self.operations = 0
+        """Binary operations so far, bounded for the same reason."""
 
     def parse(self) -> AffineExpr:
         return self._low(None, None)
@@ -745,18 +823,33 @@ class AffineExprParser:
         if tok.kind == MLIRTokenKind.STAR:
             self.o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
             return MUL
-        if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text in ("floordiv", "ceildiv", "mod"):
+        if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text in (
+            "floordiv",
+            "ceildiv",
+            "mod",
+        ):
             self.o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
             return {"floordiv": FLOORDIV, "ceildiv": CEILDIV, "mod": MOD}[tok.text]
         return None
 
     def _combine(
-        self, op: AffineBinaryOpKind | str, lhs: AffineExpr, rhs: AffineExpr, loc: Span | None = None
+        self,
+        op: AffineBinaryOpKind | str,
+        lhs: AffineExpr,
+        rhs: AffineExpr,
+        loc: Span | None = None,
     ) -> AffineExpr:
+        self.operations += 1
+        if self.operations > _MAX_OPERATIONS:
+            self.o._error("affine expression too long", loc)  # pyright: ignore[reportPrivateUsage]
         if op == "sub":
             return sub(lhs, rhs)
         assert isinstance(op, AffineBinaryOpKind)
-        if op == MUL and not is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
+        if (
+            op == MUL
+            and not is_symbolic_or_constant(lhs)
+            and not is_symbolic_or_constant(rhs)
+        ):
             self.o._error(  # pyright: ignore[reportPrivateUsage]
                 "non-affine expression: at least one of the multiply operands has to be "
                 "either a constant or symbolic",
@@ -770,34 +863,49 @@ class AffineExprParser:
             )
         return BUILDERS[op](lhs, rhs)
 
-    def _low(self, llhs: AffineExpr | None, llhs_op: AffineBinaryOpKind | str | None) -> AffineExpr:
-        lhs = self._operand(llhs)
-        if (op := self._low_op()) is not None:
-            if llhs is not None:
-                assert llhs_op is not None
-                return self._low(self._combine(llhs_op, llhs, lhs), op)
-            return self._low(lhs, op)
-        op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
-        if (hop := self._high_op()) is not None:
-            high = self._high(lhs, hop, op_loc)
-            expr = self._combine(llhs_op, llhs, high) if llhs is not None and llhs_op is not None else high
-            if (nxt := self._low_op()) is not None:
-                return self._low(expr, nxt)
-            return expr
-        if llhs is not None and llhs_op is not None:
-            return self._combine(llhs_op, llhs, lhs)
-        return lhs
-
-    def _high(self, llhs: AffineExpr | None, llhs_op: AffineBinaryOpKind | None, llhs_loc: Span) -> AffineExpr:
-        lhs = self._operand(llhs)
-        op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
-        if (op := self._high_op()) is not None:
+    def _low(
+        self, llhs: AffineExpr | None, llhs_op: AffineBinaryOpKind | str | None
+    ) -> AffineExpr:
+        """`parseAffineLowPrecOpExpr`, its tail recursion as a loop."""
+        while True:
+            lhs = self._operand(llhs)
+            if (op := self._low_op()) is not None:
+                if llhs is not None and llhs_op is not None:
+                    lhs = self._combine(llhs_op, llhs, lhs)
+                llhs, llhs_op = lhs, op
+                continue
+            op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
+            if (hop := self._high_op()) is not None:
+                expr = self._high(lhs, hop, op_loc)
+                if llhs is not None and llhs_op is not None:
+                    expr = self._combine(llhs_op, llhs, expr)
+                if (nxt := self._low_op()) is not None:
+                    llhs, llhs_op = expr, nxt
+                    continue
+                return expr
             if llhs is not None and llhs_op is not None:
-                return self._high(self._combine(llhs_op, llhs, lhs, op_loc), op, op_loc)
-            return self._high(lhs, op, op_loc)
-        if llhs is not None and llhs_op is not None:
-            return self._combine(llhs_op, llhs, lhs, llhs_loc)
-        return lhs
+                return self._combine(llhs_op, llhs, lhs)
+            return lhs
+
+    def _high(
+        self,
+        llhs: AffineExpr | None,
+        llhs_op: AffineBinaryOpKind | None,
+        llhs_loc: Span,
+    ) -> AffineExpr:
+        """`parseAffineHighPrecOpExpr`, its tail recursion as a loop; an error
+        on a product is reported at the operator after it, as MLIR does."""
+        while True:
+            lhs = self._operand(llhs)
+            op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
+            if (op := self._high_op()) is not None:
+                if llhs is not None and llhs_op is not None:
+                    lhs = self._combine(llhs_op, llhs, lhs, op_loc)
+                llhs, llhs_op, llhs_loc = lhs, op, op_loc
+                continue
+            if llhs is not None and llhs_op is not None:
+                return self._combine(llhs_op, llhs, lhs, llhs_loc)
+            return lhs
 
     def _operand(self, lhs: AffineExpr | None) -> AffineExpr:
         o = self.o
@@ -808,15 +916,19 @@ class AffineExprParser:
                 o._wrong_token("use of undeclared identifier")  # pyright: ignore[reportPrivateUsage]
             o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
             return self.names[tok.text]
-        if kind == MLIRTokenKind.MINUS:
+        if kind in (MLIRTokenKind.MINUS, MLIRTokenKind.L_PAREN):
+            self.depth += 1
+            if self.depth > _MAX_NESTING:
+                o._error("affine expression nested too deeply")  # pyright: ignore[reportPrivateUsage]
             o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
-            return neg(self._operand(lhs))
-        if kind == MLIRTokenKind.L_PAREN:
-            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
-            if o._tok.kind == MLIRTokenKind.R_PAREN:  # pyright: ignore[reportPrivateUsage]
-                o._error("no expression inside parentheses")  # pyright: ignore[reportPrivateUsage]
-            expr = self.parse()
-            o._expect(")")  # pyright: ignore[reportPrivateUsage]
+            if kind == MLIRTokenKind.MINUS:
+                expr = neg(self._operand(lhs))
+            else:
+                if o._tok.kind == MLIRTokenKind.R_PAREN:  # pyright: ignore[reportPrivateUsage]
+                    o._error("no expression inside parentheses")  # pyright: ignore[reportPrivateUsage]
+                expr = self.parse()
+                o._expect(")")  # pyright: ignore[reportPrivateUsage]
+            self.depth -= 1
             return expr
         if kind == MLIRTokenKind.INTEGER_LIT:
             text = tok.text
@@ -830,9 +942,13 @@ class AffineExprParser:
             return const(value)
         if kind in (MLIRTokenKind.PLUS, MLIRTokenKind.STAR):
             o._error(  # pyright: ignore[reportPrivateUsage]
-                "missing right operand of binary operator" if lhs is not None else "missing left operand of binary operator"
+                "missing right operand of binary operator"
+                if lhs is not None
+                else "missing left operand of binary operator"
             )
         o._error(  # pyright: ignore[reportPrivateUsage]
-            "missing right operand of binary operator" if lhs is not None else "expected affine expression"
+            "missing right operand of binary operator"
+            if lhs is not None
+            else "expected affine expression"
         )
         raise AssertionError("unreachable")

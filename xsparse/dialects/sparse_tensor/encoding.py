@@ -60,7 +60,9 @@ class DimSlice:
     stride: int | None
 
     def __str__(self) -> str:
-        parts = ("?" if v is None else str(v) for v in (self.offset, self.size, self.stride))
+        parts = (
+            "?" if v is None else str(v) for v in (self.offset, self.size, self.stride)
+        )
         return f"#sparse_tensor<slice({', '.join(parts)})>"
 
 
@@ -107,7 +109,11 @@ def _block_parts(expr: AffineExpr) -> tuple[str, int, int] | None:
         and isinstance(expr.lhs, AffineDimExpr)
         and isinstance(expr.rhs, AffineConstantExpr)
     ):
-        return ("div" if expr.kind == FLOORDIV else "mod", expr.lhs.position, expr.rhs.value)
+        return (
+            "div" if expr.kind == FLOORDIV else "mod",
+            expr.lhs.position,
+            expr.rhs.value,
+        )
     return None
 
 
@@ -159,7 +165,9 @@ def _inverse(dim_to_lvl: AffineMap, mlir_order: bool) -> AffineMap | None:
     lvl_rank = len(results)
     if dim_to_lvl.num_symbols:
         return None
-    if lvl_rank == dim_to_lvl.num_dims and all(isinstance(e, AffineDimExpr) for e in results):
+    if lvl_rank == dim_to_lvl.num_dims and all(
+        isinstance(e, AffineDimExpr) for e in results
+    ):
         positions = [e.position for e in results if isinstance(e, AffineDimExpr)]
         if sorted(positions) == list(range(lvl_rank)):
             inv = [AffineDimExpr(positions.index(d)) for d in range(lvl_rank)]
@@ -181,7 +189,10 @@ def _inverse(dim_to_lvl: AffineMap, mlir_order: bool) -> AffineMap | None:
             divs[dim] = (lvl, size)
         else:
             div_lvl, _ = divs[dim]
-            per_dim[dim] = add(mul(AffineDimExpr(div_lvl), AffineConstantExpr(size)), AffineDimExpr(lvl))
+            per_dim[dim] = add(
+                mul(AffineDimExpr(div_lvl), AffineConstantExpr(size)),
+                AffineDimExpr(lvl),
+            )
     if mlir_order:
         blocked = [per_dim[d] for d in sorted(divs)]
         return AffineMap(lvl_rank, 0, (*plain, *blocked))
@@ -204,7 +215,11 @@ def _is_nv24_metadata(lvl_types: Sequence[LevelType]) -> bool:
     """Seed 000's NV_24 `crdWidth = 2`: the only level storing coordinates is
     a 2:4 level, whose 2-bit metadata MLIR 22 cannot express."""
     with_crds = [lt for lt in lvl_types if lt.format.has_coordinates]
-    return len(with_crds) == 1 and with_crds[0].format is STRUCTURED and (with_crds[0].n, with_crds[0].m) == (2, 4)
+    return (
+        len(with_crds) == 1
+        and with_crds[0].format is STRUCTURED
+        and (with_crds[0].n, with_crds[0].m) == (2, 4)
+    )
 
 
 def encoding_error(
@@ -218,7 +233,9 @@ def encoding_error(
     """The first violated rule of MLIR 22's encoding verifier, or None."""
     if pos_width not in _WIDTHS:
         return f"unexpected position bitwidth: {pos_width}"
-    if crd_width not in _WIDTHS and not (crd_width == 2 and _is_nv24_metadata(lvl_types)):
+    if crd_width not in _WIDTHS and not (
+        crd_width == 2 and _is_nv24_metadata(lvl_types)
+    ):
         return f"unexpected coordinate bitwidth: {crd_width}"
     lvl = 0
     while lvl < len(lvl_types):
@@ -226,7 +243,9 @@ def encoding_error(
             lvl += 1
             continue
         if lvl == 0 or lvl_types[lvl - 1].format not in (COMPRESSED, LOOSE_COMPRESSED):
-            return "expected compressed or loose_compressed level before singleton level"
+            return (
+                "expected compressed or loose_compressed level before singleton level"
+            )
         end = lvl
         while end < len(lvl_types) and lvl_types[end].format is SINGLETON:
             end += 1
@@ -253,7 +272,9 @@ def encoding_error(
             for size in sizes:
                 if size:
                     if coefficient and size != coefficient:
-                        return "expected only one blocked level with the same coefficients"
+                        return (
+                            "expected only one blocked level with the same coefficients"
+                        )
                     coefficient = size
             if coefficient != lvl_types[first].m:
                 return "expected coeffiencts of Affine expressions to be equal to m of n_out_of_m level"
@@ -311,12 +332,16 @@ def verify_encoding_for_tensor(
             message = "expected non-scalar sparse tensor"
         elif data.dim_rank != dim_rank:
             message = f"dimension-rank mismatch between encoding and tensor shape: {data.dim_rank} != {dim_rank}"
-        elif data.explicit_val is not None and _element_of(data.explicit_val) != element:
+        elif (
+            data.explicit_val is not None and _element_of(data.explicit_val) != element
+        ):
             message = (
                 "explicit value type mismatch between encoding and tensor element type: "
                 f"'{_element_of(data.explicit_val)}' != '{element}'"
             )
-        elif data.implicit_val is not None and _element_of(data.implicit_val) != element:
+        elif (
+            data.implicit_val is not None and _element_of(data.implicit_val) != element
+        ):
             message = (
                 "implicit value type mismatch between encoding and tensor element type: "
                 f"'{_element_of(data.implicit_val)}' != '{element}'"
@@ -329,7 +354,14 @@ def verify_encoding_for_tensor(
 
 def data_error(data: Encoding) -> str | None:
     """`encoding_error` on a built Encoding (its lvlToDim is always inferred)."""
-    return encoding_error(data.lvl_types, data.dim_to_lvl, None, data.pos_width, data.crd_width, data.dim_slices)
+    return encoding_error(
+        data.lvl_types,
+        data.dim_to_lvl,
+        None,
+        data.pos_width,
+        data.crd_width,
+        data.dim_slices,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -343,7 +375,10 @@ def _build(parsed: ParsedEncoding) -> tuple[Encoding, AffineMap | None]:
     given: AffineMap | None = None
     if parsed.dim_exprs is not None:
         # A partial list never equals an inverse: keep a marker that differs.
-        exprs = tuple(e if e is not None else AffineConstantExpr(-(2**63)) for e in parsed.dim_exprs)
+        exprs = tuple(
+            e if e is not None else AffineConstantExpr(-(2**63))
+            for e in parsed.dim_exprs
+        )
         given = AffineMap(len(parsed.lvl_exprs), parsed.num_symbols, exprs)
     lvl_to_dim = infer_lvl_to_dim(dim_to_lvl) or AffineMap(len(parsed.lvl_types), 0, ())
     slices = tuple(DimSlice(s.offset, s.size, s.stride) for s in parsed.dim_slices)
@@ -394,14 +429,26 @@ class SparseTensorEncodingAttr(Data[Encoding]):
             text += "[" + ", ".join(f"s{i}" for i in range(m.num_symbols)) + "]"
         dims = [f"d{i}" for i in range(m.num_dims)]
         if data.dim_slices:
-            dims = [f"{d} : {s or DEFAULT_SLICE}" for d, s in zip(dims, data.dim_slices, strict=False)]
+            dims = [
+                f"{d} : {s or DEFAULT_SLICE}"
+                for d, s in zip(dims, data.dim_slices, strict=False)
+            ]
         text += "(" + ", ".join(dims) + ") -> ("
-        text += ", ".join(f"{print_affine(e)} : {lt}" for e, lt in zip(m.results, data.lvl_types, strict=False)) + ")"
+        text += (
+            ", ".join(
+                f"{print_affine(e)} : {lt}"
+                for e, lt in zip(m.results, data.lvl_types, strict=False)
+            )
+            + ")"
+        )
         if data.pos_width:
             text += f", posWidth = {data.pos_width}"
         if data.crd_width:
             text += f", crdWidth = {data.crd_width}"
-        for key, value in (("explicitVal", data.explicit_val), ("implicitVal", data.implicit_val)):
+        for key, value in (
+            ("explicitVal", data.explicit_val),
+            ("implicitVal", data.implicit_val),
+        ):
             if value is not None:
                 text += f", {key} = {_attr_text(value)}"
         return text + " }>"
@@ -431,7 +478,9 @@ class SparseTensorEncodingAttr(Data[Encoding]):
         if dim_to_lvl is None:
             dim_to_lvl = AffineMap.identity(len(lvl_types))
         lvl_to_dim = infer_lvl_to_dim(dim_to_lvl) or AffineMap(len(lvl_types), 0, ())
-        slices = tuple(s or DEFAULT_SLICE for s in dim_slices) if any(dim_slices) else ()
+        slices = (
+            tuple(s or DEFAULT_SLICE for s in dim_slices) if any(dim_slices) else ()
+        )
         return SparseTensorEncodingAttr(
             Encoding(
                 dim_to_lvl,
@@ -530,20 +579,14 @@ class SparseTensorEncodingAttr(Data[Encoding]):
     def is_all_ordered(self) -> bool:
         return all(lt.is_ordered for lt in self.lvl_types)
 
-    def coo_start(self) -> int | None:
-        """The first level of a trailing COO region: a compressed(nonunique)
-        or loose_compressed level followed only by singletons."""
-        types = self.lvl_types
-        for start, lt in enumerate(types):
-            rest = types[start + 1 :]
-            if lt.format in (COMPRESSED, LOOSE_COMPRESSED) and rest and all(r.format is SINGLETON for r in rest):
-                return start if (lt.nonunique or lt.format is LOOSE_COMPRESSED) else None
-        return None
-
     def is_coo(self) -> bool:
         """Coordinate scheme: compressed(nonunique) or loose_compressed at the
         first level, singletons after it (MLIR's isCOOType from level 0)."""
-        return self.coo_start() == 0
+        first, *rest = self.lvl_types
+        rooted = first.format is LOOSE_COMPRESSED or (
+            first.format is COMPRESSED and first.nonunique
+        )
+        return rooted and bool(rest) and all(lt.format is SINGLETON for lt in rest)
 
     def has_slices(self) -> bool:
         return bool(self.dim_slices)
@@ -586,7 +629,9 @@ def parse_encoding(text: str) -> SparseTensorEncodingAttr:
     except ParseError as e:
         raise XSparseError(format_parse_error(e)) from None
     if not isinstance(attr, SparseTensorEncodingAttr):
-        raise XSparseError(f"<encoding>: error: expected a #sparse_tensor.encoding, got {attr}")
+        raise XSparseError(
+            f"<encoding>: error: expected a #sparse_tensor.encoding, got {attr}"
+        )
     return attr
 
 
