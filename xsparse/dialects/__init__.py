@@ -23,8 +23,22 @@ def get_indexing() -> Dialect:
     return Indexing
 
 
+def get_subset() -> Dialect:
+    from xsparse.dialects.subset import Subset
+
+    return Subset
+
+
+def get_jagged() -> Dialect:
+    from xsparse.dialects.jagged import Jagged
+
+    return Jagged
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {
         "sparse_tensor": get_sparse_tensor,
         "indexing": get_indexing,
+        "subset": get_subset,
+        "jagged": get_jagged,
     }
