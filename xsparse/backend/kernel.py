@@ -192,6 +192,9 @@ def compile(
     opt_level: int = 3,
     fast_math: bool = False,
     parallelization_strategy: ParallelizationStrategy = "none",
+    vl: int = 1,
+    enable_simd_index32: bool = False,
+    enable_vla_vectorization: bool = False,
 ) -> Kernel:
     """Compile MLIR text with the sparsifier and return its entry function as a Kernel.
 
@@ -203,7 +206,12 @@ def compile(
     function = _entry_function(module, entry)
     signature = function.function_type
     groups = shared_sizes(function)
-    for p in sparsifier_passes(parallelization_strategy):
+    for p in sparsifier_passes(
+        parallelization_strategy,
+        vl=vl,
+        enable_simd_index32=enable_simd_index32,
+        enable_vla_vectorization=enable_vla_vectorization,
+    ):
         try:
             p.apply(ctx, module)
         except XSparseError:

@@ -4,7 +4,8 @@
 (https://mlir.llvm.org/docs/Dialects/LLVM/) that the lowering to LLVM needs;
 `VECTOR_EXTENSION_OPS` mirror ops of MLIR's vector dialect
 (https://mlir.llvm.org/docs/Dialects/Vector/). `extend_xdsl_dialects()` appends
-them (and `arith.index_castui`, `memref.realloc`) to xDSL's dialect objects, so that any context that
+them (and `arith.index_castui`, `memref.realloc`, an `arith.select` that takes a
+vector condition) to xDSL's dialect objects, so that any context that
 loads those dialects afterwards (xsparse-opt, xdsl-opt with the xsparse
 universe) parses and prints them. Importing `xsparse.dialects` calls it.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import arith, llvm
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import (
     I64,
@@ -22,6 +24,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     VectorType,
+    i1,
     i64,
 )
 from xdsl.dialects.llvm import LLVM, GenericCastOp
@@ -29,7 +32,9 @@ from xdsl.dialects.memref import MemRef
 from xdsl.dialects.vector import Vector
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
+    EqAttrConstraint,
     IRDLOperation,
+    OperandDef,
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
@@ -266,6 +271,80 @@ class ReallocOp(IRDLOperation):
         super().__init__(operands=[source, size], result_types=[result_type])
 
 
+@irdl_op_definition
+class VectorScaleOp(IRDLOperation):
+    """`vector.vscale`: the runtime multiple of scalable vector lengths (an index)."""
+
+    name = "vector.vscale"
+
+    res = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VectorScaleOp:
+        attrs = parser.parse_optional_attr_dict()
+        op = cls()
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+
+
+def _parse_select(cls: type[arith.SelectOp], parser: Parser) -> arith.SelectOp:
+    """`arith.select %c, %a, %b : T` or, with a vector condition, `: vector<..xi1>, T`."""
+    cond = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    lhs = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    rhs = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    first = parser.parse_type()
+    cond_type: Attribute = i1
+    result_type = first
+    if parser.parse_optional_punctuation(",") is not None:
+        cond_type, result_type = first, parser.parse_type()
+    op = cls(
+        parser.resolve_operand(cond, cond_type),
+        parser.resolve_operand(lhs, result_type),
+        parser.resolve_operand(rhs, result_type),
+    )
+    op.attributes.update(attrs)
+    return op
+
+
+def _print_select(op: arith.SelectOp, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_list([op.cond, op.lhs, op.rhs], printer.print_ssa_value)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    if isinstance(op.cond.type, VectorType):
+        printer.print_attribute(op.cond.type)
+        printer.print_string(", ")
+    printer.print_attribute(op.result.type)
+
+
+def _allow_vector_conditions() -> None:
+    """Let `arith.select` and `llvm.select` take a vector of `i1` as condition.
+
+    MLIR's `arith.select` and LLVM's `select` do; xDSL 0.74's accept only `i1`.
+    The op classes stay xDSL's (so `isinstance` checks elsewhere hold); only the
+    condition's constraint and `arith.select`'s custom syntax change.
+    """
+    condition = OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1))
+    for op_type in (arith.SelectOp, llvm.SelectOp):
+        operands = op_type.get_irdl_definition().operands
+        operands[0] = (operands[0][0], condition)
+    arith.SelectOp.parse = classmethod(_parse_select)  # type: ignore[method-assign]
+    arith.SelectOp.print = _print_select  # type: ignore[method-assign]
+
+
+
 LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (
     UIToFPOp,
     FPToSIOp,
@@ -297,6 +376,7 @@ VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
     StepOp,
     ConstantMaskOp,
     PrintOp,
+    VectorScaleOp,
 )
 
 
@@ -313,3 +393,4 @@ def extend_xdsl_dialects() -> None:
     _extend(MemRef, MEMREF_EXTENSION_OPS)
     _extend(LLVM, LLVM_EXTENSION_OPS)
     _extend(Vector, VECTOR_EXTENSION_OPS)
+    _allow_vector_conditions()

@@ -52,18 +52,16 @@ def get_sparse_vectorization() -> type[ModulePass]:
     return SparseVectorizationPass
 
 
+def get_sparse_vector_peel() -> type[ModulePass]:
+    from xsparse.transforms.sparse_vectorization import SparseVectorPeelPass
+
+    return SparseVectorPeelPass
+
+
 def get_sparsifier() -> type[ModulePass]:
     from xsparse.transforms.sparsifier import SparsifierPass
 
     return SparsifierPass
-
-
-def get_sparse_iteration_to_indexing() -> type[ModulePass]:
-    from xsparse.transforms.sparse_iteration_to_indexing import (
-        SparseIterationToIndexingPass,
-    )
-
-    return SparseIterationToIndexingPass
 
 
 def get_sparse_iteration_to_indexing() -> type[ModulePass]:
@@ -85,11 +83,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-math-to-llvm": _convert_to_llvm("ConvertMathToLLVMPass"),
         "lower-indexing": get_lower_indexing,
         "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
-        "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
         "sparsifier": get_sparsifier,
         "post-sparsification-rewrite": get_post_sparsification_rewrite,
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
         "sparse-vectorization": get_sparse_vectorization,
+        "sparse-vector-peel": get_sparse_vector_peel,
     }

@@ -24,6 +24,10 @@ from xsparse.transforms.post_sparsification_rewrite import (
 )
 from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
 from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
+from xsparse.transforms.sparse_vectorization import (
+    SparseVectorizationPass,
+    SparseVectorPeelPass,
+)
 from xsparse.transforms.sparsification import SparsificationPass
 
 ParallelizationStrategy = Literal[
@@ -38,14 +42,26 @@ ParallelizationStrategy = Literal[
 def sparsifier_passes(
     parallelization_strategy: ParallelizationStrategy = "none",
     sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional",
+    vl: int = 1,
+    enable_simd_index32: bool = False,
+    enable_vla_vectorization: bool = False,
 ) -> list[ModulePass]:
-    """The passes from linalg on sparse tensors to buffers, before convert-to-llvm."""
-    return [
+    """The passes from linalg on sparse tensors to buffers, before convert-to-llvm.
+
+    With `vl > 1`, `sparse-vectorization` runs before codegen (as in MLIR's
+    pipeline), then xsparse's `sparse-vector-peel` (unmasked main loops).
+    """
+    passes: list[ModulePass] = [
         SparseReinterpretMapPass(),
         SparsificationPass(parallelization_strategy, sparse_emit_strategy),
         PostSparsificationRewritePass(),
-        SparseTensorCodegenPass(),
     ]
+    if vl > 1:
+        passes += [
+            SparseVectorizationPass(vl, enable_vla_vectorization, enable_simd_index32),
+            SparseVectorPeelPass(),
+        ]
+    return [*passes, SparseTensorCodegenPass()]
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,11 @@ class SparsifierPass(ModulePass):
                 "sparsifier: xsparse generates direct code for sparse storage; "
                 "enable-runtime-library=true is not supported",
             )
-        for p in sparsifier_passes(self.parallelization_strategy):
+        for p in sparsifier_passes(
+            self.parallelization_strategy,
+            vl=self.vl,
+            enable_simd_index32=self.enable_simd_index32,
+            enable_vla_vectorization=self.enable_vla_vectorization,
+        ):
             p.apply(ctx, op)
         ConvertToLLVMPass().apply(ctx, op)
