@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 from xdsl.dialects.builtin import (
+    ComplexType,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -286,3 +287,20 @@ def test_verify_encoding_for_tensor() -> None:
         verify_encoding_for_tensor(valued, TensorType(f64, [3], valued))
     with pytest.raises(VerifyException, match="implicit value must be zero"):
         verify_encoding_for_tensor(valued.data, TensorType(i32, [3], valued))
+
+
+def test_complex_values() -> None:
+    enc = parse_encoding(
+        "#sparse_tensor.encoding<{ map = (i) -> (i : compressed), "
+        "explicitVal = #complex.number<:f64 1.0, 2.0>, implicitVal = #complex.number<:f64 0.0, 0.0> }>"
+    )
+    assert str(enc).endswith(
+        "explicitVal = #complex.number<:f64 1.000000e+00, 2.000000e+00> : complex<f64>, "
+        "implicitVal = #complex.number<:f64 0.000000e+00, 0.000000e+00> : complex<f64> }>"
+    )
+    verify_encoding_for_tensor(enc, TensorType(ComplexType(f64), [3], enc))
+    with pytest.raises(XSparseError, match="complex number type doesn't match"):
+        parse_encoding(
+            "#sparse_tensor.encoding<{ map = (i) -> (i : compressed), "
+            "explicitVal = #complex.number<:f64 1.0, 2.0> : complex<f32> }>"
+        )

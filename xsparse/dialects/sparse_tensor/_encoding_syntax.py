@@ -12,12 +12,14 @@ text byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import gcd
 from typing import NoReturn
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import AnyFloat, ComplexType, FloatAttr, IntegerAttr
+from xdsl.dialects.complex import ComplexNumberAttr
 from xdsl.ir import Attribute
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -28,6 +30,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 from xdsl.parser import AttrParser
+from xdsl.utils.hints import isa
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -359,6 +362,9 @@ class ParsedEncoding:
 # The parser.
 # ---------------------------------------------------------------------------
 
+_DECIMAL_INTEGER = re.compile(r"-?\s*(?!0[xX])[0-9]+(?![0-9.xX])")
+"""A decimal integer literal (MLIR takes hexadecimal ones as float bits)."""
+
 _KEYS = ("map", "posWidth", "crdWidth", "explicitVal", "implicitVal")
 
 
@@ -523,14 +529,13 @@ class EncodingParser:
     def _parse_attribute(self) -> Attribute:
         """A builtin attribute value, with MLIR's messages for common slips."""
         start = self._tok
-        negative = start.kind == MLIRTokenKind.MINUS
         if start.kind == MLIRTokenKind.INTEGER_LIT and int(start.text, 0) > _INT64_MAX:
             self._error("integer constant out of range for attribute", start.span)
+        decimal = _DECIMAL_INTEGER.match(start.span.input.content, start.span.start)
         attr = self.p.parse_optional_attribute()
         if attr is None:
             self._wrong_token("expected attribute value")
-        literal = start.kind == MLIRTokenKind.INTEGER_LIT or negative
-        if literal and isinstance(attr, FloatAttr):
+        if decimal and isinstance(attr, FloatAttr):
             self._error(
                 "unexpected decimal integer literal for a floating point value",
                 start.span,
@@ -548,8 +553,33 @@ class EncodingParser:
         else:
             self.result.crd_width = width
 
+    def _parse_complex(self) -> Attribute:
+        """`#complex.number<:f32 re, im>`, whose `: complex<f32>` MLIR lets
+        one leave out (xDSL's own parser requires it)."""
+        self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+        self._expect("<")
+        self._expect(":")
+        element = self.p.parse_type()
+        if not isa(element, AnyFloat):
+            self._error("expected a floating point element type")
+        real = self.p.parse_float()
+        self._expect(",")
+        imag = self.p.parse_float()
+        self._expect(">")
+        if self._optional(":"):
+            at = self._tok.span
+            if self.p.parse_type() != ComplexType(element):
+                self._error("complex number type doesn't match its element type", at)
+        return ComplexNumberAttr(real, imag, ComplexType(element))
+
     def _parse_value(self, key: str) -> None:
-        attr = self._parse_attribute()
+        if (
+            self._tok.kind == MLIRTokenKind.HASH_IDENT
+            and self._tok.text == "#complex.number"
+        ):
+            attr = self._parse_complex()
+        else:
+            attr = self._parse_attribute()
         if (
             not isinstance(attr, FloatAttr | IntegerAttr)
             and attr.name != "complex.number"

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
+from xdsl.dialects.complex import ComplexNumberAttr
 from xdsl.ir import Attribute, Data
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -312,8 +313,7 @@ def _is_zero(attr: Attribute) -> bool:
         return attr.value.data == 0.0  # pyright: ignore[reportUnknownMemberType]
     if isinstance(attr, IntegerAttr):
         return attr.value.data == 0  # pyright: ignore[reportUnknownMemberType]
-    values = [getattr(attr, n, None) for n in ("real", "imag")]
-    return all(isinstance(v, FloatAttr) and v.value.data == 0.0 for v in values)
+    return isinstance(attr, ComplexNumberAttr) and attr.real.data == attr.imag.data == 0.0
 
 
 def verify_encoding_for_tensor(
@@ -597,11 +597,22 @@ class SparseTensorEncodingAttr(Data[Encoding]):
 
 
 def _attr_text(attr: Attribute) -> str:
+    """An explicit or implicit value as MLIR prints it (upper-case hexadecimal
+    for floats that print as bits, such as NaN)."""
     from io import StringIO
 
     stream = StringIO()
     Printer(stream=stream).print_attribute(attr)
-    return stream.getvalue()
+    text = stream.getvalue()
+    if isinstance(attr, FloatAttr) and text.startswith(("0x", "-0x")):
+        digits, _, rest = text.partition(" ")
+        text = (
+            digits[: digits.index("x") + 1]
+            + digits[digits.index("x") + 1 :].upper()
+            + " "
+            + rest
+        )
+    return text
 
 
 def parse_encoding(text: str) -> SparseTensorEncodingAttr:

@@ -316,6 +316,56 @@ func.func private @dense_vector(tensor<?xf64, #dense_vector>)
 // CHECK-LABEL: func.func private @dense_vector
 // CHECK-SAME: (tensor<?xf64, #sparse_tensor.encoding<{ map = (d0) -> (d0 : dense) }>>) -> ()
 
+// -----
+
+// Complex values; MLIR prints their type.
+#explicit_complex = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), explicitVal = #complex.number<:f32 1.0, 0.0>, implicitVal = #complex.number<:f32 0.0, 0.0> : complex<f32> }>
+func.func private @explicit_complex(tensor<?x?xcomplex<f32>, #explicit_complex>)
+// CHECK-LABEL: func.func private @explicit_complex
+// CHECK-SAME: (tensor<?x?xcomplex<f32>, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed), explicitVal = #complex.number<:f32 1.000000e+00, 0.000000e+00> : complex<f32>, implicitVal = #complex.number<:f32 0.000000e+00, 0.000000e+00> : complex<f32> }>>) -> ()
+
+// -----
+
+// A boolean explicit value.
+#explicit_bool = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), explicitVal = true }>
+func.func private @explicit_bool(tensor<?x?xi1, #explicit_bool>)
+// CHECK-LABEL: func.func private @explicit_bool
+// CHECK-SAME: (tensor<?x?xi1, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed), explicitVal = true }>>) -> ()
+
+// -----
+
+// A float given by its bits prints them in upper case.
+#explicit_nan = #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 0x7FC00000 : f32 }>
+func.func private @explicit_nan(tensor<?xf32, #explicit_nan>)
+// CHECK-LABEL: func.func private @explicit_nan
+// CHECK-SAME: (tensor<?xf32, #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed), explicitVal = 0x7FC00000 : f32 }>>) -> ()
+
+// -----
+
+// An f16 value prints rounded to f16.
+#explicit_f16 = #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = -2.5e-3 : f16 }>
+func.func private @explicit_f16(tensor<?xf16, #explicit_f16>)
+// CHECK-LABEL: func.func private @explicit_f16
+// CHECK-SAME: (tensor<?xf16, #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed), explicitVal = -2.500530e-03 : f16 }>>) -> ()
+
+// -----
+
+// Keywords and `.`/`$` are valid variable names.
+#keyword_names = #sparse_tensor.encoding<{ map = (dense, x.y$) -> (dense : dense, x.y$ : compressed) }>
+func.func private @keyword_names(tensor<?x?xf32, #keyword_names>)
+// CHECK-LABEL: func.func private @keyword_names
+// CHECK-SAME: (tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>) -> ()
+
+// -----
+
+// Comments inside the encoding.
+#comment_inside = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, // rows
+ j : compressed) // columns
+ }>
+func.func private @comment_inside(tensor<?x?xf32, #comment_inside>)
+// CHECK-LABEL: func.func private @comment_inside
+// CHECK-SAME: (tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>) -> ()
+
 // LEGACY-SPELLINGS follow: seed 000's spellings that MLIR 22 dropped, accepted
 // on input and printed in MLIR 22's form (mlir-interop stops here).
 
