@@ -180,7 +180,8 @@ def _check_outer_indices(buffer: SSAValue, indices: Sequence[SSAValue]) -> None:
         raise VerifyException(f"expected {rank} outer indices, got {len(indices)}")
 
 
-def _strides(t: MemRefType[Attribute]) -> list[int] | None:
+def memref_strides(t: MemRefType[Attribute]) -> list[int] | None:
+    """Static-or-dynamic (DYNAMIC) strides of an identity or strided layout."""
     layout = t.layout
     if isinstance(layout, NoneAttr):
         shape = t.get_shape()
@@ -196,7 +197,7 @@ def _strides(t: MemRefType[Attribute]) -> list[int] | None:
     return None
 
 
-def _compatible(a: Sequence[int], b: Sequence[int]) -> bool:
+def shapes_compatible(a: Sequence[int], b: Sequence[int]) -> bool:
     return len(a) == len(b) and all(
         x == y or DYNAMIC in (x, y) for x, y in zip(a, b, strict=True)
     )
@@ -297,9 +298,10 @@ class FromPositionsOp(IRDLOperation):
             raise VerifyException(
                 f"{n} positions delimit {n - 1} inner buffers, not {rows}"
             )
-        val_strides = _strides(val)
+        val_strides = memref_strides(val)
         if not isinstance(t.inner.layout, NoneAttr) and (
-            val_strides is None or not _compatible(_strides(t.inner) or [], val_strides)
+            val_strides is None
+            or not shapes_compatible(memref_strides(t.inner) or [], val_strides)
         ):
             raise VerifyException("inner buffer layout must be the values' stride")
 
@@ -335,16 +337,16 @@ class FromEllOp(IRDLOperation):
             raise VerifyException(
                 f"inner element type {t.element_type} must be the values' {val.element_type}"
             )
-        if not _compatible(val.get_shape(), list(t.get_shape()) + list(inner)):
+        if not shapes_compatible(val.get_shape(), list(t.get_shape()) + list(inner)):
             raise VerifyException(
                 f"values of shape {_dims(val.get_shape())[:-1]} do not split into "
                 f"{_dims(t.get_shape())[:-1]} blocks of {_dims(inner)[:-1]}"
             )
-        strides = _strides(val)
+        strides = memref_strides(val)
         if strides is None:
             raise VerifyException("values must be strided")
-        if not isinstance(t.inner.layout, NoneAttr) and not _compatible(
-            _strides(t.inner) or [], strides[t.get_num_dims() :]
+        if not isinstance(t.inner.layout, NoneAttr) and not shapes_compatible(
+            memref_strides(t.inner) or [], strides[t.get_num_dims() :]
         ):
             raise VerifyException(
                 "inner buffer layout must be the values' inner strides"
@@ -409,16 +411,16 @@ class SetOp(IRDLOperation):
             raise VerifyException(
                 f"element type {v.element_type} must be the inner buffers' {t.element_type}"
             )
-        if not _compatible(v.get_shape(), t.inner.get_shape()):
+        if not shapes_compatible(v.get_shape(), t.inner.get_shape()):
             raise VerifyException(
                 f"shape {_dims(v.get_shape())[:-1] or 'scalar'} does not fit inner "
                 f"buffers of shape {_dims(t.inner.get_shape())[:-1] or 'scalar'}"
             )
-        strides = _strides(v)
+        strides = memref_strides(v)
         if strides is None:
             raise VerifyException("an inner buffer must have a strided layout")
-        if not isinstance(t.inner.layout, NoneAttr) and not _compatible(
-            strides, _strides(t.inner) or []
+        if not isinstance(t.inner.layout, NoneAttr) and not shapes_compatible(
+            strides, memref_strides(t.inner) or []
         ):
             raise VerifyException(
                 f"layout {v.layout} breaks the inner buffers' promised {t.inner.layout}"
@@ -436,7 +438,6 @@ class DimOp(IRDLOperation):
     result = result_def(IndexType)
 
     traits = traits_def(Pure())
-    assembly_format = "$buffer `,` $dimension attr-dict `:` type($buffer)"
 
     def __init__(self, buffer: SSAValue | Operation, dimension: int):
         super().__init__(
@@ -444,6 +445,25 @@ class DimOp(IRDLOperation):
             properties={"dimension": IntegerAttr(dimension, i64)},
             result_types=[IndexType()],
         )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.buffer)
+        printer.print_string(f", {self.dimension.value.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.buffer.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DimOp:
+        buffer = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dimension = parser.parse_integer()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(parser.resolve_operand(buffer, parser.parse_type()), dimension)
+        op.attributes.update(attrs)
+        return op
 
     def verify_(self) -> None:
         rank = _buffer_type(self.buffer).get_num_dims()
@@ -465,9 +485,6 @@ class SizeOp(IRDLOperation):
     result = result_def(IndexType)
 
     traits = traits_def(Pure())
-    assembly_format = (
-        "$buffer `[` $indices `]` `,` $dimension attr-dict `:` type($buffer)"
-    )
 
     def __init__(
         self, buffer: SSAValue | Operation, indices: Sequence[SSAValue], dimension: int
@@ -477,6 +494,34 @@ class SizeOp(IRDLOperation):
             properties={"dimension": IntegerAttr(dimension, i64)},
             result_types=[IndexType()],
         )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.buffer)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_ssa_value)
+        printer.print_string(f"], {self.dimension.value.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.buffer.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SizeOp:
+        buffer = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(
+            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(",")
+        dimension = parser.parse_integer()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(
+            parser.resolve_operand(buffer, parser.parse_type()),
+            [parser.resolve_operand(i, IndexType()) for i in indices],
+            dimension,
+        )
+        op.attributes.update(attrs)
+        return op
 
     def verify_(self) -> None:
         _check_outer_indices(self.buffer, self.indices)

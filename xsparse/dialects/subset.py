@@ -62,7 +62,12 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xsparse.dialects.jagged import JaggedBufferType, parse_type_or_rfc_spelling
+from xsparse.dialects.jagged import (
+    JaggedBufferType,
+    memref_strides,
+    parse_type_or_rfc_spelling,
+    shapes_compatible,
+)
 
 DYNAMIC = DYNAMIC_INDEX
 MODES = ("copy", "view")
@@ -71,15 +76,6 @@ ShapedType = TensorType[Attribute] | MemRefType[Attribute]
 
 def _shape_str(shape: Sequence[int]) -> str:
     return "x".join("?" if d == DYNAMIC else str(d) for d in shape) or "scalar"
-
-
-def compatible(a: int, b: int) -> bool:
-    """Two static-or-dynamic sizes that may be equal at run time."""
-    return DYNAMIC in (a, b) or a == b
-
-
-def shapes_compatible(a: Sequence[int], b: Sequence[int]) -> bool:
-    return len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b, strict=True))
 
 
 def slice_dims(rank: int, coordinates: Sequence[int]) -> list[int]:
@@ -94,29 +90,6 @@ def gather_shape(
     return list(indices_shape[:-1]) + [
         input_shape[d] for d in slice_dims(len(input_shape), coordinates)
     ]
-
-
-def identity_strides(shape: Sequence[int]) -> list[int]:
-    """Row-major strides of `shape` (DYNAMIC once a dynamic size is crossed)."""
-    strides = [0] * len(shape)
-    running = 1
-    for i in reversed(range(len(shape))):
-        strides[i] = running
-        if running != DYNAMIC:
-            running = DYNAMIC if shape[i] == DYNAMIC else running * shape[i]
-    return strides
-
-
-def memref_strides(t: MemRefType[Attribute]) -> list[int] | None:
-    """Static-or-dynamic strides of a memref with identity or strided layout."""
-    layout = t.layout
-    if isinstance(layout, NoneAttr):
-        return identity_strides(t.get_shape())
-    if isinstance(layout, StridedLayoutAttr):
-        return [
-            s.data if not isinstance(s, NoneAttr) else DYNAMIC for s in layout.strides
-        ]
-    return None
 
 
 def strided_type(

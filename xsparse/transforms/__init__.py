@@ -72,6 +72,24 @@ def get_sparse_iteration_to_indexing() -> type[ModulePass]:
     return SparseIterationToIndexingPass
 
 
+def get_lower_subset() -> type[ModulePass]:
+    from xsparse.transforms.lower_subset import LowerSubsetPass
+
+    return LowerSubsetPass
+
+
+def get_lower_jagged() -> type[ModulePass]:
+    from xsparse.transforms.lower_jagged import LowerJaggedPass
+
+    return LowerJaggedPass
+
+
+def get_fuse_through_gather() -> type[ModulePass]:
+    from xsparse.transforms.fuse_through_gather import FuseThroughGatherPass
+
+    return FuseThroughGatherPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-to-llvm": _convert_to_llvm("ConvertToLLVMPass"),
@@ -82,6 +100,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-vector-to-llvm": _convert_to_llvm("ConvertVectorToLLVMPass"),
         "convert-math-to-llvm": _convert_to_llvm("ConvertMathToLLVMPass"),
         "lower-indexing": get_lower_indexing,
+        "lower-subset": get_lower_subset,
+        "lower-jagged": get_lower_jagged,
+        "fuse-through-gather": get_fuse_through_gather,
         "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,

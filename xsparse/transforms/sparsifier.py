@@ -19,6 +19,8 @@ from xdsl.passes import ModulePass
 
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.lower_jagged import LowerJaggedPass
+from xsparse.transforms.lower_subset import LowerSubsetPass
 from xsparse.transforms.post_sparsification_rewrite import (
     PostSparsificationRewritePass,
 )
@@ -52,6 +54,8 @@ def sparsifier_passes(
     pipeline), then xsparse's `sparse-vector-peel` (unmasked main loops).
     """
     passes: list[ModulePass] = [
+        LowerSubsetPass(),
+        LowerJaggedPass(),
         SparseReinterpretMapPass(),
         SparsificationPass(parallelization_strategy, sparse_emit_strategy),
         PostSparsificationRewritePass(),

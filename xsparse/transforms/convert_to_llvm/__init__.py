@@ -1,4 +1,4 @@
-"""`convert-to-llvm`: func, arith, cf, scf, memref, vector, math, affine -> llvm dialect.
+"""`convert-to-llvm`: func, arith, cf, scf, memref, jagged, vector, math, affine -> llvm.
 
 Mirrors MLIR's `convert-to-llvm` (with `convert-scf-to-cf`, `lower-affine` and
 `convert-vector-to-llvm` folded in). Each source dialect has its own pattern
@@ -33,6 +33,7 @@ from xsparse.transforms.convert_to_llvm.math import MATH_PATTERNS
 from xsparse.transforms.convert_to_llvm.memref import MEMREF_PATTERNS
 from xsparse.transforms.convert_to_llvm.scf import lower_scf_to_cf
 from xsparse.transforms.convert_to_llvm.vector import VECTOR_PATTERNS
+from xsparse.transforms.lower_jagged import JAGGED_PATTERNS
 
 
 def _run(module: ModuleOp, patterns: Sequence[RewritePattern], *, strict: bool) -> None:
@@ -58,6 +59,7 @@ class ConvertToLLVMPass(ModulePass):
             ARITH_PATTERNS
             + MATH_PATTERNS
             + MEMREF_PATTERNS
+            + JAGGED_PATTERNS
             + VECTOR_PATTERNS
             + CF_PATTERNS
             + FUNC_PATTERNS,

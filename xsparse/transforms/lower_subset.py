@@ -1,0 +1,698 @@
+"""`lower-subset`: gather, scatter and concat -> buffers, loops, copies and views.
+
+Mirrors the RFC "Structured Codegen Beyond Rectangular Arrays" (seed 003),
+sections "GatherOp and Friends" (lowering to loops is tiling by 1 on the
+gathered dimensions: one loop per batch dimension of the indices, the slice
+copied whole under it), "ConcatOp" and "Bufferization, Copy, View":
+
+* tensor forms are bufferized: operands through `bufferization.to_buffer`, the
+  result a fresh buffer seen through `bufferization.to_tensor` (a scatter whose
+  destination has no other use writes it in place, as an `outs`);
+* `gather copy` allocates its result and fills it in a loop nest; an
+  `out_of_bounds(%pad)` tuple fills its slice with `%pad`;
+* `gather view` into a `!jagged.buffer` allocates only the outer array and sets
+  each inner buffer to a `memref.subview` of the input: no value moves; into a
+  strided memref it is one `memref.reinterpret_cast` at the first index (the
+  indices are one contiguous range);
+* `scatter` is a loop nest of stores (`out_of_bounds(skip)` guards each slice);
+* `concat` (unless `copy`) inverts the flow of SSA values when every operand is
+  a fresh allocation used only by loads, stores and the concat: one destination
+  is allocated and each operand becomes a `memref.subview` of it, so that the
+  producers write the result in place; otherwise it copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import Pure
+
+from xsparse.dialects import jagged
+from xsparse.dialects.subset import (
+    ConcatOp,
+    GatherOp,
+    ScatterOp,
+    memref_strides,
+    slice_dims,
+    strided_type,
+)
+from xsparse.transforms.errors import PassFailure
+
+DYNAMIC = DYNAMIC_INDEX
+INDEX = IndexType()
+
+
+class Emitter:
+    """Inserts ops at a moving point; builds constants, sizes and loop nests."""
+
+    def __init__(self, point: InsertPoint):
+        self.point = point
+        self.start = point
+        self._constants: dict[int, SSAValue] = {}
+
+    def op(self, op: Operation) -> SSAValue:
+        Rewriter.insert_op(op, self.point)
+        return op.results[0]
+
+    def put(self, op: Operation) -> None:
+        Rewriter.insert_op(op, self.point)
+
+    def const(self, value: int) -> SSAValue:
+        """An index constant, created once, where the emitter started."""
+        found = self._constants.get(value)
+        if found is None:
+            constant = arith.ConstantOp(IntegerAttr(value, INDEX))
+            Rewriter.insert_op(constant, self.start)
+            found = self._constants[value] = constant.result
+        return found
+
+    def dim(self, buffer: SSAValue, d: int) -> SSAValue:
+        t = buffer.type
+        assert isinstance(t, MemRefType)
+        size = t.get_shape()[d]
+        if size != DYNAMIC:
+            return self.const(size)
+        return self.op(memref.DimOp.from_source_and_index(buffer, self.const(d)))
+
+    def dims(self, buffer: SSAValue, which: Sequence[int]) -> list[SSAValue]:
+        return [self.dim(buffer, d) for d in which]
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.AddiOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.MuliOp(a, b))
+
+    def alloc(self, t: MemRefType[Attribute], sizes: Sequence[SSAValue]) -> SSAValue:
+        """A fresh identity-layout buffer of type `t`; `sizes` has every dimension."""
+        dynamic = [s for s, d in zip(sizes, t.get_shape(), strict=True) if d == DYNAMIC]
+        return self.op(memref.AllocOp(dynamic, [], t))
+
+    @contextmanager
+    def loops(self, bounds: Sequence[SSAValue]) -> Iterator[list[SSAValue]]:
+        """A nest of `scf.for` from 0 to each bound; the body goes inside."""
+        outer = self.point
+        zero = self.const(0) if bounds else None
+        one = self.const(1) if bounds else None
+        ivs: list[SSAValue] = []
+        for bound in bounds:
+            assert zero is not None and one is not None
+            body = Block(arg_types=[INDEX])
+            body.add_op(scf.YieldOp())
+            self.put(scf.ForOp(zero, bound, one, [], Region(body)))
+            ivs.append(body.args[0])
+            self.point = InsertPoint.before(body.last_op)  # type: ignore[arg-type]
+        try:
+            yield ivs
+        finally:
+            self.point = outer
+
+    @contextmanager
+    def if_(
+        self, condition: SSAValue, with_else: bool = False
+    ) -> Iterator[Callable[[], None]]:
+        """`scf.if` without results; the body goes in `then`, `otherwise()` moves
+        the insertion point to the `else` block."""
+        outer = self.point
+        then_block = Block([scf.YieldOp()])
+        else_block = Block([scf.YieldOp()])
+        self.put(
+            scf.IfOp(
+                condition,
+                [],
+                Region(then_block),
+                Region(else_block) if with_else else None,
+            )
+        )
+        self.point = InsertPoint.before(then_block.last_op)  # type: ignore[arg-type]
+
+        def otherwise() -> None:
+            self.point = InsertPoint.before(else_block.last_op)  # type: ignore[arg-type]
+
+        try:
+            yield otherwise
+        finally:
+            self.point = outer
+
+
+def _memref_of(t: Attribute) -> MemRefType[Attribute]:
+    assert isinstance(t, TensorType)
+    return MemRefType(t.element_type, t.get_shape())
+
+
+def _buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
+    """The buffer behind a tensor (the memref of a `to_tensor`, else a `to_buffer`)."""
+    owner = tensor.owner
+    if isinstance(owner, bufferization.ToTensorOp):
+        return owner.memref
+    to_buffer = bufferization.ToBufferOp.create(
+        operands=[tensor], result_types=[_memref_of(tensor.type)]
+    )
+    if isinstance(owner, Block):  # an argument: one buffer, at the block's start
+        for use in tensor.uses:
+            if (
+                isinstance(use.operation, bufferization.ToBufferOp)
+                and use.operation.parent_block() is owner
+            ):
+                return use.operation.results[0]
+        Rewriter.insert_op(to_buffer, InsertPoint.at_start(owner))
+        return to_buffer.results[0]
+    return e.op(to_buffer)
+
+
+def _as_tensor(buffer: SSAValue, e: Emitter) -> SSAValue:
+    return e.op(bufferization.ToTensorOp(buffer, restrict=True, writable=True))
+
+
+def _coordinate_values(
+    e: Emitter, indices: SSAValue, batch: Sequence[SSAValue], count: int
+) -> list[SSAValue]:
+    """The coordinate tuple at `indices[batch..., :]`, as index values."""
+    t = indices.type
+    assert isinstance(t, MemRefType)
+    values = []
+    for j in range(count):
+        v = e.op(memref.LoadOp.get(indices, [*batch, e.const(j)]))
+        if not isinstance(t.element_type, IndexType):
+            v = e.op(arith.IndexCastOp(v, INDEX))
+        values.append(v)
+    return values
+
+
+def _in_bounds(
+    e: Emitter, coords: Sequence[SSAValue], full: SSAValue, dims: Sequence[int]
+) -> SSAValue:
+    """All coordinates within the buffer (one unsigned compare each: negative
+    values are huge)."""
+    result: SSAValue | None = None
+    for c, d in zip(coords, dims, strict=True):
+        ok = e.op(arith.CmpiOp(c, e.dim(full, d), "ult"))
+        result = ok if result is None else e.op(arith.AndIOp(result, ok))
+    assert result is not None
+    return result
+
+
+def _merge(
+    rank: int,
+    coordinates: Sequence[int],
+    coords: Sequence[SSAValue],
+    rest: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """A full index of a rank-`rank` buffer: `coords` at `coordinates`, `rest` elsewhere."""
+    at = dict(zip(coordinates, coords, strict=True))
+    others = iter(rest)
+    return [at[d] if d in at else next(others) for d in range(rank)]
+
+
+def _shaped(value: SSAValue) -> MemRefType[Attribute]:
+    t = value.type
+    assert isinstance(t, MemRefType)
+    return t
+
+
+class BufferizeGather(RewritePattern):
+    """Tensor `subset.gather` -> a buffer gather (copy) seen as a tensor."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.result.type, TensorType):
+            return
+        e = Emitter(InsertPoint.before(op))
+        gather = GatherOp(
+            _buffer_of(op.input, e),
+            _buffer_of(op.indices, e),
+            _memref_of(op.result.type),
+            op.coordinate_dims(_rank(op.input)) if op.coordinates_attr else None,
+            "copy",
+            op.padding,
+        )
+        rewriter.replace_op(op, [], [_as_tensor(e.op(gather), e)])
+
+
+def _rank(value: SSAValue) -> int:
+    t = value.type
+    assert isinstance(t, TensorType | MemRefType)
+    return t.get_num_dims()
+
+
+class BufferizeScatter(RewritePattern):
+    """Tensor `subset.scatter` -> a buffer scatter into the destination's buffer
+    (in place when the destination has no other use, else into a copy)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
+        if op.result is None:
+            return
+        e = Emitter(InsertPoint.before(op))
+        dest = _buffer_of(op.dest, e)
+        if len(op.dest.uses) != 1:
+            copy = e.alloc(_shaped(dest), e.dims(dest, range(_rank(dest))))
+            _copy_into(e, dest, copy, dim=0, offset=None)
+            dest = copy
+        e.put(
+            ScatterOp(
+                _buffer_of(op.source, e),
+                dest,
+                _buffer_of(op.indices, e),
+                op.coordinate_dims(_rank(dest)) if op.coordinates_attr else None,
+                "copy",
+                op.skip_out_of_bounds is not None,
+            )
+        )
+        rewriter.replace_op(op, [], [_as_tensor(dest, e)])
+
+
+class BufferizeConcat(RewritePattern):
+    """Tensor `subset.concat` -> a buffer concat seen as a tensor."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.result.type, TensorType):
+            return
+        e = Emitter(InsertPoint.before(op))
+        concat = ConcatOp(
+            [_buffer_of(v, e) for v in op.inputs],
+            op.dim,
+            _memref_of(op.result.type),
+            op.mode_name,
+        )
+        rewriter.replace_op(op, [], [_as_tensor(e.op(concat), e)])
+
+
+class GatherCopyToLoops(RewritePattern):
+    """Buffer `gather copy` -> a fresh buffer and, per index tuple (tiling by 1 on
+    the gathered dimensions), a copy of its slice."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
+        res = op.result.type
+        if not isinstance(res, MemRefType) or op.mode_name == "view":
+            return
+        if not isinstance(res.layout, NoneAttr):
+            raise PassFailure(op, "a gather copy allocates an identity-layout result")
+        e = Emitter(InsertPoint.before(op))
+        src, idx = op.input, op.indices
+        rank = _rank(src)
+        coordinates = op.coordinate_dims(rank)
+        kept = slice_dims(rank, coordinates)
+        batch_sizes = e.dims(idx, range(_rank(idx) - 1))
+        slice_sizes = e.dims(src, kept)
+        out = e.alloc(res, batch_sizes + slice_sizes)
+        with e.loops(batch_sizes) as batch:
+            coords = _coordinate_values(e, idx, batch, len(coordinates))
+
+            def copy_slice() -> None:
+                with e.loops(slice_sizes) as rest:
+                    v = e.op(
+                        memref.LoadOp.get(src, _merge(rank, coordinates, coords, rest))
+                    )
+                    e.put(memref.StoreOp.get(v, out, [*batch, *rest]))
+
+            if op.padding is None:
+                copy_slice()
+            else:
+                in_bounds = _in_bounds(e, coords, src, coordinates)
+                with e.if_(in_bounds, with_else=True) as otherwise:
+                    copy_slice()
+                    otherwise()
+                    with e.loops(slice_sizes) as rest:
+                        e.put(memref.StoreOp.get(op.padding, out, [*batch, *rest]))
+        rewriter.replace_op(op, [], [out])
+
+
+def _slice_type(src: SSAValue, kept: Sequence[int]) -> MemRefType[Attribute]:
+    t = _shaped(src)
+    strides = memref_strides(t)
+    assert strides is not None
+    shape = t.get_shape()
+    return strided_type(
+        t.element_type, [shape[d] for d in kept], [strides[d] for d in kept]
+    )
+
+
+class GatherViewToJagged(RewritePattern):
+    """Buffer `gather view` into a `!jagged.buffer` -> the outer array, each inner
+    buffer a `memref.subview` of the input (descriptors move, values do not)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
+        res = op.result.type
+        if not isinstance(res, jagged.JaggedBufferType):
+            return
+        e = Emitter(InsertPoint.before(op))
+        src, idx = op.input, op.indices
+        rank = _rank(src)
+        coordinates = op.coordinate_dims(rank)
+        kept = slice_dims(rank, coordinates)
+        batch_sizes = e.dims(idx, range(_rank(idx) - 1))
+        dynamic_outer = [
+            s for s, d in zip(batch_sizes, res.get_shape(), strict=True) if d == DYNAMIC
+        ]
+        out = e.op(jagged.AllocOp(dynamic_outer, res))
+        shape = _shaped(src).get_shape()
+        slice_type = _slice_type(src, kept)
+        with e.loops(batch_sizes) as batch:
+            coords = _coordinate_values(e, idx, batch, len(coordinates))
+            at = dict(zip(coordinates, coords, strict=True))
+            dyn_offsets = [at[d] for d in range(rank) if d in at]
+            dyn_sizes = [e.dim(src, d) for d in kept if shape[d] == DYNAMIC]
+            view = memref.SubviewOp(
+                src,
+                dyn_offsets,
+                dyn_sizes,
+                [],
+                [DYNAMIC if d in at else 0 for d in range(rank)],
+                [1 if d in at else shape[d] for d in range(rank)],
+                [1] * rank,
+                slice_type,
+            )
+            e.put(jagged.SetOp(e.op(view), out, batch))
+        rewriter.replace_op(op, [], [out])
+
+
+class GatherViewToStrided(RewritePattern):
+    """Buffer `gather view` into a strided memref -> one `memref.reinterpret_cast`
+    at the first index (the indices are a contiguous range, as the RFC notes)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
+        res = op.result.type
+        if not isinstance(res, MemRefType) or op.mode_name != "view":
+            return
+        src_type = _shaped(op.input)
+        if not isinstance(src_type.layout, NoneAttr):
+            raise PassFailure(op, "a range view needs an identity-layout input")
+        e = Emitter(InsertPoint.before(op))
+        rank = src_type.get_num_dims()
+        (c,) = op.coordinate_dims(rank)
+        kept = slice_dims(rank, [c])
+        shape = src_type.get_shape()
+        static_strides = memref_strides(src_type)
+        assert static_strides is not None
+        sizes = e.dims(op.input, range(rank))
+        strides: list[SSAValue] = [e.const(1)] * rank
+        for d in reversed(range(rank - 1)):
+            strides[d] = e.mul(strides[d + 1], sizes[d + 1])
+        (first,) = _coordinate_values(e, op.indices, [e.const(0)], 1)
+        offset = e.mul(first, strides[c])
+        result_sizes = [DYNAMIC] + [shape[d] for d in kept]
+        result_strides = [static_strides[d] for d in [c, *kept]]
+        cast = memref.ReinterpretCastOp(
+            op.input,
+            [offset],
+            [e.dim(op.indices, 0)] + [sizes[d] for d in kept if shape[d] == DYNAMIC],
+            [strides[d] for d in [c, *kept] if static_strides[d] == DYNAMIC],
+            [DYNAMIC],
+            result_sizes,
+            result_strides,
+            res,
+        )
+        rewriter.replace_op(op, [], [e.op(cast)])
+
+
+class ScatterToLoops(RewritePattern):
+    """Buffer `subset.scatter` -> per index tuple, the source slice stored at it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
+        if op.result is not None:
+            return
+        e = Emitter(InsertPoint.before(op))
+        dst, idx = op.dest, op.indices
+        rank = _rank(dst)
+        coordinates = op.coordinate_dims(rank)
+        kept = slice_dims(rank, coordinates)
+        batch_sizes = e.dims(idx, range(_rank(idx) - 1))
+        slice_sizes = e.dims(dst, kept)
+        with e.loops(batch_sizes) as batch:
+            coords = _coordinate_values(e, idx, batch, len(coordinates))
+
+            def store_slice() -> None:
+                with e.loops(slice_sizes) as rest:
+                    v = e.op(memref.LoadOp.get(op.source, [*batch, *rest]))
+                    e.put(
+                        memref.StoreOp.get(
+                            v, dst, _merge(rank, coordinates, coords, rest)
+                        )
+                    )
+
+            if op.skip_out_of_bounds is None:
+                store_slice()
+            else:
+                with e.if_(_in_bounds(e, coords, dst, coordinates)):
+                    store_slice()
+        rewriter.erase_op(op)
+
+
+def _copy_into(
+    e: Emitter, source: SSAValue, target: SSAValue, dim: int, offset: SSAValue | None
+) -> None:
+    """`target[i + offset along dim] = source[i]` over all of `source`."""
+    with e.loops(e.dims(source, range(_rank(source)))) as ivs:
+        v = e.op(memref.LoadOp.get(source, ivs))
+        at = list(ivs)
+        if offset is not None:
+            at[dim] = e.add(at[dim], offset)
+        e.put(memref.StoreOp.get(v, target, at))
+
+
+def _concat_sizes(e: Emitter, op: ConcatOp) -> list[SSAValue]:
+    """Every size of a concat's result (the concatenated one summed)."""
+    res = _shaped(op.result)
+    sizes: list[SSAValue] = []
+    for d, static in enumerate(res.get_shape()):
+        if static != DYNAMIC:
+            sizes.append(e.const(static))
+        elif d == op.dim:
+            parts = [e.dim(v, d) for v in op.inputs]
+            total = parts[0]
+            for p in parts[1:]:
+                total = e.add(total, p)
+            sizes.append(total)
+        else:
+            sizes.append(e.dim(op.inputs[0], d))
+    return sizes
+
+
+class ConcatToCopies(RewritePattern):
+    """Buffer `subset.concat` -> a fresh buffer and one copy loop nest per operand."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.result.type, MemRefType):
+            return
+        e = Emitter(InsertPoint.before(op))
+        out = e.alloc(_shaped(op.result), _concat_sizes(e, op))
+        offset: SSAValue | None = None
+        for v in op.inputs:
+            _copy_into(e, v, out, op.dim, offset)
+            size = e.dim(v, op.dim)
+            offset = size if offset is None else e.add(offset, size)
+        rewriter.replace_op(op, [], [out])
+
+
+_IN_PLACE_USERS = (memref.LoadOp, memref.StoreOp, memref.DimOp, memref.DeallocOp)
+
+
+def _dominates(value: SSAValue, point: Operation) -> bool:
+    """`value` is defined before `point` in its block or in an enclosing block."""
+    here: Operation | None = point
+    while here is not None:
+        block = here.parent_block()
+        if block is None:
+            return False
+        if value.owner is block:
+            return True
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.parent_block() is block:
+            return block.get_operation_index(owner) < block.get_operation_index(here)
+        here = block.parent_op()
+    return False
+
+
+def _available(value: SSAValue, point: Operation) -> SSAValue | None:
+    """`value` usable at `point`: itself, or a clone of its pure, region-free
+    definition (and of the definitions it needs) inserted before `point`."""
+    if _dominates(value, point):
+        return value
+    owner = value.owner
+    movable = isinstance(owner, memref.DimOp) or (
+        isinstance(owner, Operation) and not owner.regions and owner.has_trait(Pure)
+    )
+    if not movable:
+        return None
+    assert isinstance(owner, Operation)
+    operands = [_available(o, point) for o in owner.operands]
+    if any(o is None for o in operands):
+        return None
+    clone = owner.clone()
+    for i, o in enumerate(operands):
+        assert o is not None
+        clone.operands[i] = o
+    Rewriter.insert_op(clone, InsertPoint.before(point))
+    return clone.results[value.index]  # type: ignore[attr-defined]
+
+
+def _built_in_place(value: SSAValue, concat: ConcatOp) -> memref.AllocOp | None:
+    """The allocation behind a concat operand that may become a subview of the
+    concat's result: a fresh identity buffer, in the concat's block, used only
+    by loads, stores, dims, deallocs and this one concat operand."""
+    alloc = value.owner
+    if (
+        not isinstance(alloc, memref.AllocOp)
+        or alloc.parent_block() is not concat.parent_block()
+    ):
+        return None
+    concat_uses = 0
+    for use in value.uses:
+        if use.operation is concat:
+            concat_uses += 1
+        elif not isinstance(use.operation, _IN_PLACE_USERS) or (
+            isinstance(use.operation, memref.StoreOp) and use.index == 0
+        ):
+            return None
+    return alloc if concat_uses == 1 else None
+
+
+class ConcatInPlace(RewritePattern):
+    """Buffer `subset.concat` whose operands are fresh buffers -> one destination
+    buffer, each operand a subview of it (RFC: inverting the flow of SSA values)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.result.type, MemRefType) or op.mode_name == "copy":
+            return
+        allocs = [_built_in_place(v, op) for v in op.inputs]
+        if any(a is None for a in allocs) or len({id(a) for a in allocs}) != len(
+            allocs
+        ):
+            return
+        block = op.parent_block()
+        assert block is not None
+        first = min(allocs, key=lambda a: block.get_operation_index(a))  # type: ignore[arg-type]
+        assert first is not None
+        e = Emitter(InsertPoint.before(first))
+        sizes = _sizes_before(first, op, e)
+        if sizes is None:
+            return
+        dest = e.alloc(_shaped(op.result), sizes)
+        rank = _rank(dest)
+        offset: SSAValue = e.const(0)
+        for v, alloc in zip(op.inputs, allocs, strict=True):
+            assert alloc is not None
+            size = _available(_size_of_alloc(alloc, op.dim, e), first)
+            assert size is not None
+            t = _shaped(v)
+            shape = t.get_shape()
+            view_type = strided_type(
+                t.element_type, shape, memref_strides(_shaped(dest)) or []
+            )
+            dyn_sizes = [_available(s, first) for s in alloc.dynamic_sizes]
+            view = memref.SubviewOp(
+                dest,
+                [offset],
+                [s for s in dyn_sizes if s is not None],
+                [],
+                [DYNAMIC if d == op.dim else 0 for d in range(rank)],
+                list(shape),
+                [1] * rank,
+                view_type,
+            )
+            e.put(view)
+            for use in list(v.uses):
+                if isinstance(use.operation, memref.DeallocOp):
+                    rewriter.erase_op(use.operation)
+            v.replace_all_uses_with(view.result)
+            offset = e.add(offset, size)
+        for alloc in allocs:
+            assert alloc is not None
+            rewriter.erase_op(alloc)
+        rewriter.replace_op(op, [], [dest])
+
+
+def _size_of_alloc(alloc: memref.AllocOp, d: int, e: Emitter) -> SSAValue:
+    t = _shaped(alloc.memref)
+    shape = t.get_shape()
+    if shape[d] != DYNAMIC:
+        return e.const(shape[d])
+    position = sum(1 for s in shape[:d] if s == DYNAMIC)
+    return alloc.dynamic_sizes[position]
+
+
+def _sizes_before(first: Operation, op: ConcatOp, e: Emitter) -> list[SSAValue] | None:
+    """The concat result's sizes, computed before `first` from the operands' allocs."""
+    allocs = [v.owner for v in op.inputs]
+    res = _shaped(op.result)
+    sizes: list[SSAValue] = []
+    for d, static in enumerate(res.get_shape()):
+        if static != DYNAMIC:
+            sizes.append(e.const(static))
+            continue
+        parts = allocs if d == op.dim else allocs[:1]
+        values = [
+            _available(_size_of_alloc(a, d, e), first)  # type: ignore[arg-type]
+            for a in parts
+        ]
+        if any(v is None for v in values):
+            return None
+        total = values[0]
+        assert total is not None
+        for v in values[1:]:
+            assert v is not None
+            total = e.add(total, v)
+        sizes.append(total)
+    return sizes
+
+
+def _erase_dead_casts(module: ModuleOp) -> None:
+    """Drop the `to_tensor` / `to_buffer` ops bufferization left without users."""
+    kinds = (bufferization.ToTensorOp, bufferization.ToBufferOp)
+    for op in reversed(list(module.walk())):
+        if isinstance(op, kinds) and not op.results[0].uses:
+            Rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class LowerSubsetPass(ModulePass):
+    """Lower the subset dialect to buffers, loops, copies and jagged views."""
+
+    name = "lower-subset"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for patterns in (
+            [BufferizeGather(), BufferizeScatter(), BufferizeConcat()],
+            [
+                GatherCopyToLoops(),
+                GatherViewToJagged(),
+                GatherViewToStrided(),
+                ScatterToLoops(),
+            ],
+            [ConcatInPlace(), ConcatToCopies()],
+        ):
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(list(patterns)), apply_recursively=False
+            ).rewrite_module(op)
+            _erase_dead_casts(op)
