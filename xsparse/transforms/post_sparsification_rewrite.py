@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -114,7 +115,7 @@ class Emitter:
 
     def constant(self, n: int | float, t: Attribute) -> SSAValue:
         if isinstance(t, AnyFloat):
-            return self.value(arith.ConstantOp.from_float_and_width(float(n), t))
+            return self.value(arith.ConstantOp(FloatAttr(float(n), t)))
         assert isinstance(t, IntegerType | IndexType)
         return self.value(arith.ConstantOp(IntegerAttr(int(n), t)))
 

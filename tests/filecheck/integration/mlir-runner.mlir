@@ -1,0 +1,21 @@
+// REQUIRES: mlir-runner
+// Every program of tests/integration prints under xsparse-run exactly what it prints
+// under mlir-opt-22 --sparsifier | mlir-runner-22 (direct code, no runtime library).
+// RUN: %mlir-opt --sparsifier %S/../../integration/add_union.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.add_union.mlir-runner
+// RUN: xsparse-run %S/../../integration/add_union.mlir > %t.add_union.xsparse
+// RUN: diff %t.add_union.mlir-runner %t.add_union.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/print_formats.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.print_formats.mlir-runner
+// RUN: xsparse-run %S/../../integration/print_formats.mlir > %t.print_formats.xsparse
+// RUN: diff %t.print_formats.mlir-runner %t.print_formats.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/sparse_dot.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.sparse_dot.mlir-runner
+// RUN: xsparse-run %S/../../integration/sparse_dot.mlir > %t.sparse_dot.xsparse
+// RUN: diff %t.sparse_dot.mlir-runner %t.sparse_dot.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/spmm_csr.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmm_csr.mlir-runner
+// RUN: xsparse-run %S/../../integration/spmm_csr.mlir > %t.spmm_csr.xsparse
+// RUN: diff %t.spmm_csr.mlir-runner %t.spmm_csr.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/spmv_bsr_24.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmv_bsr_24.mlir-runner
+// RUN: xsparse-run %S/../../integration/spmv_bsr_24.mlir > %t.spmv_bsr_24.xsparse
+// RUN: diff %t.spmv_bsr_24.mlir-runner %t.spmv_bsr_24.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/spmv_csr.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmv_csr.mlir-runner
+// RUN: xsparse-run %S/../../integration/spmv_csr.mlir > %t.spmv_csr.xsparse
+// RUN: diff %t.spmv_csr.mlir-runner %t.spmv_csr.xsparse

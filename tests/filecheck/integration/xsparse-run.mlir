@@ -1,0 +1,7 @@
+// Every program of tests/integration runs under xsparse-run and prints its CHECK lines.
+// RUN: xsparse-run %S/../../integration/add_union.mlir | filecheck --strict-whitespace %S/../../integration/add_union.mlir
+// RUN: xsparse-run %S/../../integration/print_formats.mlir | filecheck --strict-whitespace %S/../../integration/print_formats.mlir
+// RUN: xsparse-run %S/../../integration/sparse_dot.mlir | filecheck --strict-whitespace %S/../../integration/sparse_dot.mlir
+// RUN: xsparse-run %S/../../integration/spmm_csr.mlir | filecheck --strict-whitespace %S/../../integration/spmm_csr.mlir
+// RUN: xsparse-run %S/../../integration/spmv_bsr_24.mlir | filecheck --strict-whitespace %S/../../integration/spmv_bsr_24.mlir
+// RUN: xsparse-run %S/../../integration/spmv_csr.mlir | filecheck --strict-whitespace %S/../../integration/spmv_csr.mlir
