@@ -304,3 +304,13 @@ def test_complex_values() -> None:
             "#sparse_tensor.encoding<{ map = (i) -> (i : compressed), "
             "explicitVal = #complex.number<:f64 1.0, 2.0> : complex<f32> }>"
         )
+
+
+def test_blocking_with_an_unused_dimension() -> None:
+    """MLIR 22 accepts a blocking that drops a dimension; its inverse gives
+    that dimension coordinate 0."""
+    enc = parse_encoding(
+        "#sparse_tensor.encoding<{ map = (i, j) -> (j floordiv 8 : dense, j mod 8 : compressed) }>"
+    )
+    assert enc.block_sizes() == (0, 8)
+    assert enc.lvl_to_dim.eval((2, 5), ()) == (0, 21)

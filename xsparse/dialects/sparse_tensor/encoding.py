@@ -120,38 +120,39 @@ def _block_parts(expr: AffineExpr) -> tuple[str, int, int] | None:
 
 def block_sizes(dim_to_lvl: AffineMap) -> tuple[int, ...] | None:
     """Per level, the block size of a `mod` level (0 elsewhere), when the map
-    is a blocking: every dimension is either a level of its own or split into
-    `d floordiv c` followed by `d mod c` (MLIR's isBlockSparsity/getBlockSize)."""
+    is a blocking (MLIR 22's isBlockSparsity): each result is a dimension not
+    seen before, `d floordiv c` (once per d) or `d mod c` after that floordiv
+    with the same c > 0, and some block is complete. Unlike MLIR, which
+    crashes on it, a floordiv without its mod is not a blocking."""
     if dim_to_lvl.num_symbols:
         return None
-    divs: dict[int, int] = {}
-    mods: set[int] = set()
-    plain: set[int] = set()
+    seen: dict[int, int] = {}
+    """Per dimension: 0 for a plain level, else its floordiv's block size."""
+    modded: set[int] = set()
     sizes: list[int] = []
     for expr in dim_to_lvl.results:
         if isinstance(expr, AffineDimExpr):
-            if expr.position in plain or expr.position in divs:
+            if expr.position in seen:
                 return None
-            plain.add(expr.position)
+            seen[expr.position] = 0
             sizes.append(0)
             continue
         parts = _block_parts(expr)
-        if parts is None:
+        if parts is None or parts[2] < 1:
             return None
         kind, dim, size = parts
-        if size < 1 or dim in plain:
-            return None
         if kind == "div":
-            if dim in divs:
+            if dim in seen:
                 return None
-            divs[dim] = size
+            seen[dim] = size
             sizes.append(0)
+        elif seen.get(dim, 0) != size:
+            return None
         else:
-            if divs.get(dim) != size or dim in mods:
-                return None
-            mods.add(dim)
+            modded.add(dim)
             sizes.append(size)
-    if not divs or set(divs) != mods or plain | mods != set(range(dim_to_lvl.num_dims)):
+    divided = {d for d, size in seen.items() if size}
+    if not modded or modded != divided:
         return None
     return tuple(sizes)
 
@@ -159,9 +160,11 @@ def block_sizes(dim_to_lvl: AffineMap) -> tuple[int, ...] | None:
 def _inverse(dim_to_lvl: AffineMap, mlir_order: bool) -> AffineMap | None:
     """The level-to-dimension map of a permutation or a blocking.
 
-    With `mlir_order`, a blocking's inverse lists the unblocked dimensions
-    first, as MLIR 22's inverseBlockSparsity does (the form a user-written
-    lvlToDim is checked against); else dimensions come in their order."""
+    With `mlir_order`, the result is MLIR 22's inverseBlockSparsity, which a
+    user-written lvlToDim is checked against: levels of plain dimensions
+    first, then one `l_div * c + l_mod` per blocked dimension, unused
+    dimensions left out. Else it is the inverse proper, one result per
+    dimension in order (0 for a dimension no level uses)."""
     results = dim_to_lvl.results
     lvl_rank = len(results)
     if dim_to_lvl.num_symbols:
@@ -188,16 +191,17 @@ def _inverse(dim_to_lvl: AffineMap, mlir_order: bool) -> AffineMap | None:
         kind, dim, size = parts
         if kind == "div":
             divs[dim] = (lvl, size)
-        else:
-            div_lvl, _ = divs[dim]
+        elif dim not in per_dim:  # a repeated mod level adds nothing
             per_dim[dim] = add(
-                mul(AffineDimExpr(div_lvl), AffineConstantExpr(size)),
+                mul(AffineDimExpr(divs[dim][0]), AffineConstantExpr(size)),
                 AffineDimExpr(lvl),
             )
     if mlir_order:
         blocked = [per_dim[d] for d in sorted(divs)]
         return AffineMap(lvl_rank, 0, (*plain, *blocked))
-    return AffineMap(lvl_rank, 0, tuple(per_dim[d] for d in range(dim_to_lvl.num_dims)))
+    unused = AffineConstantExpr(0)
+    inverse = tuple(per_dim.get(d, unused) for d in range(dim_to_lvl.num_dims))
+    return AffineMap(lvl_rank, 0, inverse)
 
 
 def infer_lvl_to_dim(dim_to_lvl: AffineMap) -> AffineMap | None:
@@ -313,7 +317,9 @@ def _is_zero(attr: Attribute) -> bool:
         return attr.value.data == 0.0  # pyright: ignore[reportUnknownMemberType]
     if isinstance(attr, IntegerAttr):
         return attr.value.data == 0  # pyright: ignore[reportUnknownMemberType]
-    return isinstance(attr, ComplexNumberAttr) and attr.real.data == attr.imag.data == 0.0
+    return (
+        isinstance(attr, ComplexNumberAttr) and attr.real.data == attr.imag.data == 0.0
+    )
 
 
 def verify_encoding_for_tensor(
