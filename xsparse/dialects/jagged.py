@@ -423,7 +423,7 @@ class SetOp(IRDLOperation):
             strides, memref_strides(t.inner) or []
         ):
             raise VerifyException(
-                f"layout {v.layout} breaks the inner buffers' promised {t.inner.layout}"
+                f"{v} breaks the inner buffers' promised layout {t.inner.layout}"
             )
 
 
@@ -635,7 +635,7 @@ class StoreOp(_AccessOp):
         outer: Sequence[SSAValue],
         inner: Sequence[SSAValue],
     ):
-        super().__init__(operands=[buffer, outer, inner, value])
+        super().__init__(operands=[value, buffer, outer, inner])
 
     def verify_(self) -> None:
         self._verify_access()
