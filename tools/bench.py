@@ -412,15 +412,34 @@ def vector_workload(
 # -- timing --------------------------------------------------------------------
 
 
-def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
-    """Median wall time of `repeats` calls after one warm-up call."""
-    fn()
-    times: list[float] = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+CLOCKS: dict[str, Callable[[], float]] = {
+    "thread": time.thread_time,
+    "wall": time.perf_counter,
+}
+
+
+def median_seconds(fn: Callable[[], Any], repeats: int, clock: str = "thread") -> float:
+    """Median time of `repeats` calls after one warm-up call."""
+    return interleaved_medians([fn], repeats, clock)[0]
+
+
+def interleaved_medians(
+    fns: Sequence[Callable[[], Any]], repeats: int, clock: str = "thread"
+) -> list[float]:
+    """Median time of each function over `repeats` rounds, one call of each per
+    round (after a warm-up round), so that a change of machine load hits all alike.
+    The `thread` clock (CPU time of this thread, where every kernel and scipy
+    runs) ignores time spent descheduled; `wall` is the wall clock."""
+    now = CLOCKS[clock]
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, spent in zip(fns, times, strict=True):
+            start = now()
+            fn()
+            spent.append(now() - start)
+    return [statistics.median(t) for t in times]
 
 
 @contextmanager
@@ -503,10 +522,12 @@ def run_workload(
     mlir_kernels: dict[tuple[str, int, tuple[Any, ...]], Any],
     use_mlir: bool,
     tolerance: float,
+    clock: str = "thread",
 ) -> list[Row]:
-    """Check, then time, xsparse (each width), MLIR 22 and scipy on one workload."""
-    scipy_time = median_seconds(work.scipy, repeats)
-    rows: list[Row] = []
+    """Check xsparse (each width) and MLIR 22 against scipy, then time them all
+    in interleaved rounds."""
+    contenders: list[tuple[int, Any, Any, list[Any]]] = []
+    errors: dict[int, float] = {}
     for width in widths:
         args = work.arguments(width)
         xs = kernels[(work.kernel, width)]
@@ -520,7 +541,7 @@ def run_workload(
                         source(work.kernel, width), "kernel", work.sparse_shapes
                     )
                 mlir_kernels[key] = mlir
-        error = 0.0
+        errors[width] = 0.0
         for name, fn in (("xsparse", xs), ("MLIR 22", mlir)):
             if fn is None:
                 continue
@@ -531,13 +552,19 @@ def run_workload(
                     f"{work.kernel}/{work.dist}/i{width}: {name} differs from scipy "
                     f"(relative error {err:.3g})"
                 )
-            error = max(error, err)
-        xs_time = median_seconds(lambda f=xs, a=args: f(*a), repeats)
-        mlir_time = (
-            median_seconds(lambda f=mlir, a=args: f(*a), repeats)
-            if mlir is not None
-            else None
-        )
+            errors[width] = max(errors[width], err)
+        contenders.append((width, xs, mlir, args))
+    fns: list[Callable[[], Any]] = [work.scipy]
+    for _, xs, mlir, args in contenders:
+        fns.append(lambda f=xs, a=args: f(*a))
+        if mlir is not None:
+            fns.append(lambda f=mlir, a=args: f(*a))
+    medians = iter(interleaved_medians(fns, repeats, clock))
+    scipy_time = next(medians)
+    rows: list[Row] = []
+    for width, _, mlir, _ in contenders:
+        xs_time = next(medians)
+        mlir_time = next(medians) if mlir is not None else None
         rows.append(
             Row(
                 work.kernel,
@@ -547,7 +574,7 @@ def run_workload(
                 xs_time,
                 scipy_time,
                 mlir_time,
-                error,
+                errors[width],
             )
         )
         print(format_row(rows[-1]), flush=True)
@@ -587,6 +614,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--widths", default="64,32")
     parser.add_argument("--no-mlir", action="store_true", help="skip MLIR 22's kernels")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="thread",
+        help="thread: CPU time of the calling thread (robust on a shared machine)",
+    )
     args = parser.parse_args(argv)
     if args.small:
         args.size = 20_000
@@ -608,7 +641,8 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
             raise SystemExit(f"unknown kernel {k!r} (one of {', '.join(KERNELS)})")
     use_mlir = not args.no_mlir and bench_mlir.mlir_available()
     print(
-        f"n = {args.size}, nnz = {args.nnz}, repeats = {args.repeats}, single-threaded; "
+        f"n = {args.size}, nnz = {args.nnz}, repeats = {args.repeats}, "
+        f"clock = {args.clock}, single-threaded; "
         f"MLIR 22: {'yes' if use_mlir else 'no (mlir-opt-22 not found or --no-mlir)'}",
         flush=True,
     )
@@ -638,6 +672,7 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
                     mlir_kernels,
                     use_mlir,
                     tolerance,
+                    args.clock,
                 )
                 del work
                 gc.collect()
@@ -646,7 +681,14 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
         if "sddmm" in kernels_wanted:
             work = sddmm_workload(rng, args.size, args.nnz, dist)
             rows += run_workload(
-                work, widths, args.repeats, kernels, mlir_kernels, use_mlir, tolerance
+                work,
+                widths,
+                args.repeats,
+                kernels,
+                mlir_kernels,
+                use_mlir,
+                tolerance,
+                args.clock,
             )
             del work
             gc.collect()
@@ -654,7 +696,14 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
         if k in kernels_wanted:
             work = vector_workload(k, rng, 100 * args.size, args.nnz)
             rows += run_workload(
-                work, widths, args.repeats, kernels, mlir_kernels, use_mlir, tolerance
+                work,
+                widths,
+                args.repeats,
+                kernels,
+                mlir_kernels,
+                use_mlir,
+                tolerance,
+                args.clock,
             )
             del work
             gc.collect()
