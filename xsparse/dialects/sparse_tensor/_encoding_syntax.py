@@ -13,7 +13,7 @@ text byte for byte.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import gcd
 from typing import NoReturn
@@ -258,22 +258,6 @@ BUILDERS: dict[AffineBinaryOpKind, Callable[[AffineExpr, AffineExpr], AffineExpr
     FLOORDIV: floordiv,
     CEILDIV: ceildiv,
 }
-
-
-def rebuild(
-    expr: AffineExpr, dims: Sequence[AffineExpr], syms: Sequence[AffineExpr]
-) -> AffineExpr:
-    """`expr` with dimensions and symbols replaced, simplified as MLIR does
-    (`AffineExpr::replaceDimsAndSymbols`)."""
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineSymExpr):
-        return syms[expr.position]
-    if isinstance(expr, AffineBinaryOpExpr):
-        return BUILDERS[expr.kind](
-            rebuild(expr.lhs, dims, syms), rebuild(expr.rhs, dims, syms)
-        )
-    return expr
 
 
 _SPELLING = {

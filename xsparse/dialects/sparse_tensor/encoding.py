@@ -580,10 +580,8 @@ class SparseTensorEncodingAttr(Data[Encoding]):
         return IndexType() if self.crd_width == 0 else IntegerType(self.crd_width)
 
     def is_all_dense(self) -> bool:
+        """Every level is dense or batch: no overhead storage."""
         return all(lt.format in (DENSE, BATCH) for lt in self.lvl_types)
-
-    def is_all_ordered(self) -> bool:
-        return all(lt.is_ordered for lt in self.lvl_types)
 
     def is_coo(self) -> bool:
         """Coordinate scheme: compressed(nonunique) or loose_compressed at the
@@ -595,11 +593,8 @@ class SparseTensorEncodingAttr(Data[Encoding]):
         return rooted and bool(rest) and all(lt.format is SINGLETON for lt in rest)
 
     def has_slices(self) -> bool:
+        """Some dimension is a slice (`#sparse_tensor<slice(...)>`)."""
         return bool(self.dim_slices)
-
-    def element_type_of_values(self) -> Attribute | None:
-        """The type of `explicitVal`, when given."""
-        return None if self.explicit_val is None else _element_of(self.explicit_val)
 
 
 def _attr_text(attr: Attribute) -> str:
