@@ -33,13 +33,12 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     IndexType,
-    IntegerAttr,
     ModuleOp,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -51,6 +50,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.subset import GatherOp, slice_dims
+from xsparse.transforms.lower_subset import Emitter
 
 INDEX = IndexType()
 DYNAMIC = DYNAMIC_INDEX
@@ -76,40 +76,22 @@ def _tensor_type(value: SSAValue) -> TensorType[Attribute]:
     return t
 
 
-class _Builder:
-    """Inserts ops before a point; index constants made once."""
-
-    def __init__(self, point: InsertPoint):
-        self.point = point
-        self._constants: dict[int, SSAValue] = {}
-        self._start = point
-
-    def op(self, op: Operation) -> SSAValue:
-        Rewriter.insert_op(op, self.point)
-        return op.results[0]
-
-    def const(self, value: int) -> SSAValue:
-        if value not in self._constants:
-            c = arith.ConstantOp(IntegerAttr(value, INDEX))
-            Rewriter.insert_op(c, self._start)
-            self._constants[value] = c.result
-        return self._constants[value]
-
-    def size(self, value: SSAValue, d: int) -> SSAValue | int:
-        static = _tensor_type(value).get_shape()[d]
-        if static != DYNAMIC:
-            return static
-        return self.op(tensor.DimOp(value, self.const(d)))
+def _size(b: Emitter, value: SSAValue, d: int) -> SSAValue | int:
+    """Size `d` of a tensor: an int when static."""
+    static = _tensor_type(value).get_shape()[d]
+    if static != DYNAMIC:
+        return static
+    return b.op(tensor.DimOp(value, b.const(d)))
 
 
 def _tile(
-    b: _Builder, value: SSAValue, batch: Sequence[SSAValue]
+    b: Emitter, value: SSAValue, batch: Sequence[SSAValue]
 ) -> tuple[list[SSAValue | int], list[SSAValue | int]]:
     """Offsets and sizes of the tile at `batch` (1 on batch dims, full elsewhere)."""
     rank = _tensor_type(value).get_num_dims()
     offsets: list[SSAValue | int] = [*batch] + [0] * (rank - len(batch))
     sizes: list[SSAValue | int] = [1] * len(batch) + [
-        b.size(value, d) for d in range(len(batch), rank)
+        _size(b, value, d) for d in range(len(batch), rank)
     ]
     return offsets, sizes
 
@@ -144,8 +126,8 @@ class FuseElementwiseThroughGather(RewritePattern):
         gather = op.inputs[position].owner
         assert isinstance(gather, GatherOp)
         batch_rank = _tensor_type(gather.indices).get_num_dims() - 1
-        b = _Builder(InsertPoint.before(op))
-        bounds = [b.size(op.outputs[0], d) for d in range(batch_rank)]
+        b = Emitter(InsertPoint.before(op))
+        bounds = [_size(b, op.outputs[0], d) for d in range(batch_rank)]
         result = self._nest(b, op, gather, position, bounds, [], op.outputs[0])
         rewriter.replace_op(op, [], [result])
         if not gather.result.uses:
@@ -153,7 +135,7 @@ class FuseElementwiseThroughGather(RewritePattern):
 
     def _nest(
         self,
-        b: _Builder,
+        b: Emitter,
         op: GenericOp,
         gather: GatherOp,
         position: int,
@@ -169,9 +151,7 @@ class FuseElementwiseThroughGather(RewritePattern):
         body = Block(arg_types=[INDEX, acc.type])
         loop = scf.ForOp(b.const(0), upper, b.const(1), [acc], Region(body))
         b.op(loop)
-        inner = _Builder(InsertPoint.at_end(body))
-        inner._constants = b._constants
-        inner._start = b._start
+        inner = b.at(InsertPoint.at_end(body))
         value = self._nest(
             inner, op, gather, position, bounds, [*batch, body.args[0]], body.args[1]
         )
@@ -180,7 +160,7 @@ class FuseElementwiseThroughGather(RewritePattern):
 
     def _tile_body(
         self,
-        b: _Builder,
+        b: Emitter,
         op: GenericOp,
         gather: GatherOp,
         position: int,
@@ -208,8 +188,8 @@ class FuseElementwiseThroughGather(RewritePattern):
         gathered = b.op(
             tensor.ExtractSliceOp(
                 source,
-                [coords[d] if d in coords else 0 for d in range(rank)],
-                [1 if d in coords else b.size(source, d) for d in range(rank)],
+                [coords.get(d, 0) for d in range(rank)],
+                [1 if d in coords else _size(b, source, d) for d in range(rank)],
                 [1] * rank,
                 TensorType(src_type.element_type, [shape[d] for d in kept]),
             )

@@ -72,20 +72,33 @@ class Emitter:
         self.point = point
         self.start = point
         self._constants: dict[int, SSAValue] = {}
+        self._first: list[Operation] = []  # the first op emitted at `start`
 
-    def op(self, op: Operation) -> SSAValue:
-        Rewriter.insert_op(op, self.point)
-        return op.results[0]
+    def at(self, point: InsertPoint) -> Emitter:
+        """An emitter at `point` sharing this one's constants."""
+        other = Emitter(point)
+        other.start = self.start
+        other._constants = self._constants
+        other._first = self._first
+        return other
 
     def put(self, op: Operation) -> None:
         Rewriter.insert_op(op, self.point)
+        if not self._first and self.point is self.start:
+            self._first.append(op)
+
+    def op(self, op: Operation) -> SSAValue:
+        self.put(op)
+        return op.results[0]
 
     def const(self, value: int) -> SSAValue:
-        """An index constant, created once, where the emitter started."""
+        """An index constant, created once, before everything emitted at `start`."""
         found = self._constants.get(value)
         if found is None:
             constant = arith.ConstantOp(IntegerAttr(value, INDEX))
-            Rewriter.insert_op(constant, self.start)
+            point = InsertPoint.before(self._first[0]) if self._first else self.start
+            Rewriter.insert_op(constant, point)
+            self._first[:1] = [constant]
             found = self._constants[value] = constant.result
         return found
 
@@ -266,9 +279,10 @@ class BufferizeScatter(RewritePattern):
     def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
         if op.result is None:
             return
+        in_place = op.dest.uses.get_length() == 1
         e = Emitter(InsertPoint.before(op))
         dest = _buffer_of(op.dest, e)
-        if len(op.dest.uses) != 1:
+        if not in_place:
             copy = e.alloc(_shaped(dest), e.dims(dest, range(_rank(dest))))
             _copy_into(e, dest, copy, dim=0, offset=None)
             dest = copy
