@@ -17,7 +17,7 @@ the part of one-shot bufferization the sparsifier's output needs:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,11 @@ from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
     AffineDimExpr,
+    AffineExpr,
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -59,8 +63,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
+from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
+    LooseCompressedFormat,
     SingletonFormat,
     StructuredFormat,
 )
@@ -77,8 +83,15 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.post_sparsification_rewrite import Emitter
+from xsparse.transforms.post_sparsification_rewrite import (
+    INDEX,
+    Emitter,
+    dim_sizes,
+    for_each_stored,
+    level_sizes,
+)
 
 STORAGE_ATTR = "xsparse.storage"
 """Marks the cast that stands for a sparse argument until its uses resolve."""
@@ -768,6 +781,338 @@ class LowerTransferRead(RewritePattern):
         rewriter.replace_op(op, load)
 
 
+def _is_nonzero(e: Emitter, v: SSAValue) -> SSAValue:
+    zero = e.constant(0, v.type)
+    if isinstance(v.type, IntegerType | IndexType):
+        return e.value(arith.CmpiOp(v, zero, "ne"))
+    return e.value(arith.CmpfOp(v, zero, "une"))
+
+
+def _level_space_nest(
+    e: Emitter,
+    sizes: Sequence[SSAValue],
+    inits: Sequence[SSAValue],
+    body: Callable[[Emitter, list[SSAValue], list[SSAValue]], Sequence[SSAValue]],
+) -> list[SSAValue]:
+    """Loops over every level coordinate tuple in lexicographic (storage) order,
+    carrying `inits`; `body(emitter, level_coordinates, carried)`."""
+
+    def nest(
+        b: Emitter, coords: list[SSAValue], carried: list[SSAValue]
+    ) -> Sequence[SSAValue]:
+        if len(coords) == len(sizes):
+            return body(b, coords, carried)
+        return b.loop(
+            b.index(0),
+            sizes[len(coords)],
+            carried,
+            lambda c, i, args: nest(c, [*coords, i], args),
+        )
+
+    return list(nest(e, [], list(inits)))
+
+
+@dataclass
+class _Entries:
+    """The nonzeros of a dense buffer in storage order: `nnz` entries whose
+    level coordinates are `coords[k * rank + l]` and value `values[k]`."""
+
+    nnz: SSAValue
+    coords: SSAValue
+    values: SSAValue
+    rank: int
+
+
+def _gather_entries(
+    e: Emitter,
+    dense: SSAValue,
+    enc: Encoding,
+    sizes: Sequence[SSAValue],
+    stored: SSAValue | None,
+) -> _Entries:
+    """Two sweeps of the level space: count the entries to store (the nonzeros,
+    or where the i8 buffer `stored` is set), then copy them out."""
+    dense_type = dense.type
+    assert isinstance(dense_type, MemRefType)
+    to_dim = enc.lvl_to_dim.results
+    rank = len(sizes)
+
+    def read(b: Emitter, coords: list[SSAValue]) -> tuple[SSAValue, SSAValue]:
+        at = [b.affine(x, coords) for x in to_dim]
+        v = b.load(dense, at)
+        return v, _is_nonzero(b, v if stored is None else b.load(stored, at))
+
+    def count(b: Emitter, coords: list[SSAValue], n: list[SSAValue]) -> list[SSAValue]:
+        _, nonzero = read(b, coords)
+        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(nonzero, i64)), INDEX))
+        return [b.add(n[0], step)]
+
+    (nnz,) = _level_space_nest(e, sizes, [e.index(0)], count)
+    table = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.mul(nnz, e.index(rank))])
+    values = e.alloc(MemRefType(dense_type.element_type, [DYNAMIC_INDEX]), [nnz])
+
+    def copy(b: Emitter, coords: list[SSAValue], k: list[SSAValue]) -> list[SSAValue]:
+        v, nonzero = read(b, coords)
+
+        def put(c: Emitter) -> None:
+            c.store(v, values, [k[0]])
+            base = c.mul(k[0], c.index(rank))
+            for level, x in enumerate(coords):
+                c.store(x, table, [c.add(base, c.index(level))])
+
+        b.when(nonzero, put)
+        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(nonzero, i64)), INDEX))
+        return [b.add(k[0], step)]
+
+    _level_space_nest(e, sizes, [e.index(0)], copy)
+    return _Entries(nnz, table, values, rank)
+
+
+def _coordinate(b: Emitter, entries: _Entries, k: SSAValue, level: int) -> SSAValue:
+    """The level-`level` coordinate of entry k."""
+    at = b.add(b.mul(k, b.index(entries.rank)), b.index(level))
+    return b.load(entries.coords, [at])
+
+
+def _dense_level(
+    e: Emitter, entries: _Entries, level: int, parent: SSAValue, size: SSAValue
+) -> None:
+    """A dense level: the position of entry k is parent * size + coordinate."""
+
+    def deeper(b: Emitter, k: SSAValue) -> None:
+        p = b.load(parent, [k])
+        b.store(b.add(b.mul(p, size), _coordinate(b, entries, k, level)), parent, [k])
+
+    e.for_each(e.index(0), entries.nnz, deeper)
+
+
+def _singleton_level(
+    e: Emitter,
+    entries: _Entries,
+    level: int,
+    parent: SSAValue,
+    num: SSAValue,
+    crd_type: MemRefType[Attribute],
+) -> SSAValue:
+    """A singleton level: one coordinate at the position of its parent."""
+    crd = e.alloc(crd_type, [num])
+
+    def place(b: Emitter, k: SSAValue) -> None:
+        c = b.from_index(_coordinate(b, entries, k, level), crd_type.element_type)
+        b.store(c, crd, [b.load(parent, [k])])
+
+    e.for_each(e.index(0), entries.nnz, place)
+    return crd
+
+
+def _compress_level(
+    e: Emitter,
+    entries: _Entries,
+    level: int,
+    lt: LevelType,
+    parent: SSAValue,
+    num: SSAValue,
+    pos_type: MemRefType[Attribute],
+    crd_type: MemRefType[Attribute],
+) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """A compressed level over entries sorted by level coordinates: its positions
+    and coordinates buffers and its number of positions; `parent[k]` becomes the
+    position of entry k in this level."""
+    one = e.index(1)
+    counts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.add(num, one)])
+    e.fill(counts, e.index(0))
+    crd = e.alloc(crd_type, [entries.nnz])
+
+    def visit(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        nodes, last_parent, last_crd = carried
+        p = b.load(parent, [k])
+        c = _coordinate(b, entries, k, level)
+        new: SSAValue = b.value(arith.CmpiOp(k, b.index(0), "eq"))
+        if lt.is_unique:
+            changed = b.value(
+                arith.OrIOp(
+                    b.value(arith.CmpiOp(p, last_parent, "ne")),
+                    b.value(arith.CmpiOp(c, last_crd, "ne")),
+                )
+            )
+            new = b.value(arith.OrIOp(new, changed))
+        else:
+            new = b.constant(1, IntegerType(1))
+
+        def start(d: Emitter) -> None:
+            d.store(d.from_index(c, crd_type.element_type), crd, [nodes])
+            at = d.add(p, one)
+            d.store(d.add(d.load(counts, [at]), one), counts, [at])
+
+        b.when(new, start)
+        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(new, i64)), INDEX))
+        after = b.add(nodes, step)
+        b.store(b.value(arith.SubiOp(after, one)), parent, [k])
+        return [after, p, c]
+
+    zero = e.index(0)
+    nodes = e.loop(zero, entries.nnz, [zero, zero, zero], visit)[0]
+    crd = e.value(ReallocOp(crd, nodes, crd_type))
+    loose = isinstance(lt.format, LooseCompressedFormat)
+    pos = e.alloc(pos_type, [e.mul(num, e.index(2)) if loose else e.add(num, one)])
+    if not loose:
+        e.store(e.from_index(zero, pos_type.element_type), pos, [zero])
+
+    def prefix(b: Emitter, i: SSAValue, total: list[SSAValue]) -> list[SSAValue]:
+        end = b.add(total[0], b.load(counts, [b.add(i, one)]))
+        elem = pos_type.element_type
+        if loose:
+            at = b.mul(i, b.index(2))
+            b.store(b.from_index(total[0], elem), pos, [at])
+            b.store(b.from_index(end, elem), pos, [b.add(at, one)])
+        else:
+            b.store(b.from_index(end, elem), pos, [b.add(i, one)])
+        return [end]
+
+    e.loop(zero, num, [zero], prefix)
+    e.op(memref.DeallocOp.get(counts))
+    return pos, crd, nodes
+
+
+def build_storage_at_runtime(
+    e: Emitter,
+    dense: SSAValue,
+    tensor_type: TensorType[Attribute],
+    stored: SSAValue | None = None,
+) -> list[SSAValue]:
+    """Storage fields of the nonzeros of a dense buffer (or of the entries
+    where `stored` is set), by loops: gather those entries in storage order,
+    then build the levels outside in."""
+    enc = sparse_encoding(tensor_type)
+    assert enc is not None
+    dims = e.sizes(dense)
+    sizes = [_level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
+    entries = _gather_entries(e, dense, enc, sizes, stored)
+    zero = e.index(0)
+    parent = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [entries.nnz])
+    e.fill(parent, zero)
+    num = e.index(1)
+    fields = {(f.kind, f.level): f.type for f in storage_fields(tensor_type)}
+    built: dict[tuple[str, int], SSAValue] = {}
+    for level, lt in enumerate(enc.lvl_types):
+        fmt = lt.format
+        if fmt.is_dense:
+            _dense_level(e, entries, level, parent, sizes[level])
+            num = e.mul(num, sizes[level])
+        elif isinstance(fmt, SingletonFormat):
+            crd_type = fields["coordinates", level]
+            assert isinstance(crd_type, MemRefType)
+            built["coordinates", level] = _singleton_level(
+                e, entries, level, parent, num, crd_type
+            )
+        elif fmt.has_positions:
+            pos_type, crd_type = (
+                fields["positions", level],
+                fields["coordinates", level],
+            )
+            assert isinstance(pos_type, MemRefType) and isinstance(crd_type, MemRefType)
+            pos, crd, num = _compress_level(
+                e, entries, level, lt, parent, num, pos_type, crd_type
+            )
+            built["positions", level] = pos
+            built["coordinates", level] = crd
+        else:
+            raise ValueError(
+                f"converting a non-constant dense tensor to level format {lt} "
+                "is not supported"
+            )
+    values_type = fields["values", -1]
+    assert isinstance(values_type, MemRefType)
+    values = e.alloc(values_type, [num])
+    e.fill(values, e.constant(0, values_type.element_type))
+
+    def put(b: Emitter, k: SSAValue) -> None:
+        b.store(b.load(entries.values, [k]), values, [b.load(parent, [k])])
+
+    e.for_each(zero, entries.nnz, put)
+    for temporary in (entries.coords, entries.values, parent):
+        e.op(memref.DeallocOp.get(temporary))
+    built["values", -1] = values
+    return [
+        sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
+        for f in storage_fields(tensor_type)
+    ]
+
+
+def _level_extent(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:
+    """The size of a level whose coordinate is `expr` of the dimensions."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr) and isinstance(
+        expr.rhs, AffineConstantExpr
+    ):
+        block = e.index(expr.rhs.value)
+        if expr.kind == AffineBinaryOpKind.Mod:
+            return block
+        if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv):
+            inner = _level_extent(e, expr.lhs, dims)
+            return e.value(arith.CeilDivUIOp(inner, block))
+    raise ValueError(f"cannot size a level of expression {expr}")
+
+
+class ConvertDenseToSparse(RewritePattern):
+    """`sparse_tensor.convert` of a dense tensor computed at runtime -> its
+    storage, built by loops (MLIR's direct-codegen conversion)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        dest_type = op.dest.type
+        if sparse_encoding(dest_type) is None or sparse_encoding(op.source.type):
+            return
+        if not isinstance(op.source.owner, bufferization.ToTensorOp):
+            return  # once the source is bufferized
+        if _dense_constant_of(op.source) is not None:
+            return  # built at compile time
+        assert isinstance(dest_type, TensorType)
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        fields = build_storage_at_runtime(
+            e, buffer_of(op.source, rewriter, at), dest_type
+        )
+        rewriter.replace_op(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+
+
+class ConvertSparseToSparse(RewritePattern):
+    """`sparse_tensor.convert` between encodings -> every stored entry (explicit
+    zeros included, as MLIR keeps them) scattered into a dense buffer with a
+    mask of the stored places, then the storage built from both by loops."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        source, dest_type = op.source, op.dest.type
+        src_enc, dst_enc = sparse_encoding(source.type), sparse_encoding(dest_type)
+        if src_enc is None or dst_enc is None or src_enc == dst_enc:
+            return
+        stt = SparseTensorType.of(source.type)
+        if _storage_of(source) is None or stt is None:
+            return
+        assert isinstance(dest_type, TensorType)
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        dims = dim_sizes(e, source, stt, level_sizes(e, source, stt))
+        dense = e.alloc(MemRefType(stt.element_type, stt.dim_shape), dims)
+        stored = e.alloc(MemRefType(IntegerType(8), stt.dim_shape), dims)
+        e.fill(dense, e.constant(0, stt.element_type))
+        e.fill(stored, e.constant(0, IntegerType(8)))
+        values = e.value(ToValuesOp(source))
+
+        def scatter(b: Emitter, coords: list[SSAValue], p: SSAValue) -> None:
+            at = [b.affine(x, coords) for x in src_enc.lvl_to_dim.results]
+            b.store(b.load(values, [p]), dense, at)
+            b.store(b.constant(1, IntegerType(8)), stored, at)
+
+        for_each_stored(e, source, stt, scatter)
+        fields = build_storage_at_runtime(e, dense, dest_type, stored)
+        e.op(memref.DeallocOp.get(dense))
+        e.op(memref.DeallocOp.get(stored))
+        rewriter.replace_op(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+
+
 def _check_no_tensors_left(module: ModuleOp) -> None:
     for op in module.walk():
         if isinstance(op, UnrealizedConversionCastOp) and STORAGE_ATTR in op.attributes:
@@ -808,6 +1153,8 @@ class SparseTensorCodegenPass(ModulePass):
                         LowerMemrefFill(),
                         LowerDenseConstant(),
                         ConvertConstantToSparse(),
+                        ConvertDenseToSparse(),
+                        ConvertSparseToSparse(),
                         ForwardSparseCast(),
                         CopySparseToSparse(),
                         ExpandCall(),

@@ -19,3 +19,6 @@
 // RUN: %mlir-opt --sparsifier %S/../../integration/spmv_csr.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmv_csr.mlir-runner
 // RUN: xsparse-run %S/../../integration/spmv_csr.mlir > %t.spmv_csr.xsparse
 // RUN: diff %t.spmv_csr.mlir-runner %t.spmv_csr.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/convert_runtime.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.convert_runtime.mlir-runner
+// RUN: xsparse-run %S/../../integration/convert_runtime.mlir > %t.convert_runtime.xsparse
+// RUN: diff %t.convert_runtime.mlir-runner %t.convert_runtime.xsparse

@@ -1,4 +1,5 @@
 // Every program of tests/integration runs under xsparse-run and prints its CHECK lines.
+// RUN: xsparse-run %S/../../integration/convert_runtime.mlir | filecheck --strict-whitespace %S/../../integration/convert_runtime.mlir
 // RUN: xsparse-run %S/../../integration/add_union.mlir | filecheck --strict-whitespace %S/../../integration/add_union.mlir
 // RUN: xsparse-run %S/../../integration/print_formats.mlir | filecheck --strict-whitespace %S/../../integration/print_formats.mlir
 // RUN: xsparse-run %S/../../integration/sparse_dot.mlir | filecheck --strict-whitespace %S/../../integration/sparse_dot.mlir
