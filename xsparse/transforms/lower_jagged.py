@@ -225,7 +225,7 @@ class MaterializeView(RewritePattern):
             get = jagged.GetOp(op.result, ivs)
             e.put(get)
             e.put(jagged.SetOp(get.result, out, ivs))
-        op.result.replace_by_if(out, lambda use: use.operation is not get)
+        op.result.replace_uses_with_if(out, lambda use: use.operation is not get)
         # the get just built reads the view: fold it like any other access
         fold = (
             FoldPositionsAccess()

@@ -33,7 +33,6 @@ from xsparse.transforms.convert_to_llvm.math import MATH_PATTERNS
 from xsparse.transforms.convert_to_llvm.memref import MEMREF_PATTERNS
 from xsparse.transforms.convert_to_llvm.scf import lower_scf_to_cf
 from xsparse.transforms.convert_to_llvm.vector import VECTOR_PATTERNS
-from xsparse.transforms.lower_jagged import JAGGED_PATTERNS
 
 
 def _run(module: ModuleOp, patterns: Sequence[RewritePattern], *, strict: bool) -> None:
@@ -52,6 +51,9 @@ class ConvertToLLVMPass(ModulePass):
     name = "convert-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # imported here: lower_jagged builds its patterns on this package's common
+        from xsparse.transforms.lower_jagged import JAGGED_PATTERNS
+
         lower_affine(op)
         lower_scf_to_cf(op)
         _run(
