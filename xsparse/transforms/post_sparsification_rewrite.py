@@ -83,6 +83,8 @@ from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()
+GLOBAL_PREFIX = "__xsparse_"
+"""The names of the constant globals that the sparse lowerings create."""
 
 LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
 
@@ -201,7 +203,7 @@ class Emitter:
         (one global per distinct content in the module)."""
         module = self.module()
         payload = f"{t}:{list(data)}".encode()
-        name = f"__xsparse_{name_hint}_{hashlib.sha1(payload).hexdigest()[:12]}"
+        name = f"{GLOBAL_PREFIX}{name_hint}_{hashlib.sha1(payload).hexdigest()[:12]}"
         if SymbolTable.lookup_symbol(module, name) is None:
             shape = t.get_shape()
             value = DenseIntOrFPElementsAttr.from_list(
@@ -362,15 +364,16 @@ def dim_sizes(
     level sizes through the encoding's lvl-to-dim map."""
     enc = sparse_encoding(tensor.type)
     assert enc is not None
-    sizes: list[SSAValue] = []
-    for d, static in enumerate(stt.dim_shape):
-        if static != DYNAMIC_INDEX:
-            sizes.append(e.index(static))
-            continue
-        one = e.index(1)
-        last = [e.value(arith.SubiOp(s, one)) for s in lvl]
-        sizes.append(e.add(e.affine(enc.lvl_to_dim.results[d], last), one))
-    return sizes
+    if all(s != DYNAMIC_INDEX for s in stt.dim_shape):
+        return [e.index(s) for s in stt.dim_shape]
+    one = e.index(1)
+    last = [e.value(arith.SubiOp(s, one)) for s in lvl]
+    return [
+        e.index(s)
+        if s != DYNAMIC_INDEX
+        else e.add(e.affine(enc.lvl_to_dim.results[d], last), one)
+        for d, s in enumerate(stt.dim_shape)
+    ]
 
 
 def for_each_stored(

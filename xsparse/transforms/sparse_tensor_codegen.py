@@ -86,6 +86,7 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.post_sparsification_rewrite import (
+    GLOBAL_PREFIX,
     INDEX,
     Emitter,
     dim_sizes,
@@ -146,6 +147,24 @@ class ExpandFunctionArguments(RewritePattern):
         op.function_type = FunctionType.from_lists(
             new_inputs, op.function_type.outputs.data
         )
+
+
+class ExpandFunctionDeclaration(RewritePattern):
+    """A declared function's tensor arguments and results become buffers, as
+    those of a defined one do."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
+        t = op.function_type
+        if not op.is_declaration or not any(
+            isinstance(x, TensorType) for x in (*t.inputs.data, *t.outputs.data)
+        ):
+            return
+        op.function_type = FunctionType.from_lists(
+            [x for i in t.inputs.data for x in lowered_argument_types(i)],
+            [x for o in t.outputs.data for x in lowered_argument_types(o)],
+        )
+        rewriter.handle_operation_modification(op)
 
 
 class ReturnBuffers(RewritePattern):
@@ -1124,9 +1143,28 @@ def _check_no_tensors_left(module: ModuleOp) -> None:
 
 
 def _erase_dead(module: ModuleOp) -> None:
-    dead_kinds = (UnrealizedConversionCastOp, bufferization.ToTensorOp)
+    """Erase the casts and buffers nothing uses any more, then the constant
+    globals of this pass that nothing reads."""
+    dead_kinds = (
+        UnrealizedConversionCastOp,
+        bufferization.ToTensorOp,
+        memref.GetGlobalOp,
+    )
     for op in reversed(list(module.walk())):
         if isinstance(op, dead_kinds) and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
+    read = {
+        op.name_.root_reference.data
+        for op in module.walk()
+        if isinstance(op, memref.GetGlobalOp)
+    }
+    for op in list(module.ops):
+        if (
+            isinstance(op, memref.GlobalOp)
+            and op.sym_name.data.startswith(GLOBAL_PREFIX)
+            and op.sym_name.data not in read
+        ):
             op.detach()
             op.erase()
 
@@ -1139,7 +1177,13 @@ class SparseTensorCodegenPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([ExpandFunctionArguments(), ReturnBuffers()]),
+            GreedyRewritePatternApplier(
+                [
+                    ExpandFunctionArguments(),
+                    ExpandFunctionDeclaration(),
+                    ReturnBuffers(),
+                ]
+            ),
             apply_recursively=False,
         ).rewrite_module(op)
         try:
