@@ -80,3 +80,39 @@ def test_prints_its_check_lines(program: Path) -> None:
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_prints_what_mlir_runner_prints(program: Path) -> None:
     assert xsparse_run(program) == mlir_runner(program)
+
+
+DEALLOC_PROGRAM = """
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+func.func @main() {
+  %d = arith.constant dense<[[1.0, 0.0], [0.0, 2.0]]> : tensor<2x2xf64>
+  %a = sparse_tensor.convert %d : tensor<2x2xf64> to tensor<2x2xf64, #CSR>
+  %b = sparse_tensor.convert %d : tensor<2x2xf64> to tensor<2x2xf64, #COO>
+  %n = sparse_tensor.number_of_entries %b : tensor<2x2xf64, #COO>
+  vector.print %n : index
+  "bufferization.dealloc_tensor"(%a) : (tensor<2x2xf64, #CSR>) -> ()
+  "bufferization.dealloc_tensor"(%b) : (tensor<2x2xf64, #COO>) -> ()
+  return
+}
+"""
+
+
+def test_dealloc_tensor_frees_every_buffer(capfd: pytest.CaptureFixture[str]) -> None:
+    """`bufferization.dealloc_tensor` (generic form: xDSL 0.74 lacks the op)
+    frees the positions, coordinates and values buffers of each tensor."""
+    from xsparse.backend import jit
+    from xsparse.backend.kernel import make_context
+    from xsparse.backend.lowering import lower_to_llvm
+    from xsparse.diagnostics import parse_module
+    from xsparse.transforms.sparsifier import sparsifier_passes
+
+    ctx = make_context()
+    ctx.allow_unregistered = True
+    module = parse_module(ctx, DEALLOC_PROGRAM)
+    for p in sparsifier_passes():
+        p.apply(ctx, module)
+    names = [op.name for op in module.walk()]
+    assert names.count("memref.dealloc") == 3 + 4
+    jit.compile(lower_to_llvm(module)).function("main")()
+    assert capfd.readouterr().out == "2\n"

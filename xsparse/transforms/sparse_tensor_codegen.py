@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnrealizedConversionCastOp,
+    UnregisteredOp,
     VectorType,
     i64,
 )
@@ -675,10 +676,13 @@ class ExpandCall(RewritePattern):
 
 class LowerDeallocTensor(RewritePattern):
     """`bufferization.dealloc_tensor` -> `memref.dealloc` of every buffer of a
-    sparse tensor, or of a dense tensor's buffer (unless it is a constant)."""
+    sparse tensor, or of a dense tensor's buffer (unless it is a constant).
+    Matched by name: xDSL 0.74 does not define the op (a context that allows
+    unregistered ops parses it in generic form)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name != "bufferization.dealloc_tensor" or len(op.operands) != 1:
+        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        if name != "bufferization.dealloc_tensor" or len(op.operands) != 1:
             return
         value = op.operands[0]
         at = InsertPoint.before(op)
