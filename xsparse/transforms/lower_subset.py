@@ -181,9 +181,6 @@ def _buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
     owner = tensor.owner
     if isinstance(owner, bufferization.ToTensorOp):
         return owner.memref
-    to_buffer = bufferization.ToBufferOp.create(
-        operands=[tensor], result_types=[_memref_of(tensor.type)]
-    )
     if isinstance(owner, Block):  # an argument: one buffer, at the block's start
         for use in tensor.uses:
             if (
@@ -191,6 +188,10 @@ def _buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
                 and use.operation.parent_block() is owner
             ):
                 return use.operation.results[0]
+    to_buffer = bufferization.ToBufferOp.create(
+        operands=[tensor], result_types=[_memref_of(tensor.type)]
+    )
+    if isinstance(owner, Block):
         Rewriter.insert_op(to_buffer, InsertPoint.at_start(owner))
         return to_buffer.results[0]
     return e.op(to_buffer)
