@@ -12,7 +12,7 @@ universe) parses and prints them. Importing `xsparse.dialects` calls it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.arith import Arith
@@ -329,6 +329,84 @@ def _print_select(op: arith.SelectOp, printer: Printer) -> None:
     printer.print_attribute(op.result.type)
 
 
+_CASTS: tuple[type[IRDLOperation], ...] = (
+    arith.ExtFOp,
+    arith.TruncFOp,
+    arith.FPToSIOp,
+    arith.FPToUIOp,
+    arith.SIToFPOp,
+    arith.UIToFPOp,
+    arith.ExtSIOp,
+    arith.ExtUIOp,
+    arith.TruncIOp,
+    arith.IndexCastOp,
+    arith.BitcastOp,
+    IndexCastUIOp,
+    llvm.ZExtOp,
+    llvm.SExtOp,
+    llvm.TruncOp,
+    llvm.SIToFPOp,
+    llvm.FPExtOp,
+    llvm.FPTruncOp,
+    llvm.BitcastOp,
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+)
+
+
+def _allow_vector_casts() -> None:
+    """Let the casts of `_CASTS` take and give 1-D vectors of their scalar types.
+
+    MLIR's arith casts and LLVM's conversions are element-wise on vectors;
+    xDSL 0.74's cast ops accept scalars only. The op classes stay xDSL's.
+    """
+    for op_type in _CASTS:
+        definition = op_type.get_irdl_definition()
+        for defs in (definition.operands, definition.results):
+            name, old = defs[0]
+            scalar = old.constr.constraint.constr  # inside RangeLength(RangeOf(.))
+            if "VectorType" in repr(scalar):
+                continue  # already element-wise
+            defs[0] = (name, type(old)(scalar | VectorType.constr(scalar)))
+        op_type.verify_ = _elementwise_verify(op_type.verify_)  # type: ignore[method-assign]
+
+
+def _allow_vector_geps() -> None:
+    """Let `llvm.getelementptr` take vector indices and give a vector of pointers.
+
+    (LLVM's vector GEP, used by the lowering of `vector.gather`/`scatter`.)
+    """
+    from xdsl.irdl import VarOperandDef
+
+    definition = llvm.GEPOp.get_irdl_definition()
+    for defs in (definition.operands, definition.results):
+        for i, (name, old) in enumerate(defs):
+            if name not in ("ssa_indices", "result"):
+                continue
+            constr = old.constr
+            scalar = constr.constr if isinstance(old, VarOperandDef) else (
+                constr.constraint.constr
+            )
+            if "VectorType" in repr(scalar):
+                continue
+            defs[i] = (name, type(old)(scalar | VectorType.constr(scalar)))
+
+
+def _elementwise_verify(
+    scalar_verify: Callable[[IRDLOperation], None],
+) -> Callable[[IRDLOperation], None]:
+    """Verify a cast on vectors by its constraints only; on scalars as before."""
+
+    def verify_(op: IRDLOperation) -> None:
+        if isinstance(op.operands[0].type, VectorType):
+            type(op).get_irdl_definition().verify(op)
+        else:
+            scalar_verify(op)
+
+    return verify_
+
+
 def _allow_vector_conditions() -> None:
     """Let `arith.select` and `llvm.select` take a vector of `i1` as condition.
 
@@ -394,3 +472,5 @@ def extend_xdsl_dialects() -> None:
     _extend(LLVM, LLVM_EXTENSION_OPS)
     _extend(Vector, VECTOR_EXTENSION_OPS)
     _allow_vector_conditions()
+    _allow_vector_casts()
+    _allow_vector_geps()

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     Signedness,
     VectorType,
+    i1,
     i32,
     i64,
 )
@@ -36,6 +37,7 @@ from xsparse.dialects.xdsl_ext import (
     PrintOp,
     ScatterOp,
     StepOp,
+    VectorScaleOp,
 )
 from xsparse.transforms.convert_to_llvm.common import (
     PTR,
@@ -76,7 +78,17 @@ def _address(
 
 
 def _splat(value: SSAValue, t: VectorType, rewriter: PatternRewriter) -> SSAValue:
-    """insertelement into lane 0 + shufflevector with an all-zero mask."""
+    """insertelement into lane 0 + shufflevector with an all-zero mask.
+
+    (Scalable vectors: `llvm.experimental.vector.splat`, as a fixed-length
+    shuffle mask cannot describe them.)
+    """
+    if t.get_num_scalable_dims():
+        splat = call_intrinsic(
+            f"llvm.experimental.vector.splat.{mangle(t)}", [value], t, rewriter
+        )
+        assert splat is not None
+        return splat
     poison = PoisonOp(t)
     zero = llvm.ConstantOp(IntegerAttr(0, i32), i32)
     insert = llvm.InsertElementOp(poison.res, value, zero.result)
@@ -327,6 +339,16 @@ class ReductionToLLVM(RewritePattern):
         replace_with(op, [], [result], rewriter)
 
 
+class VectorScaleToLLVM(RewritePattern):
+    """`vector.vscale` -> `llvm.vscale.i64`."""
+
+    @lowering
+    def match_and_rewrite(self, op: VectorScaleOp, rewriter: PatternRewriter) -> None:
+        result = call_intrinsic("llvm.vscale.i64", [], i64, rewriter)
+        assert result is not None
+        replace_with(op, [], [result], rewriter)
+
+
 class CreateMaskToLLVM(RewritePattern):
     """`vector.create_mask %n` -> `[0..vl) < splat(n)`."""
 
@@ -339,8 +361,13 @@ class CreateMaskToLLVM(RewritePattern):
         lanes = _lane_indices(t, rewriter)
         lanes_type = _vector_type(lanes.type)
         limit = _splat(lowered(bound, rewriter), lanes_type, rewriter)
-        compare = llvm.ICmpOp(lanes, limit, IntegerAttr(2, 64))  # slt
-        replace_with(op, [compare], [compare.res], rewriter)
+        mask_type = VectorType(i1, lanes_type.get_shape(), lanes_type.scalable_dims)
+        compare = llvm.ICmpOp.create(  # slt (xDSL's constructor drops scalability)
+            operands=[lanes, limit],
+            result_types=[mask_type],
+            properties={"predicate": IntegerAttr(2, 64)},
+        )
+        replace_with(op, [compare], [compare.results[0]], rewriter)
 
 
 class ConstantMaskToLLVM(RewritePattern):
@@ -491,4 +518,5 @@ VECTOR_PATTERNS: tuple[RewritePattern, ...] = (
     InsertToLLVM(),
     FMAToLLVM(),
     PrintToLLVM(),
+    VectorScaleToLLVM(),
 )
