@@ -100,7 +100,9 @@ def main() -> None:
                 for mode in ("copy", "view"):
                     f = xsparse.compile(kernel(mode, coord, work))
                     out = np.zeros(1)
-                    times[mode] = best(lambda f=f, out=out: f(m, idx, out), args.repeat)
+                    times[mode] = best(
+                        lambda f=f, m=m, idx=idx, out=out: f(m, idx, out), args.repeat
+                    )
                     results[mode] = out[0]
                 assert np.isclose(results["copy"], results["view"]), results
                 ratio = times["copy"] / times["view"]

@@ -65,6 +65,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     lowering,
     replace_with,
 )
+from xsparse.transforms.convert_to_llvm.memref import _identity_sizes_and_strides
 from xsparse.transforms.lower_subset import Emitter
 
 INDEX = IndexType()
@@ -310,22 +311,12 @@ class JaggedAllocToLLVM(RewritePattern):
     def match_and_rewrite(self, op: jagged.AllocOp, rewriter: PatternRewriter) -> None:
         t = _jagged_type(op.result)
         declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
-        dynamic = iter(op.dynamic_sizes)
-        sizes = [
-            lowered(next(dynamic), rewriter)
-            if d == DYNAMIC_INDEX
-            else const(d, rewriter)
-            for d in t.get_shape()
-        ]
-        strides = [const(1, rewriter)] * len(sizes)
-        for i in reversed(range(len(sizes) - 1)):
-            mul = llvm.MulOp(strides[i + 1], sizes[i + 1])
-            rewriter.insert(mul)
-            strides[i] = mul.res
-        count = llvm.MulOp(strides[0], sizes[0])
-        size = llvm.MulOp(count.res, const(_descriptor_bytes(t), rewriter))
+        sizes, strides, count = _identity_sizes_and_strides(
+            _outer_memref(t), op.dynamic_sizes, rewriter
+        )
+        size = llvm.MulOp(count, const(_descriptor_bytes(t), rewriter))
         call = llvm.CallOp("malloc", size.res, return_type=PTR)
-        rewriter.insert([count, size, call])
+        rewriter.insert([size, call])
         assert call.returned is not None
         desc = Descriptor.build(
             rewriter,
