@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, math, memref, scf, vector
+from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -49,7 +50,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i1,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -758,6 +759,39 @@ def _inside(op: Operation, ancestor: Operation) -> bool:
     return False
 
 
+def _from_sparsifier_loop(value: SSAValue) -> bool:
+    """`value` is a result of a sparsifier loop, or of the remainder after one."""
+    owner = value.owner
+    if isinstance(owner, scf.ForOp):
+        return is_sparsifier_loop(owner)
+    if isinstance(owner, scf.IfOp) and isinstance(value, OpResult):
+        else_yield = owner.false_region.block.last_op
+        if isinstance(else_yield, scf.YieldOp):
+            return _from_sparsifier_loop(else_yield.operands[value.index])
+    return False
+
+
+class ReassociateLoopReduction(RewritePattern):
+    """Marks the final `vector.reduction` of a vector loop `fastmath<reassoc>`.
+
+    The vector loop has already summed its lanes apart, so the horizontal
+    reduction may run as a tree (convert-to-llvm then emits log2(vl) shuffles
+    instead of vl dependent scalar adds).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: vector.ReductionOp, rewriter: PatternRewriter
+    ) -> None:
+        flags = op.fastmath.data
+        if "reassoc" in flags or "fast" in flags:
+            return
+        if not _from_sparsifier_loop(op.vector):
+            return
+        op.fastmath = FastMathFlagsAttr([*flags, "reassoc"])
+        rewriter.notify_op_modified(op)
+
+
 @dataclass(frozen=True)
 class SparseVectorPeelPass(ModulePass):
     """xsparse's `sparse-vector-peel`: unmasked main loops for `sparse-vectorization`."""
@@ -765,9 +799,10 @@ class SparseVectorPeelPass(ModulePass):
     name = "sparse-vector-peel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(PeelVectorLoop(), apply_recursively=False).rewrite_module(
-            op
-        )
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([PeelVectorLoop(), ReassociateLoopReduction()]),
+            apply_recursively=False,
+        ).rewrite_module(op)
 
 
 __all__ = [
@@ -776,6 +811,7 @@ __all__ = [
     "ReducChainBroadcastRewriter",
     "ReducChainInsertRewriter",
     "PeelVectorLoop",
+    "ReassociateLoopReduction",
     "SparseVectorPeelPass",
     "SparseVectorizationPass",
     "StepToConstant",

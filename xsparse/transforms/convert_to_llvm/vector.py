@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import llvm, vector
+from xdsl.dialects import arith, llvm, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
@@ -40,7 +40,9 @@ from xsparse.dialects.xdsl_ext import (
     VectorScaleOp,
 )
 from xsparse.transforms.convert_to_llvm.common import (
+    DYNAMIC,
     PTR,
+    Descriptor,
     call_intrinsic,
     const,
     convert_type,
@@ -52,6 +54,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     lowering,
     mangle,
     replace_with,
+    static_strides_and_offset,
 )
 
 
@@ -117,6 +120,43 @@ def _lane_indices(t: VectorType, rewriter: PatternRewriter) -> SSAValue:
     return constant.result
 
 
+def _inner_stride(base: SSAValue, rewriter: PatternRewriter) -> SSAValue | None:
+    """The innermost stride of `base` when it is not known to be 1, else None."""
+    t = base.type
+    assert isinstance(t, MemRefType)
+    strides, _ = static_strides_and_offset(t)
+    if not strides or strides[-1] == 1:
+        return None
+    if strides[-1] == DYNAMIC:
+        return Descriptor(lowered(base, rewriter), rewriter).stride(len(strides) - 1)
+    return const(strides[-1], rewriter)
+
+
+def _strided_lanes(
+    base: SSAValue,
+    indices: Sequence[SSAValue],
+    t: VectorType,
+    stride: SSAValue,
+    rewriter: PatternRewriter,
+) -> SSAValue:
+    """Pointers to `base[indices...]`, `base[indices... + 1]`, ... (strided memref)."""
+    lanes = _lane_indices(t, rewriter)
+    lanes_type = _vector_type(lanes.type)
+    scaled = llvm.MulOp(lanes, _splat(stride, lanes_type, rewriter))
+    rewriter.insert(scaled)
+    base_type = base.type
+    assert isinstance(base_type, MemRefType)
+    gep = llvm.GEPOp(
+        _address(base, indices, rewriter),
+        [llvm.GEP_USE_SSA_VAL],
+        convert_type(base_type.element_type),
+        ssa_indices=[scaled.res],
+        result_type=VectorType(PTR, t.get_shape(), t.scalable_dims),  # type: ignore[arg-type]
+    )
+    rewriter.insert(gep)
+    return gep.result
+
+
 class LoadToLLVM(RewritePattern):
     """`vector.load` -> `llvm.load` of a vector type."""
 
@@ -157,6 +197,22 @@ class MaskedLoadToLLVM(RewritePattern):
         self, op: vector.MaskedLoadOp, rewriter: PatternRewriter
     ) -> None:
         t = convert_type(op.result.type)
+        stride = _inner_stride(op.base, rewriter)
+        if stride is not None:  # a strided buffer: gather its lanes
+            pointers = _strided_lanes(
+                op.base, op.indices, _vector_type(t), stride, rewriter
+            )
+            args = [
+                pointers,
+                _alignment(op.base, rewriter),
+                lowered(op.mask, rewriter),
+                lowered(op.pass_thru, rewriter),
+            ]
+            name = f"llvm.masked.gather.{mangle(t)}.{mangle(pointers.type)}"
+            result = call_intrinsic(name, args, t, rewriter)
+            assert result is not None
+            replace_with(op, [], [result], rewriter)
+            return
         address = _address(op.base, op.indices, rewriter)
         args = [
             address,
@@ -177,6 +233,20 @@ class MaskedStoreToLLVM(RewritePattern):
         self, op: vector.MaskedStoreOp, rewriter: PatternRewriter
     ) -> None:
         value = lowered(op.value_to_store, rewriter)
+        stride = _inner_stride(op.base, rewriter)
+        if stride is not None:  # a strided buffer: scatter the lanes
+            t = _vector_type(value.type)
+            pointers = _strided_lanes(op.base, op.indices, t, stride, rewriter)
+            args = [
+                value,
+                pointers,
+                _alignment(op.base, rewriter),
+                lowered(op.mask, rewriter),
+            ]
+            name = f"llvm.masked.scatter.{mangle(t)}.{mangle(pointers.type)}"
+            call_intrinsic(name, args, None, rewriter)
+            rewriter.erase(op)
+            return
         address = _address(op.base, op.indices, rewriter)
         args = [
             value,
@@ -190,6 +260,31 @@ class MaskedStoreToLLVM(RewritePattern):
         rewriter.erase(op)
 
 
+def _lane_offsets(
+    base: SSAValue,
+    indices: Sequence[SSAValue],
+    index_vec: SSAValue,
+    rewriter: PatternRewriter,
+) -> tuple[SSAValue, SSAValue]:
+    """`&base[indices...][0]` and the element offsets of the lanes from it."""
+    address = _address(base, indices, rewriter)
+    offsets = lowered(index_vec, rewriter)
+    offsets_type = _vector_type(offsets.type)
+    stride = _inner_stride(base, rewriter)
+    if stride is not None:  # index_vec counts elements of a strided buffer
+        if isinstance(offsets_type.element_type, IntegerType) and (
+            offsets_type.element_type.width.data != 64
+        ):
+            wide = VectorType(i64, offsets_type.get_shape(), offsets_type.scalable_dims)
+            ext = llvm.SExtOp(offsets, wide)
+            rewriter.insert(ext)
+            offsets, offsets_type = ext.res, wide
+        scaled = llvm.MulOp(offsets, _splat(stride, offsets_type, rewriter))
+        rewriter.insert(scaled)
+        offsets = scaled.res
+    return address, offsets
+
+
 def _lane_pointers(
     base: SSAValue,
     indices: Sequence[SSAValue],
@@ -197,8 +292,7 @@ def _lane_pointers(
     rewriter: PatternRewriter,
 ) -> SSAValue:
     """A vector of pointers `&base[indices...][index_vec[i]]` (one vector GEP)."""
-    address = _address(base, indices, rewriter)
-    offsets = lowered(index_vec, rewriter)
+    address, offsets = _lane_offsets(base, indices, index_vec, rewriter)
     offsets_type = _vector_type(offsets.type)
     base_type = base.type
     assert isinstance(base_type, MemRefType)
@@ -216,12 +310,72 @@ def _lane_pointers(
     return gep.result
 
 
+def _is_all_true(mask: SSAValue) -> bool:
+    """Whether `mask` is a constant with every lane set."""
+    owner = mask.owner
+    if isinstance(owner, llvm.ConstantOp | arith.ConstantOp):
+        value = owner.value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            return all(v != 0 for v in value.get_values())
+    return False
+
+
+def _scalar_lanes(
+    op: GatherOp | ScatterOp, rewriter: PatternRewriter
+) -> list[SSAValue] | None:
+    """Per-lane pointers of an unmasked, fixed-length gather or scatter, else None.
+
+    Gathers and scatters of a few lanes run slower than that many scalar
+    accesses on x86 (microcoded, and slowed further by the Gather Data
+    Sampling mitigation): an unmasked one becomes scalar loads or stores, which
+    LLVM schedules and combines freely. Masked ones (loop remainders) and
+    scalable ones stay intrinsics.
+    """
+    t = _vector_type(op.index_vec.type)
+    if t.get_num_scalable_dims() or not _is_all_true(op.mask):
+        return None
+    address, offsets = _lane_offsets(op.base, op.indices, op.index_vec, rewriter)
+    base_type = op.base.type
+    assert isinstance(base_type, MemRefType)
+    pointers: list[SSAValue] = []
+    (n,) = t.get_shape()
+    for lane in range(n):
+        offset = ExtractElementOp(offsets, const(lane, rewriter))
+        gep = llvm.GEPOp(
+            address,
+            [llvm.GEP_USE_SSA_VAL],
+            convert_type(base_type.element_type),
+            ssa_indices=[offset.res],
+        )
+        rewriter.insert([offset, gep])
+        pointers.append(gep.result)
+    return pointers
+
+
 class GatherToLLVM(RewritePattern):
     """`vector.gather` -> vector GEP + `llvm.masked.gather`."""
 
     @lowering
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         t = convert_type(op.result.type)
+        lanes = _scalar_lanes(op, rewriter)
+        if lanes is not None:
+            base_type = op.base.type
+            assert isinstance(base_type, MemRefType)
+            align = element_size(base_type.element_type)
+            value: SSAValue = PoisonOp(t).res
+            rewriter.insert(value.owner)  # type: ignore[arg-type]
+            for i, pointer in enumerate(lanes):
+                load = llvm.LoadOp(
+                    pointer, convert_type(base_type.element_type), alignment=align
+                )
+                insert = llvm.InsertElementOp(
+                    value, load.dereferenced_value, const(i, rewriter)
+                )
+                rewriter.insert([load, insert])
+                value = insert.res
+            replace_with(op, [], [value], rewriter)
+            return
         pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
         args = [
             pointers,
@@ -241,6 +395,17 @@ class ScatterToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
         value = lowered(op.value_to_store, rewriter)
+        lanes = _scalar_lanes(op, rewriter)
+        if lanes is not None:
+            base_type = op.base.type
+            assert isinstance(base_type, MemRefType)
+            align = element_size(base_type.element_type)
+            for i, pointer in enumerate(lanes):
+                element = ExtractElementOp(value, const(i, rewriter))
+                store = llvm.StoreOp(element.res, pointer, alignment=align)
+                rewriter.insert([element, store])
+            rewriter.erase(op)
+            return
         pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
         args = [
             value,
@@ -297,6 +462,42 @@ _COMBINE: dict[str, type[llvm.ArithmeticBinOperation]] = {
 }
 
 
+def _tree_reduction(source: SSAValue, kind: str, rewriter: PatternRewriter) -> SSAValue:
+    """Reassociated fadd/fmul of the lanes: halve the vector log2(n) times.
+
+    (What LLVM emits for `llvm.vector.reduce.fadd` with `reassoc`, which the
+    LLVM IR printer has no way to spell; the ordered reduction it would emit
+    otherwise chains n dependent adds.)
+    """
+    t = _vector_type(source.type)
+    (n,) = t.get_shape()
+    combine = llvm.FAddOp if kind == "add" else llvm.FMulOp
+    value = source
+    while n > 1 and n % 2 == 0:
+        half = n // 2
+        half_type = VectorType(t.element_type, [half])
+        low = llvm.ShuffleVectorOp(
+            value, value, DenseArrayBase.from_list(i32, list(range(half))), half_type
+        )
+        high = llvm.ShuffleVectorOp(
+            value,
+            value,
+            DenseArrayBase.from_list(i32, list(range(half, n))),
+            half_type,
+        )
+        both = combine(low.res, high.res)
+        rewriter.insert([low, high, both])
+        value, n = both.res, half
+    lanes = [ExtractElementOp(value, const(i, rewriter)) for i in range(n)]
+    rewriter.insert(lanes)
+    result = lanes[0].res
+    for lane in lanes[1:]:
+        step = combine(result, lane.res)
+        rewriter.insert(step)
+        result = step.res
+    return result
+
+
 class ReductionToLLVM(RewritePattern):
     """`vector.reduction` -> `llvm.vector.reduce.*` (accumulator folded in after)."""
 
@@ -310,6 +511,20 @@ class ReductionToLLVM(RewritePattern):
         acc = lowered(op.acc, rewriter) if op.acc is not None else None
         suffix = mangle(source.type)
         if is_float(t) and kind in ("add", "mul"):
+            source_type = _vector_type(source.type)
+            flags = op.fastmath.data
+            if not source_type.get_num_scalable_dims() and (
+                "reassoc" in flags or "fast" in flags
+            ):
+                result = _tree_reduction(source, kind, rewriter)
+                if acc is not None:
+                    combine = (llvm.FAddOp if kind == "add" else llvm.FMulOp)(
+                        result, acc
+                    )
+                    rewriter.insert(combine)
+                    result = combine.res
+                replace_with(op, [], [result], rewriter)
+                return
             neutral = 0.0 if kind == "add" else 1.0
             if acc is None:
                 start = llvm.ConstantOp(FloatAttr(neutral, t), t)  # type: ignore[arg-type]
