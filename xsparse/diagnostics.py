@@ -6,14 +6,20 @@ found after parsing (or after a pass) still points at the source text.
 
 from __future__ import annotations
 
+from typing import cast
 from weakref import WeakKeyDictionary
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
+
+from xsparse.dialects.sparse_tensor.encoding import (
+    SparseTensorEncodingAttr,
+    verify_encoding_for_tensor,
+)
 
 
 class XSparseError(Exception):
@@ -37,7 +43,7 @@ class LocatingParser(Parser):
 def format_span(span: Span, message: str, severity: str = "error") -> str:
     """MLIR's diagnostic layout: location, severity, message, line, caret."""
     location = span.get_location()
-    context = span.print_with_context().split("\n", 1)[1] if span else ""
+    context = span.print_with_context().split("\n", 1)[1]
     return f"{location}: {severity}: {message}\n{context.rstrip()}"
 
 
@@ -45,15 +51,31 @@ def format_parse_error(error: ParseError) -> str:
     return format_span(error.span, error.msg)
 
 
+def _verify_tensor_encodings(op: Operation) -> None:
+    """MLIR's `verifyEncoding` on the sparse tensor types an op uses (xDSL's
+    TensorType cannot check its encoding against its shape itself)."""
+    values = [*op.operands, *op.results]
+    values += [arg for region in op.regions for block in region.blocks for arg in block.args]
+    for value in values:
+        t = value.type
+        if isinstance(t, TensorType) and isinstance(t.encoding, SparseTensorEncodingAttr):
+            verify_encoding_for_tensor(t.encoding, cast(TensorType[Attribute], t))
+
+
 def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
-    """Verify operations one by one, outermost first; the first failure."""
+    """Verify operations one by one, outermost first; the first failure, with
+    MLIR's `'op' op` prefix for an op's own verifier."""
     for op in module.walk():
+        try:
+            _verify_tensor_encodings(op)
+        except VerifyException as e:  # a type error: MLIR prints no op prefix
+            return op, str(e).split("\n", 1)[0]
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            return op, str(e).split("\n", 1)[0]
+            return op, f"'{op.name}' op " + str(e).split("\n", 1)[0]
         except Exception as e:  # a verifier that crashed is still a user error
-            return op, f"{type(e).__name__}: {e}"
+            return op, f"'{op.name}' op {type(e).__name__}: {e}"
     return None
 
 
@@ -67,8 +89,8 @@ def verify_located(module: Operation, spans: WeakKeyDictionary[Operation, Span],
     while target is not None and target not in spans:
         target = target.parent_op()
     if target is not None:
-        raise XSparseError(format_span(spans[target], f"'{op.name}' op {message}"))
-    raise XSparseError(f"{filename}: error: '{op.name}' op {message}")
+        raise XSparseError(format_span(spans[target], message))
+    raise XSparseError(f"{filename}: error: {message}")
 
 
 def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:

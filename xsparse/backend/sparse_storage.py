@@ -203,8 +203,8 @@ class SparseTensor:
             return cls(
                 enc,
                 shape,
-                [None, np.asarray(m.indptr, overhead_dtype(enc.pos_width))],
-                [None, np.asarray(m.indices, overhead_dtype(enc.crd_width))],
+                [None, _as_overhead(m.indptr, enc.pos_width)],
+                [None, _as_overhead(m.indices, enc.crd_width)],
                 np.asarray(m.data),
             )
         coo = matrix.tocoo()
@@ -471,6 +471,16 @@ class SparseTensor:
 
     def __repr__(self) -> str:
         return f"SparseTensor(shape={self.shape}, nse={self.nse}, dtype={self.dtype}, encoding={SparseTensorEncodingAttr(self.encoding)})"
+
+
+def _as_overhead(buf: AnyArray, width: int) -> AnyArray:
+    """`buf` as a positions/coordinates buffer of `width` bits: a view when only
+    the sign differs (scipy's int32 for a 32-bit level), else a converted copy.
+    Negative values reinterpreted as unsigned fail validation (out of range)."""
+    dtype = overhead_dtype(width)
+    if buf.dtype.kind in "iu" and buf.dtype.itemsize == dtype.itemsize:
+        return buf.view(dtype)
+    return np.asarray(buf, dtype)
 
 
 def _read_only(buf: AnyArray | None) -> Any:

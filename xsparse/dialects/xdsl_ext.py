@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.arith import Arith
+from xdsl.dialects.bufferization import Bufferization
 from xdsl.dialects.builtin import (
     I64,
     DenseArrayBase,
@@ -23,6 +24,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    TensorType,
     VectorType,
     i1,
     i64,
@@ -446,7 +448,22 @@ class PrintOp(IRDLOperation):
         super().__init__(operands=[source])
 
 
+@irdl_op_definition
+class DeallocTensorOp(IRDLOperation):
+    """`bufferization.dealloc_tensor`: release the buffers behind a tensor."""
+
+    name = "bufferization.dealloc_tensor"
+
+    tensor = operand_def(TensorType)
+
+    assembly_format = "$tensor attr-dict `:` type($tensor)"
+
+    def __init__(self, tensor: SSAValue):
+        super().__init__(operands=[tensor])
+
+
 ARITH_EXTENSION_OPS: tuple[type[Operation], ...] = (IndexCastUIOp,)
+BUFFERIZATION_EXTENSION_OPS: tuple[type[Operation], ...] = (DeallocTensorOp,)
 MEMREF_EXTENSION_OPS: tuple[type[Operation], ...] = (ReallocOp,)
 VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
     GatherOp,
@@ -468,6 +485,7 @@ def _extend(dialect: Dialect, ops: tuple[type[Operation], ...]) -> None:
 def extend_xdsl_dialects() -> None:
     """Append the ops above to xDSL's dialects of the same name (idempotent)."""
     _extend(Arith, ARITH_EXTENSION_OPS)
+    _extend(Bufferization, BUFFERIZATION_EXTENSION_OPS)
     _extend(MemRef, MEMREF_EXTENSION_OPS)
     _extend(LLVM, LLVM_EXTENSION_OPS)
     _extend(Vector, VECTOR_EXTENSION_OPS)

@@ -134,26 +134,44 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
     return operands
 
 
-def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
-    """A topological order of the loops that visits every sparse operand's
-    levels outermost first, keeping the generic's order where free."""
+def _access_order(operand: Operand) -> list[int]:
+    """The loops an operand is accessed by, outermost storage dimension first
+    (levels for a sparse operand, dimensions in row-major order otherwise)."""
+    if operand.is_sparse:
+        return operand.level_loops
+    return [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
+
+
+def _topological_order(num_loops: int, orders: Sequence[Sequence[int]]) -> list[int] | None:
+    """Loops sorted so that each sequence in `orders` is visited in order, the
+    generic's own order where free; None when the constraints form a cycle."""
     before: dict[int, set[int]] = {i: set() for i in range(num_loops)}
-    for operand in operands:
-        for outer, inner in zip(
-            operand.level_loops, operand.level_loops[1:], strict=False
-        ):
-            before[inner].add(outer)
-    order: list[int] = []
-    while len(order) < num_loops:
-        ready = [
-            i for i in range(num_loops) if i not in order and before[i] <= set(order)
-        ]
+    for order in orders:
+        for outer, inner in zip(order, order[1:], strict=False):
+            if outer != inner:
+                before[inner].add(outer)
+    result: list[int] = []
+    while len(result) < num_loops:
+        ready = [i for i in range(num_loops) if i not in result and before[i] <= set(result)]
         if not ready:
-            raise UnsupportedKernel(
-                "no loop order is compatible with the level orders of all sparse "
-                "operands (convert one operand to another level order first)"
-            )
-        order.append(ready[0])
+            return None
+        result.append(ready[0])
+    return result
+
+
+def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
+    """The loop order, as MLIR's iteration-graph sorter chooses it: every
+    sparse operand's levels outermost first (required) and, when that is
+    also possible, every dense operand in row-major order (so that SpMM's
+    innermost loop runs along rows of B and C, contiguously)."""
+    sparse = [_access_order(o) for o in operands if o.is_sparse]
+    dense = [_access_order(o) for o in operands if not o.is_sparse]
+    order = _topological_order(num_loops, sparse + dense) or _topological_order(num_loops, sparse)
+    if order is None:
+        raise UnsupportedKernel(
+            "no loop order is compatible with the level orders of all sparse "
+            "operands (convert one operand to another level order first)"
+        )
     return order
 
 

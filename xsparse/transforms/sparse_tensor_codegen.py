@@ -36,7 +36,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnrealizedConversionCastOp,
-    UnregisteredOp,
     VectorType,
     i64,
 )
@@ -84,7 +83,7 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.post_sparsification_rewrite import (
     GLOBAL_PREFIX,
@@ -676,14 +675,10 @@ class ExpandCall(RewritePattern):
 
 class LowerDeallocTensor(RewritePattern):
     """`bufferization.dealloc_tensor` -> `memref.dealloc` of every buffer of a
-    sparse tensor, or of a dense tensor's buffer (unless it is a constant).
-    Matched by name: xDSL 0.74 does not define the op (a context that allows
-    unregistered ops parses it in generic form)."""
+    sparse tensor, or of a dense tensor's buffer (unless it is a constant)."""
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-        if name != "bufferization.dealloc_tensor" or len(op.operands) != 1:
-            return
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DeallocTensorOp, rewriter: PatternRewriter) -> None:
         value = op.operands[0]
         at = InsertPoint.before(op)
         if sparse_encoding(value.type) is not None:
