@@ -55,10 +55,14 @@ def _verify_tensor_encodings(op: Operation) -> None:
     """MLIR's `verifyEncoding` on the sparse tensor types an op uses (xDSL's
     TensorType cannot check its encoding against its shape itself)."""
     values = [*op.operands, *op.results]
-    values += [arg for region in op.regions for block in region.blocks for arg in block.args]
+    values += [
+        arg for region in op.regions for block in region.blocks for arg in block.args
+    ]
     for value in values:
         t = value.type
-        if isinstance(t, TensorType) and isinstance(t.encoding, SparseTensorEncodingAttr):
+        if isinstance(t, TensorType) and isinstance(
+            t.encoding, SparseTensorEncodingAttr
+        ):
             verify_encoding_for_tensor(t.encoding, cast(TensorType[Attribute], t))
 
 
@@ -79,7 +83,9 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
     return None
 
 
-def verify_located(module: Operation, spans: WeakKeyDictionary[Operation, Span], filename: str) -> None:
+def verify_located(
+    module: Operation, spans: WeakKeyDictionary[Operation, Span], filename: str
+) -> None:
     """Raise XSparseError with a located message when `module` does not verify."""
     failure = first_verify_error(module)
     if failure is None:
@@ -93,8 +99,28 @@ def verify_located(module: Operation, spans: WeakKeyDictionary[Operation, Span],
     raise XSparseError(f"{filename}: error: {message}")
 
 
+def locate_error(
+    error: Exception, spans: WeakKeyDictionary[Operation, Span], filename: str
+) -> str:
+    """A pass's error message at the source location of its op (`error.op`)."""
+    message = str(error).split("\n", 1)[0]
+    target = getattr(error, "op", None)
+    while isinstance(target, Operation) and target not in spans:
+        target = target.parent_op()
+    if isinstance(target, Operation):
+        return format_span(spans[target], message)
+    return f"{filename}: error: {message}"
+
+
 def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:
     """Parse and verify, raising XSparseError with a located message."""
+    return parse_module_with_spans(ctx, text, filename)[0]
+
+
+def parse_module_with_spans(
+    ctx: Context, text: str, filename: str = "<input>"
+) -> tuple[ModuleOp, WeakKeyDictionary[Operation, Span]]:
+    """Parse and verify; also where each op starts, to locate later errors."""
     parser = LocatingParser(ctx, text, filename)
     try:
         module = parser.parse_module()
@@ -104,4 +130,4 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
         span = parser._current_token.span
         raise XSparseError(format_span(span, str(e).split("\n", 1)[0])) from None
     verify_located(module, parser.op_spans, filename)
-    return module
+    return module, parser.op_spans

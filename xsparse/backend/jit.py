@@ -32,7 +32,7 @@ _target_machines: dict[int, llvm.TargetMachine] = {}
 
 
 @functools.cache
-def _host_description() -> str:
+def host_description() -> str:
     """What the object code depends on besides the IR and the options."""
     return "\0".join(
         [
@@ -170,7 +170,7 @@ def compile(
     key = hashlib.sha256(
         "\0".join(
             [
-                _host_description(),
+                host_description(),
                 str(opt_level),
                 str(fast_math),
                 ir,
@@ -191,6 +191,36 @@ def compile(
         module = JITModule(key, obj, sigs, opt_level, prints)
         _memory_cache[key] = module
         return module
+
+
+def load(
+    key: str, signatures: dict[str, FunctionType], *, opt_level: int, prints: bool
+) -> JITModule | None:
+    """The module `compile` made under `key` (`JITModule.key`), from the memory
+    or disk cache, without its IR; None when it is not cached."""
+    with _lock:
+        found = _memory_cache.get(key)
+        if found is not None:
+            return found
+        try:
+            obj = (cache_dir() / f"{key}.o").read_bytes()
+        except OSError:
+            return None
+        module = JITModule(key, obj, signatures, opt_level, prints)
+        _memory_cache[key] = module
+        return module
+
+
+def store_text(name: str, text: str) -> None:
+    """Keep a small text file (metadata of a cached kernel) in the cache directory."""
+    _store(cache_dir() / name, text.encode())
+
+
+def load_text(name: str) -> str | None:
+    try:
+        return (cache_dir() / name).read_text()
+    except OSError:
+        return None
 
 
 def _store(path: Path, obj: bytes) -> None:

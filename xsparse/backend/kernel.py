@@ -12,6 +12,9 @@ share between operands.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,11 +26,14 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, BlockArgument
 from xdsl.ir.affine import AffineDimExpr
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse import __version__
 from xsparse.backend import jit
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype
-from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
@@ -185,6 +191,10 @@ def as_sparse_tensor(
     )
 
 
+_kernels: dict[str, Kernel] = {}
+_kernels_lock = threading.Lock()
+
+
 def compile(
     source: str,
     entry: str | None = None,
@@ -200,30 +210,105 @@ def compile(
 
     `entry` names the function to call; it may be omitted when the module has one
     public function. Raises XSparseError (with file:line:col) on invalid input.
+    Kernels are cached by source text and options: in this process, and on disk
+    (the object code and the signatures), so a new process skips parsing,
+    the passes and LLVM.
     """
+    options = CompileOptions(
+        opt_level,
+        fast_math,
+        parallelization_strategy,
+        vl,
+        enable_simd_index32,
+        enable_vla_vectorization,
+    )
+    key = hashlib.sha256(
+        "\0".join(
+            [__version__, jit.host_description(), repr(options), entry or "", source]
+        ).encode()
+    ).hexdigest()
+    with _kernels_lock:
+        kernel = _kernels.get(key)
+    if kernel is None:
+        kernel = _load_kernel(key, options) or _compile_kernel(
+            key, source, entry, options
+        )
+        with _kernels_lock:
+            _kernels[key] = kernel
+    return kernel
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    opt_level: int
+    fast_math: bool
+    parallelization_strategy: ParallelizationStrategy
+    vl: int
+    enable_simd_index32: bool
+    enable_vla_vectorization: bool
+
+
+def _compile_kernel(
+    key: str, source: str, entry: str | None, options: CompileOptions
+) -> Kernel:
     ctx = make_context()
-    module = parse_module(ctx, source, "<source>")
+    module, spans = parse_module_with_spans(ctx, source, "<source>")
     function = _entry_function(module, entry)
     signature = function.function_type
     groups = shared_sizes(function)
-    for p in sparsifier_passes(
-        parallelization_strategy,
-        vl=vl,
-        enable_simd_index32=enable_simd_index32,
-        enable_vla_vectorization=enable_vla_vectorization,
-    ):
+    passes = sparsifier_passes(
+        options.parallelization_strategy,
+        vl=options.vl,
+        enable_simd_index32=options.enable_simd_index32,
+        enable_vla_vectorization=options.enable_vla_vectorization,
+    )
+    for p in passes:
         try:
             p.apply(ctx, module)
-        except XSparseError:
-            raise
-        except (
-            Exception
-        ) as e:  # a pass rejected the input: report it, located when possible
-            raise XSparseError(f"<source>: error: {e}".split("\n", 1)[0]) from None
+        except DiagnosticException as e:  # a pass rejected the input
+            raise XSparseError(locate_error(e, spans, "<source>")) from None
     lowered = lower_to_llvm(module)
-    compiled = jit.compile(lowered, opt_level=opt_level, fast_math=fast_math)
+    compiled = jit.compile(
+        lowered, opt_level=options.opt_level, fast_math=options.fast_math
+    )
     name = function.sym_name.data
-    return Kernel(name, signature, compiled.function(name), groups)
+    kernel = Kernel(name, signature, compiled.function(name), groups)
+    meta = {
+        "name": name,
+        "module": compiled.key,
+        "prints": compiled.prints,
+        "signature": str(signature),
+        "lowered_signature": str(lowered.signatures[name]),
+        "shared_sizes": [[[d.arg, d.dim] for d in group] for group in groups],
+    }
+    jit.store_text(f"{key}.kernel.json", json.dumps(meta))
+    return kernel
+
+
+def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
+    """A kernel compiled by an earlier process, from the disk cache."""
+    text = jit.load_text(f"{key}.kernel.json")
+    if text is None:
+        return None
+    try:
+        meta = json.loads(text)
+        ctx = make_context()
+        signature = Parser(ctx, meta["signature"]).parse_type()
+        lowered = Parser(ctx, meta["lowered_signature"]).parse_type()
+        assert isinstance(signature, FunctionType) and isinstance(lowered, FunctionType)
+        name: str = meta["name"]
+        module = jit.load(
+            meta["module"],
+            {name: lowered},
+            opt_level=options.opt_level,
+            prints=meta["prints"],
+        )
+        if module is None:
+            return None
+        groups = [[Dimension(a, d) for a, d in group] for group in meta["shared_sizes"]]
+        return Kernel(name, signature, module.function(name), groups)
+    except Exception:  # a stale or damaged entry: compile again
+        return None
 
 
 def _entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:

@@ -24,7 +24,7 @@ from xsparse.diagnostics import (
     LocatingParser,
     XSparseError,
     format_parse_error,
-    format_span,
+    locate_error,
     verify_located,
 )
 from xsparse.targets import get_llvm_target
@@ -91,18 +91,8 @@ class XSparseOptMain(xDSLOptMain):
         except XSparseError:
             raise
         except DiagnosticException as e:
-            raise XSparseError(self._locate_pass_error(prog, e)) from None
+            raise XSparseError(locate_error(e, self.op_spans, self.get_input_name())) from None
 
-    def _locate_pass_error(self, prog: ModuleOp, error: Exception) -> str:
-        message = str(error).split("\n", 1)[0]
-        op = getattr(error, "op", None)
-        if isinstance(op, Operation):
-            target: Operation | None = op
-            while target is not None and target not in self.op_spans:
-                target = target.parent_op()
-            if target is not None:
-                return format_span(self.op_spans[target], message)
-        return f"{self.get_input_name()}: error: {message}"
 
 
 def _report(message: str, as_output: bool) -> int:
