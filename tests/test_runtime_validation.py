@@ -71,7 +71,7 @@ def test_corrupted_buffers_raise_or_compute(name: str, which: int, corruption: s
         corruption = "extend"
     index = position % max(buf.size, 1)
     if corruption == "set":
-        buf[index] = value
+        buf[index] = np.array(value).astype(buf.dtype)  # wraps around for unsigned
     elif corruption == "add":
         buf[index] = buf[index] + 1
     elif corruption == "swap" and buf.size > 1:

@@ -22,15 +22,16 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
     AffineDimExpr,
-    AffineExpr,
 )
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.levels import LevelType
+from xsparse.dialects.sparse_tensor.storage import (
+    build_level_buffers,
+    eval_affine,
+    level_extent,
+)
 
 IntArray = npt.NDArray[np.int64]
 AnyArray = npt.NDArray[Any]
@@ -57,40 +58,6 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
             {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[width]
         )
     raise TypeError(f"no numpy dtype for element type {element_type}")
-
-
-def _eval_affine(expr: AffineExpr, dims: Sequence[IntArray]) -> IntArray:
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return np.full_like(dims[0] if dims else np.zeros(0, np.int64), expr.value)
-    if isinstance(expr, AffineBinaryOpExpr):
-        lhs, rhs = _eval_affine(expr.lhs, dims), _eval_affine(expr.rhs, dims)
-        if expr.kind == AffineBinaryOpKind.Add:
-            return lhs + rhs
-        if expr.kind == AffineBinaryOpKind.Mul:
-            return lhs * rhs
-        if expr.kind == AffineBinaryOpKind.FloorDiv:
-            return lhs // rhs
-        if expr.kind == AffineBinaryOpKind.Mod:
-            return lhs % rhs
-        return -(-lhs // rhs)
-    raise ValueError(f"encodings with symbols are not supported by the runtime: {expr}")
-
-
-def _level_extent(expr: AffineExpr, shape: Sequence[int]) -> int:
-    """The size of a level whose coordinate is `expr` of the dimensions."""
-    if isinstance(expr, AffineDimExpr):
-        return shape[expr.position]
-    if isinstance(expr, AffineBinaryOpExpr) and isinstance(
-        expr.rhs, AffineConstantExpr
-    ):
-        block = expr.rhs.value
-        if expr.kind == AffineBinaryOpKind.Mod:
-            return block
-        if expr.kind == AffineBinaryOpKind.FloorDiv:
-            return -(-_level_extent(expr.lhs, shape) // block)
-    raise ValueError(f"cannot size a level of expression {expr}")
 
 
 def parse_encoding(encoding: str | SparseTensorEncodingAttr | Encoding) -> Encoding:
@@ -130,7 +97,7 @@ class SparseTensor:
                 f"shape {self.shape} has {len(self.shape)} dimensions, the encoding {self.encoding.dim_rank}"
             )
         self.level_sizes = tuple(
-            _level_extent(e, self.shape) for e in self.encoding.dim_to_lvl.results
+            level_extent(e, self.shape) for e in self.encoding.dim_to_lvl.results
         )
         self.positions = [_read_only(p) for p in positions]
         self.coordinates = [_read_only(c) for c in coordinates]
@@ -162,9 +129,18 @@ class SparseTensor:
                 raise ValueError(
                     f"coordinate out of range in dimension {d} (size {size})"
                 )
-        dims = [crd[:, d] for d in range(len(shape))]
-        lvl = [_eval_affine(e, dims) for e in enc.dim_to_lvl.results]
-        return cls._from_level_coords(enc, shape, lvl, vals)
+        buffers = build_level_buffers(enc, shape, crd, vals)
+        pos_dtype, crd_dtype = (
+            overhead_dtype(enc.pos_width),
+            overhead_dtype(enc.crd_width),
+        )
+        return cls(
+            enc,
+            shape,
+            [None if p is None else p.astype(pos_dtype) for p in buffers.positions],
+            [None if c is None else c.astype(crd_dtype) for c in buffers.coordinates],
+            buffers.values,
+        )
 
     @classmethod
     def from_dense(
@@ -210,67 +186,6 @@ class SparseTensor:
         coo = matrix.tocoo()
         coords = np.stack([np.asarray(coo.row), np.asarray(coo.col)], axis=1)
         return cls.from_coo(coords, coo.data, shape, enc, dtype=coo.data.dtype)
-
-    @classmethod
-    def _from_level_coords(
-        cls, enc: Encoding, shape: Sequence[int], lvl: list[IntArray], vals: AnyArray
-    ) -> SparseTensor:
-        sizes = [_level_extent(e, shape) for e in enc.dim_to_lvl.results]
-        if lvl:
-            lvl, vals = _pad_structured(enc, sizes, lvl, vals)
-            order = np.lexsort(tuple(reversed(lvl)))
-            lvl = [c[order] for c in lvl]
-            vals = vals[order]
-        positions: list[AnyArray | None] = []
-        coordinates: list[AnyArray | None] = []
-        parent = np.zeros(vals.shape[0], np.int64)
-        num_parents = 1
-        pos_dtype, crd_dtype = (
-            overhead_dtype(enc.pos_width),
-            overhead_dtype(enc.crd_width),
-        )
-        for level, lt in enumerate(enc.lvl_types):
-            c, size = lvl[level], sizes[level]
-            fmt = lt.format
-            if fmt.is_dense:
-                node = parent * size + c
-                num_nodes = num_parents * size
-                positions.append(None)
-                coordinates.append(None)
-            elif fmt.has_positions:
-                if lt.nonunique:
-                    first = np.ones(c.shape[0], bool)
-                else:
-                    first = np.ones(c.shape[0], bool)
-                    first[1:] = (parent[1:] != parent[:-1]) | (c[1:] != c[:-1])
-                node = np.cumsum(first) - 1
-                num_nodes = int(first.sum())
-                counts = np.bincount(parent[first], minlength=num_parents)
-                bounds = np.concatenate([[0], np.cumsum(counts)])
-                if fmt.positions_per_parent == 2:
-                    bounds = np.stack([bounds[:-1], bounds[1:]], axis=1).reshape(-1)
-                positions.append(bounds.astype(pos_dtype))
-                coordinates.append(c[first].astype(crd_dtype))
-            elif lt.n:  # structured[n, m]: exactly n entries per parent
-                node = np.arange(c.shape[0])
-                num_nodes = num_parents * lt.n
-                positions.append(None)
-                coordinates.append(c.astype(crd_dtype))
-            else:  # singleton: one coordinate at the parent's position
-                if np.unique(parent).shape[0] != parent.shape[0]:
-                    raise ValueError(
-                        "a singleton level needs one entry per parent position"
-                    )
-                node = parent
-                num_nodes = num_parents
-                stored = np.zeros(num_parents, np.int64)
-                stored[parent] = c
-                positions.append(None)
-                coordinates.append(stored.astype(crd_dtype))
-            parent, num_parents = node, num_nodes
-        values = np.zeros(num_parents, vals.dtype)
-        np.add.at(values, parent, vals)
-        return cls(enc, shape, positions, coordinates, values)
 
     # -- validation ---------------------------------------------------------
 
@@ -424,7 +339,7 @@ class SparseTensor:
     def to_coo(self) -> tuple[IntArray, AnyArray]:
         """Dimension coordinates (nnz x rank) and values of the stored entries."""
         lvl = self.level_coordinates()
-        dims = [_eval_affine(e, lvl) for e in self.encoding.lvl_to_dim.results]
+        dims = [eval_affine(e, lvl) for e in self.encoding.lvl_to_dim.results]
         coords = np.stack(dims, axis=1) if dims else np.zeros((self.nse, 0), np.int64)
         values = self.values
         if coords.shape[0] != values.shape[0]:  # loose_compressed free space
@@ -491,38 +406,6 @@ def _read_only(buf: AnyArray | None) -> Any:
     view = np.asarray(buf).view()
     view.flags.writeable = False
     return view
-
-
-def _pad_structured(
-    enc: Encoding, sizes: Sequence[int], lvl: list[IntArray], vals: AnyArray
-) -> tuple[list[IntArray], AnyArray]:
-    """Give every block of a trailing structured[n, m] level exactly n entries,
-    adding explicit zeros (the levels above it are dense: every block exists)."""
-    last = enc.lvl_types[-1]
-    if not last.n:
-        return lvl, vals
-    n, m = last.n, last.m
-    outer = tuple(sizes[:-1])
-    block = (
-        np.ravel_multi_index(tuple(lvl[:-1]), outer)
-        if outer
-        else np.zeros_like(lvl[-1])
-    )
-    num_blocks = int(np.prod(outer)) if outer else 1
-    used = np.zeros((num_blocks, m), bool)
-    used[block, lvl[-1]] = True
-    counts = used.sum(axis=1)
-    if counts.size and counts.max() > n:
-        raise ValueError(f"a block holds more than {n} nonzeros: not {n}:{m} sparse")
-    free_rank = np.cumsum(~used, axis=1)
-    add = (~used) & (free_rank <= (n - counts)[:, None])
-    extra_block, extra_crd = np.nonzero(add)
-    extra_outer = np.unravel_index(extra_block, outer) if outer else ()
-    new_lvl = [
-        np.concatenate([c, e]) for c, e in zip(lvl[:-1], extra_outer, strict=True)
-    ]
-    new_lvl.append(np.concatenate([lvl[-1], extra_crd]))
-    return new_lvl, np.concatenate([vals, np.zeros(extra_crd.shape[0], vals.dtype)])
 
 
 def compressed_2d_kind(enc: Encoding) -> str | None:

@@ -16,7 +16,6 @@ the part of one-shot bufferization the sparsifier's output needs:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +67,6 @@ from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
     LooseCompressedFormat,
     SingletonFormat,
-    StructuredFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
@@ -78,7 +76,9 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.storage import (
+    LevelBuffers,
     StorageField,
+    build_level_buffers,
     sparse_encoding,
     storage_fields,
 )
@@ -328,106 +328,14 @@ class LowerMemrefFill(RewritePattern):
         rewriter.erase(op)
 
 
-@dataclass
-class StaticStorage:
-    """A sparse tensor's storage computed at compile time: per level its
-    positions and coordinates (None where the format has none), the values
-    and the level sizes."""
-
-    positions: list[NDArray[np.int64] | None]
-    coordinates: list[NDArray[np.int64] | None]
-    values: NDArray[Any]
-    level_sizes: list[int]
-
-    def field(self, kind: str, level: int) -> NDArray[Any]:
-        if kind == "values":
-            return self.values
-        found = (self.positions if kind == "positions" else self.coordinates)[level]
-        assert found is not None
-        return found
-
-
-def _fill_blocks(
-    lt: LevelType,
-    sizes: Sequence[int],
-    crd: list[NDArray[np.int64]],
-    vals: NDArray[Any],
-) -> tuple[list[NDArray[np.int64]], NDArray[Any]]:
-    """A trailing `structured[n, m]` level stores exactly n entries in every
-    block: complete each block with explicit zeros at its first free coordinates."""
-    blocks: dict[tuple[int, ...], set[int]] = {}
-    for entry in zip(*crd, strict=True):
-        blocks.setdefault(tuple(int(c) for c in entry[:-1]), set()).add(int(entry[-1]))
-    extra: list[tuple[int, ...]] = []
-    for block in itertools.product(*(range(s) for s in sizes[:-1])):
-        used = blocks.get(block, set())
-        if len(used) > lt.n:
-            raise ValueError(f"more than {lt.n} nonzeros in a block of {lt.m}")
-        free = [c for c in range(lt.m) if c not in used]
-        extra.extend((*block, c) for c in free[: lt.n - len(used)])
-    if not extra:
-        return crd, vals
-    added = np.array(extra, np.int64).reshape(len(extra), len(crd))
-    crd = [np.concatenate([c, added[:, k]]) for k, c in enumerate(crd)]
-    return crd, np.concatenate([vals, np.zeros(len(extra), vals.dtype)])
-
-
 def build_storage(
     dense: NDArray[Any], tensor_type: TensorType[Attribute]
-) -> StaticStorage:
+) -> LevelBuffers:
     """The storage of the nonzeros of `dense` in the encoding of `tensor_type`."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
-    stt = SparseTensorType.of(
-        TensorType(tensor_type.element_type, dense.shape, tensor_type.encoding)
-    )
-    assert stt is not None
-    sizes = list(stt.lvl_shape)
-    nonzero = np.argwhere(dense)
-    vals = dense[tuple(nonzero.T)]
-    coords = [enc.dim_to_lvl.eval(d.tolist(), []) for d in nonzero]
-    table = np.array(coords, np.int64).reshape(len(vals), len(sizes))
-    crd = [table[:, k] for k in range(len(sizes))]
-    last = enc.lvl_types[-1]
-    if isinstance(last.format, StructuredFormat):
-        crd, vals = _fill_blocks(last, sizes, crd, vals)
-    order = np.lexsort(tuple(reversed(crd)))
-    crd = [c[order] for c in crd]
-    vals = vals[order]
-    positions: list[NDArray[np.int64] | None] = []
-    coordinates: list[NDArray[np.int64] | None] = []
-    # parent[k]: the position of entry k in the level above; num: positions there.
-    parent = np.zeros(len(vals), np.int64)
-    num = 1
-    for level, lt in enumerate(enc.lvl_types):
-        c = crd[level]
-        fmt = lt.format
-        pos: NDArray[np.int64] | None = None
-        stored: NDArray[np.int64] | None = c
-        if fmt.is_dense:
-            parent, num, stored = parent * sizes[level] + c, num * sizes[level], None
-        elif isinstance(fmt, SingletonFormat):
-            pass  # one coordinate at the parent's position
-        elif isinstance(fmt, StructuredFormat):
-            num *= lt.n
-            parent = np.arange(len(c), dtype=np.int64)
-        else:  # compressed, loose_compressed
-            new = np.ones(len(c), bool)
-            if lt.is_unique and len(c):
-                new[1:] = (parent[1:] != parent[:-1]) | (c[1:] != c[:-1])
-            counts = np.bincount(parent[new], minlength=num)
-            ends = np.cumsum(counts)
-            if fmt.positions_per_parent == 2:
-                pos = np.stack([ends - counts, ends], axis=1).reshape(-1)
-            else:
-                pos = np.concatenate([[0], ends]).astype(np.int64)
-            stored = c[new]
-            parent, num = np.cumsum(new) - 1, int(new.sum())
-        positions.append(pos)
-        coordinates.append(stored)
-    values = np.zeros(num, dense.dtype)
-    np.add.at(values, parent, vals)
-    return StaticStorage(positions, coordinates, values, sizes)
+    nonzero = np.argwhere(dense).astype(np.int64)
+    return build_level_buffers(enc, dense.shape, nonzero, dense[tuple(nonzero.T)])
 
 
 def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
