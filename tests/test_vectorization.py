@@ -116,3 +116,41 @@ def test_vector_loops_are_generated() -> None:
     ir = lower_to_llvm(module).llvm_ir()
     assert re.search(r"<8 x double>", ir)
     assert "llvm.masked.gather" in ir
+
+
+def _llvm_ir(name: str, **options: Any) -> str:
+    from xsparse.backend.kernel import make_context
+    from xsparse.backend.lowering import lower_to_llvm
+    from xsparse.diagnostics import parse_module
+    from xsparse.transforms.sparsifier import sparsifier_passes
+
+    ctx = make_context()
+    module = parse_module(ctx, (KERNELS / f"{name}.mlir").read_text(), name)
+    for p in sparsifier_passes(**options):
+        p.apply(ctx, module)
+    return lower_to_llvm(module).llvm_ir()
+
+
+@pytest.mark.parametrize("name", ["spmv_csr", "sum_all", "spmv_csr_f32_w32", "scale_index"])
+def test_vla_compiles_for_sve(name: str) -> None:
+    """Scalable vectors lower to `<vscale x N x T>` and compile for AArch64 SVE."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    try:
+        target = llvm.Target.from_triple("aarch64-unknown-linux-gnu")
+    except RuntimeError:
+        pytest.skip("llvmlite is built without the AArch64 backend")
+    machine = target.create_target_machine(cpu="generic", features="+sve", opt=3)
+    ir = _llvm_ir(name, vl=4, enable_vla_vectorization=True)
+    assert "<vscale x 4 x" in ir and "@llvm.vscale.i64" in ir
+    ir = re.sub(r"^target (triple|datalayout).*\n", "", ir, flags=re.M)
+    module = llvm.parse_assembly(ir)
+    module.triple = "aarch64-unknown-linux-gnu"
+    module.data_layout = str(machine.target_data)
+    module.verify()
+    asm = machine.emit_assembly(module)
+    # SVE: vector-length-agnostic counts and predicated SVE loads on z registers.
+    assert re.search(r"\b(cntd|cntw|rdvl|incd|incw)\b", asm)
+    assert re.search(r"\bld1[dw]\s+\{?\s*z\d+", asm)

@@ -61,7 +61,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
+from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
 from xsparse.dialects.xdsl_ext import GatherOp, ScatterOp, StepOp, VectorScaleOp
 
@@ -246,7 +246,7 @@ class _LoopVectorizer:
     def statement(self) -> bool:
         """vectorizeStmt: the whole loop, a reduction or a parallel store."""
         block = self.block
-        if len(block.ops) <= 1:
+        if len(block.ops) <= 1 or not _only_reads(block):
             return False
         yield_op = block.last_op
         assert isinstance(yield_op, scf.YieldOp)
@@ -531,13 +531,42 @@ class _LoopVectorizer:
         return self.emit(new).results[0]
 
 
+def _only_reads(block: Block) -> bool:
+    """The body writes nothing but (maybe) its last op, a `memref.store`.
+
+    The vector code replaces the whole body of a reduction loop and the final
+    store of a parallel loop; anything else with a side effect would be lost
+    or run once per vector. (MLIR relies on the sparsifier never emitting it.)
+    """
+    ops = list(block.ops)[:-1]
+    if ops and isinstance(ops[-1], memref.StoreOp):
+        ops.pop()
+    return all(_removable(op) for op in ops)
+
+
+def _removable(op: Operation) -> bool:
+    """No effect but its results (xDSL 0.74 misses `Pure` on some arith casts)."""
+    vectorizable = (
+        memref.LoadOp,
+        arith.ConstantOp,
+        *_UNARY_OPS,
+        *_CAST_OPS,
+        *_BINARY_OPS,
+    )
+    return isinstance(op, vectorizable) or would_be_trivially_dead(op)
+
+
+def _used(op: Operation) -> bool:
+    return any(result.uses for result in op.results)
+
+
 def _erase_dead_ops(block: Block, rewriter: PatternRewriter) -> None:
     """Erase the scalar ops that the vector code left without users."""
     changed = True
     while changed:
         changed = False
         for op in reversed(list(block.ops)):
-            if op is not block.last_op and is_trivially_dead(op):
+            if op is not block.last_op and not _used(op) and _removable(op):
                 rewriter.erase(op)
                 changed = True
 
@@ -580,6 +609,33 @@ def _chained_reduction(value: SSAValue) -> vector.ReductionOp | None:
     return None
 
 
+def _loop_kind(loop: scf.ForOp, position: int) -> vector.CombiningKindFlag | None:
+    """The combining kind of a vector reduction loop's iter_arg `position`."""
+    yielded = loop.body.block.last_op
+    if not isinstance(yielded, scf.YieldOp):
+        return None
+    merged = yielded.operands[position].owner
+    if not isinstance(merged, arith.SelectOp):
+        return None
+    return reduction_kind(merged.lhs, loop.body.block.args[1 + position])
+
+
+def _feeds_same_kind(value: SSAValue, kind: vector.CombiningKindFlag) -> bool:
+    """`value` only initialises sparsifier vector loops that reduce by `kind`.
+
+    (MLIR's rewriters do not check this; chaining an add loop into an xor loop,
+    or an and loop into an or loop, would change the result.)
+    """
+    for use in value.uses:
+        loop = use.operation
+        if not isinstance(loop, scf.ForOp) or not is_sparsifier_loop(loop):
+            return False
+        position = use.index - 3  # lb, ub, step, then iter_args
+        if position < 0 or _loop_kind(loop, position) != kind:
+            return False
+    return bool(value.uses)
+
+
 def _replace_chain(
     op: Operation, red: vector.ReductionOp, rewriter: PatternRewriter
 ) -> None:
@@ -606,6 +662,8 @@ class ReducChainInsertRewriter(RewritePattern):
         }.get(kind)
         if neutral is None or not _is_splat(op.dest, neutral):
             return
+        if not _feeds_same_kind(op.result, kind):
+            return
         _replace_chain(op, red, rewriter)
 
 
@@ -619,10 +677,10 @@ class ReducChainBroadcastRewriter(RewritePattern):
         red = _chained_reduction(op.source)
         if red is None or op.vector.type != red.vector.type:
             return
-        if red.kind.data not in (
-            vector.CombiningKindFlag.AND,
-            vector.CombiningKindFlag.OR,
-        ):
+        kind = red.kind.data
+        if kind not in (vector.CombiningKindFlag.AND, vector.CombiningKindFlag.OR):
+            return
+        if not _feeds_same_kind(op.vector, kind):
             return
         _replace_chain(op, red, rewriter)
 
