@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Compare the loop structure of xsparse's and mlir-opt-22's sparsification.
 
-usage: compare_loops.py KERNEL.mlir...   (exit 1 and a diff on the first mismatch)
+usage: compare_loops.py [--options "opt=value ..."] KERNEL.mlir...   (exit 1 and a diff on the first mismatch)
 
 Each kernel goes through `xsparse-opt -p sparse-reinterpret-map,sparsification`
-and `mlir-opt-22 --sparse-reinterpret-map --sparsification`; the scf loop
+and `mlir-opt-22 --sparse-reinterpret-map --sparsification` (both with the
+sparsification options given); the scf loop
 nestings (tools/loop_skeleton.py) must be equal.
 """
 
@@ -25,14 +26,17 @@ def loops(command: list[str]) -> str:
     ).stdout
 
 
-def main(kernels: list[str]) -> int:
-    for kernel in kernels:
+def main(args: list[str]) -> int:
+    options = ""
+    if args[:1] == ["--options"]:
+        options, args = args[1], args[2:]
+    ours_pass = f"sparsification{{{options}}}" if options else "sparsification"
+    theirs_pass = f"--sparsification={options}" if options else "--sparsification"
+    for kernel in args:
         ours = loops(
-            ["xsparse-opt", kernel, "-p", "sparse-reinterpret-map,sparsification"]
+            ["xsparse-opt", kernel, "-p", f"sparse-reinterpret-map,{ours_pass}"]
         )
-        theirs = loops(
-            ["mlir-opt-22", "--sparse-reinterpret-map", "--sparsification", kernel]
-        )
+        theirs = loops(["mlir-opt-22", "--sparse-reinterpret-map", theirs_pass, kernel])
         if ours != theirs:
             sys.stdout.writelines(
                 difflib.unified_diff(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the loop structure of an MLIR module: the nesting of scf.for, scf.while
+"""Print the loop structure of an MLIR module: the nesting of scf.for, scf.parallel, scf.while
 and scf.if (with non-empty else), one per line, indented by depth.
 
 Used to compare xsparse's sparsification output with mlir-opt-22's on the same
@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from xsparse.diagnostics import XSparseError, parse_module
 from xsparse.universe import XSPARSE_UNIVERSE
 
-LOOPS = (scf.ForOp, scf.WhileOp, scf.IfOp)
+LOOPS = (scf.ForOp, scf.ParallelOp, scf.WhileOp, scf.IfOp)
 
 
 def skeleton(op: Operation, depth: int = 0) -> list[str]:

@@ -5,9 +5,11 @@ from collections.abc import Callable
 from xdsl.ir import Dialect
 
 from xsparse.dialects.linalg_ext import extend_linalg
+from xsparse.dialects.scf_ext import extend_scf
 from xsparse.dialects.xdsl_ext import extend_xdsl_dialects
 
 extend_linalg()
+extend_scf()
 extend_xdsl_dialects()
 
 

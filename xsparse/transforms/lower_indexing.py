@@ -59,7 +59,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -454,6 +454,43 @@ class _MergeLowering:
         return results[len(order) :]
 
 
+PARALLEL = "parallel"
+"""Unit attribute the sparsifier puts on a foreach whose iterations are
+independent (its `parallelization-strategy`)."""
+
+
+class LowerParallelForeach(RewritePattern):
+    """A `parallel` single-set `indexing.foreach` without iter_args ->
+    `scf.parallel` over its positions (MLIR's parallelized sparse loops)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IterateOp, rewriter: PatternRewriter) -> None:
+        leaves = op.leaves()
+        if (
+            PARALLEL not in op.attributes
+            or len(leaves) != 1
+            or op.iter_args
+            or len(op.regions) != 1
+        ):
+            return
+        leaf = leaves[0]
+        e = _Emitter(op, rewriter)
+        body = Block(arg_types=[INDEX])
+        b = e.at_end(body)
+        pos = body.args[0]
+        case = op.case_block(0)
+        crd = pos
+        if isinstance(leaf, StoredOp) and case.args[0].uses:
+            crd = e.load_crd(b, leaf, pos)
+        e.inline_case(b, case, [crd, pos])
+        b.insert(scf.ReduceOp())
+        loop = e.outer.insert(
+            scf.ParallelOp([leaf.lo], [leaf.hi], [e.const(1)], Region(body))
+        )
+        _mark(loop)
+        rewriter.erase(op)
+
+
 class LowerForeachByMerge(RewritePattern):
     """`indexing.foreach` -> scf.for / scf.while + scf.if (two-way / k-way merge)."""
 
@@ -652,7 +689,7 @@ class LowerIndexingPass(ModulePass):
         patterns: list[RewritePattern] = [LowerLinearize(), LowerDelinearize()]
         if self.strategy == "dense-expansion":
             patterns.append(LowerForeachByDenseExpansion())
-        patterns += [LowerForeachByMerge(), EraseUnusedSet()]
+        patterns += [LowerParallelForeach(), LowerForeachByMerge(), EraseUnusedSet()]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), walk_regions_first=True
         ).rewrite_module(op)

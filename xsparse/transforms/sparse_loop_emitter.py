@@ -22,7 +22,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
     TensorType,
+    UnitAttr,
 )
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import (
@@ -45,6 +47,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToPositionsOp,
     ToValuesOp,
 )
+from xsparse.transforms.lower_indexing import PARALLEL
 from xsparse.transforms.sparse_analysis import (
     ZERO,
     FullSet,
@@ -142,7 +145,9 @@ def _access_order(operand: Operand) -> list[int]:
     return [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
 
 
-def _topological_order(num_loops: int, orders: Sequence[Sequence[int]]) -> list[int] | None:
+def _topological_order(
+    num_loops: int, orders: Sequence[Sequence[int]]
+) -> list[int] | None:
     """Loops sorted so that each sequence in `orders` is visited in order, the
     generic's own order where free; None when the constraints form a cycle."""
     before: dict[int, set[int]] = {i: set() for i in range(num_loops)}
@@ -152,7 +157,9 @@ def _topological_order(num_loops: int, orders: Sequence[Sequence[int]]) -> list[
                 before[inner].add(outer)
     result: list[int] = []
     while len(result) < num_loops:
-        ready = [i for i in range(num_loops) if i not in result and before[i] <= set(result)]
+        ready = [
+            i for i in range(num_loops) if i not in result and before[i] <= set(result)
+        ]
         if not ready:
             return None
         result.append(ready[0])
@@ -166,7 +173,9 @@ def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
     innermost loop runs along rows of B and C, contiguously)."""
     sparse = [_access_order(o) for o in operands if o.is_sparse]
     dense = [_access_order(o) for o in operands if not o.is_sparse]
-    order = _topological_order(num_loops, sparse + dense) or _topological_order(num_loops, sparse)
+    order = _topological_order(num_loops, sparse + dense) or _topological_order(
+        num_loops, sparse
+    )
     if order is None:
         raise UnsupportedKernel(
             "no loop order is compatible with the level orders of all sparse "
@@ -192,8 +201,9 @@ class State:
 class SparseKernelEmitter:
     """Emits the set loops that compute one sparse linalg.generic."""
 
-    def __init__(self, generic: GenericOp) -> None:
+    def __init__(self, generic: GenericOp, parallelization: str = "none") -> None:
         self.generic = generic
+        self.parallelization = parallelization
         if len(generic.outputs) != 1:
             raise UnsupportedKernel("sparse kernels with several outputs")
         self.operands = analyze_operands(generic)
@@ -392,6 +402,8 @@ class SparseKernelEmitter:
         iter_args = [acc] if acc is not None else []
         loop_op = indexing.IterateOp(set_value, iter_args, [c for c, _ in cases])
         loop_op.attributes[EMITTED_FROM] = _string("linalg.generic")
+        if acc is None and self._is_parallel(k, sets.set_expr, leaf_operands, state):
+            loop_op.attributes[PARALLEL] = UnitAttr()
         builder.insert(loop_op)
         for region, (present, case_expr) in zip(loop_op.regions, cases, strict=True):
             block = region.block
@@ -431,6 +443,26 @@ class SparseKernelEmitter:
             )
             return None
         return result
+
+    def _is_parallel(
+        self, k: int, s: SetExpr, leaf_operands: set[int], state: State
+    ) -> bool:
+        """Whether loop k may run its iterations in parallel, under MLIR's
+        `parallelization-strategy`: a `parallel` iterator (its iterations write
+        distinct outputs) over one dense range or one unique sparse level, the
+        outermost loop only for the `*-outer-loop` strategies."""
+        strategy = self.parallelization
+        if strategy == "none" or k > 0 and strategy.endswith("outer-loop"):
+            return False
+        iterator = self.generic.iterator_types.data[self.order[k]].data
+        if iterator != IteratorType.PARALLEL:
+            return False
+        if isinstance(s, FullSet):
+            return True
+        if not isinstance(s, LevelSet) or strategy.startswith("dense"):
+            return False
+        operand = self.operands[s.operand]
+        return operand.level_type(state.depth[s.operand]).is_unique
 
     def _emit_set(
         self, s: SetExpr, loop: int, state: State, builder: Builder

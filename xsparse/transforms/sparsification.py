@@ -33,12 +33,15 @@ from xsparse.transforms.sparse_loop_emitter import (
 class SparsifyGeneric(RewritePattern):
     """Replace a linalg.generic with sparse operands by the set loops computing it."""
 
+    def __init__(self, parallelization_strategy: str = "none") -> None:
+        self.parallelization_strategy = parallelization_strategy
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if not is_sparse_generic(op):
             return
         try:
-            result = SparseKernelEmitter(op).emit()
+            result = SparseKernelEmitter(op, self.parallelization_strategy).emit()
         except UnsupportedKernel as e:
             raise PassFailure(op, f"cannot be sparsified: {e}") from None
         rewriter.replace(op, [], [result] if op.res else [])
@@ -60,8 +63,8 @@ class SparsificationPass(ModulePass):
     sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(SparsifyGeneric(), apply_recursively=False).rewrite_module(
-            op
-        )
+        PatternRewriteWalker(
+            SparsifyGeneric(self.parallelization_strategy), apply_recursively=False
+        ).rewrite_module(op)
         if self.sparse_emit_strategy == "functional":
             LowerIndexingPass().apply(ctx, op)

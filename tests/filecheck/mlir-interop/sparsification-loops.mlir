@@ -8,3 +8,11 @@
 // CHECK: same loops: sparse_dot.mlir
 // CHECK: same loops: sparse_add_dense_out.mlir
 // CHECK: same loops: scale_index.mlir
+
+// The same for MLIR's parallelization strategies (scf.parallel where MLIR 22
+// puts one; for any-storage-any-loop MLIR also parallelizes reduction loops,
+// which xsparse keeps sequential).
+// RUN: python %S/../../../tools/compare_loops.py --options 'parallelization-strategy=dense-outer-loop' %S/../../kernels/spmv_csr.mlir %S/../../kernels/spmv_dcsr.mlir %S/../../kernels/spmm_csr.mlir | filecheck %s --check-prefix=PAR
+// RUN: python %S/../../../tools/compare_loops.py --options 'parallelization-strategy=any-storage-outer-loop' %S/../../kernels/spmv_dcsr.mlir %S/../../kernels/spmm_csr.mlir | filecheck %s --check-prefix=PAR
+// RUN: python %S/../../../tools/compare_loops.py --options 'parallelization-strategy=dense-any-loop' %S/../../kernels/spmm_csr.mlir | filecheck %s --check-prefix=PAR
+// PAR: same loops: {{.*}}.mlir
