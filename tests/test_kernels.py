@@ -24,7 +24,12 @@ def kernel(name: str) -> Any:
     return _compiled[name]
 
 
-def random_sparse(rng: np.random.Generator, shape: tuple[int, ...], density: float, dtype: Any = np.float64) -> np.ndarray:
+def random_sparse(
+    rng: np.random.Generator,
+    shape: tuple[int, ...],
+    density: float,
+    dtype: Any = np.float64,
+) -> np.ndarray:
     dense = rng.standard_normal(shape).astype(dtype)
     dense[rng.random(shape) >= density] = 0
     if len(shape) >= 1 and shape[0] > 2:
@@ -96,7 +101,10 @@ def test_spmv_f32_index32() -> None:
     a = random_sparse(rng, (50, 40), 0.1, np.float32)
     x = rng.standard_normal(40).astype(np.float32)
     y = np.zeros(50, np.float32)
-    tensor = SparseTensor.from_scipy(sp.csr_array(a), "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>")
+    tensor = SparseTensor.from_scipy(
+        sp.csr_array(a),
+        "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>",
+    )
     assert tensor.positions[1] is not None and tensor.positions[1].dtype == np.uint32
     result = kernel("spmv_csr_f32_w32")(tensor, x, y)
     np.testing.assert_allclose(result, a @ x, rtol=1e-5, atol=1e-5)
@@ -108,7 +116,9 @@ def test_spmm(case: str) -> None:
     a = random_sparse(rng, shapes(case), density(case))
     b = rng.standard_normal((a.shape[1], 8))
     c = np.zeros((a.shape[0], 8))
-    np.testing.assert_allclose(kernel("spmm_csr")(sp.csr_array(a), b, c), a @ b, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        kernel("spmm_csr")(sp.csr_array(a), b, c), a @ b, rtol=1e-12, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -128,7 +138,12 @@ def test_transposed_spmv(case: str) -> None:
     a = random_sparse(rng, shapes(case), density(case))
     x = rng.standard_normal(a.shape[0])
     y = np.zeros(a.shape[1])
-    np.testing.assert_allclose(kernel("spmv_transposed_csr")(sp.csr_array(a), x, y), a.T @ x, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        kernel("spmv_transposed_csr")(sp.csr_array(a), x, y),
+        a.T @ x,
+        rtol=1e-12,
+        atol=1e-12,
+    )
 
 
 SV = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
@@ -159,14 +174,18 @@ def test_csr_times_dcsr(case: str) -> None:
     a = random_sparse(rng, shapes(case), density(case))
     b = random_sparse(rng, shapes(case), 0.5)
     c = np.full(a.shape, 3.0)
-    np.testing.assert_allclose(kernel("csr_mul_dcsr_dense_out")(sp.csr_array(a), b, c), a * b)
+    np.testing.assert_allclose(
+        kernel("csr_mul_dcsr_dense_out")(sp.csr_array(a), b, c), a * b
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_sum(case: str) -> None:
     rng = np.random.default_rng(10)
     a = random_sparse(rng, shapes(case), density(case))
-    np.testing.assert_allclose(kernel("sum_all")(sp.csr_array(a), np.zeros(())), a.sum(), atol=1e-12)
+    np.testing.assert_allclose(
+        kernel("sum_all")(sp.csr_array(a), np.zeros(())), a.sum(), atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -176,7 +195,9 @@ def test_ttv_csf(case: str) -> None:
     a = random_sparse(rng, shape, density(case))
     v = rng.standard_normal(7)
     result = kernel("ttv_csf")(a, v, np.zeros(shape[:2]))
-    np.testing.assert_allclose(result, np.einsum("ijk,k->ij", a, v), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        result, np.einsum("ijk,k->ij", a, v), rtol=1e-12, atol=1e-12
+    )
 
 
 def test_linalg_index_in_body() -> None:
@@ -192,3 +213,66 @@ def test_in_place_output() -> None:
     y = np.zeros(4)
     assert kernel("spmv_csr")(a, np.arange(4.0), y) is y
     np.testing.assert_array_equal(y, np.arange(4.0))
+
+
+COO_TIMES_CSR = """
+#COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#mul = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @kernel(%a: tensor<?x?xf64, #COO>, %b: tensor<?x?xf64, #CSR>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %0 = linalg.generic #mul ins(%a, %b : tensor<?x?xf64, #COO>, tensor<?x?xf64, #CSR>) outs(%c : tensor<?x?xf64>) {
+  ^bb0(%av: f64, %bv: f64, %cv: f64):
+    %m = arith.mulf %av, %bv : f64
+    linalg.yield %m : f64
+  } -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_coo_coiterated_by_runs(case: str) -> None:
+    """A COO operand co-iterated with CSR: its rows are runs of equal coordinates."""
+    rng = np.random.default_rng(13)
+    a = random_sparse(rng, shapes(case), density(case))
+    b = random_sparse(rng, shapes(case), 0.5)
+    coo = sp.coo_array(a)
+    if coo.nnz:  # duplicate entries are summed
+        coo = sp.coo_array(
+            (
+                np.concatenate([coo.data, coo.data[:3]]),
+                (
+                    np.concatenate([coo.row, coo.row[:3]]),
+                    np.concatenate([coo.col, coo.col[:3]]),
+                ),
+            ),
+            shape=a.shape,
+        )
+    expected = coo.toarray() * b
+    result = xsparse.compile(COO_TIMES_CSR)(coo, sp.csr_array(b), np.zeros(a.shape))
+    np.testing.assert_allclose(result, expected)
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        "dense-outer-loop",
+        "any-storage-outer-loop",
+        "dense-any-loop",
+        "any-storage-any-loop",
+    ],
+)
+@pytest.mark.parametrize("name", ["spmv_csr", "spmv_dcsr", "spmv_csc", "spmm_csr"])
+def test_parallelization_strategies(name: str, strategy: str) -> None:
+    rng = np.random.default_rng(14)
+    a = random_sparse(rng, (23, 17), 0.2)
+    k = xsparse.compile(
+        (KERNELS / f"{name}.mlir").read_text(), parallelization_strategy=strategy
+    )  # type: ignore[arg-type]
+    arg = sp.csc_array(a) if name == "spmv_csc" else sp.csr_array(a)
+    if name == "spmm_csr":
+        b = rng.standard_normal((17, 4))
+        np.testing.assert_allclose(k(arg, b, np.zeros((23, 4))), a @ b, atol=1e-12)
+    else:
+        x = rng.standard_normal(17)
+        np.testing.assert_allclose(k(arg, x, np.zeros(23)), a @ x, atol=1e-12)

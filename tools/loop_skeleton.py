@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Print the loop structure of an MLIR module: the nesting of scf.for, scf.parallel, scf.while
-and scf.if (with non-empty else), one per line, indented by depth.
+and scf.if (with non-empty else; `scf.if %true` is looked through), one per
+line, indented by depth.
 
 Used to compare xsparse's sparsification output with mlir-opt-22's on the same
 kernel: `xsparse-opt ... | tools/loop_skeleton.py` against
@@ -12,8 +13,9 @@ from __future__ import annotations
 import sys
 
 from xdsl.context import Context
-from xdsl.dialects import scf
-from xdsl.ir import Operation
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.ir import Operation, SSAValue
 
 from xsparse.diagnostics import XSparseError, parse_module
 from xsparse.universe import XSPARSE_UNIVERSE
@@ -21,10 +23,27 @@ from xsparse.universe import XSPARSE_UNIVERSE
 LOOPS = (scf.ForOp, scf.ParallelOp, scf.WhileOp, scf.IfOp)
 
 
+def _is_true(value: SSAValue) -> bool:
+    owner = value.owner
+    return (
+        isinstance(owner, arith.ConstantOp)
+        and isinstance(owner.value, IntegerAttr)
+        and owner.value.value.data in (1, -1)
+        and owner.value.type == IntegerType(1)
+    )
+
+
 def skeleton(op: Operation, depth: int = 0) -> list[str]:
     """The loop-structure lines of `op` and everything nested in it."""
     lines: list[str] = []
     inner = depth
+    if isinstance(op, scf.IfOp) and _is_true(op.cond):
+        # `scf.if %true` (MLIR 22 emits some) is structure-free: its then-block.
+        return [
+            line
+            for child in op.true_region.block.ops
+            for line in skeleton(child, depth)
+        ]
     if isinstance(op, LOOPS):
         lines.append("  " * depth + op.name.removeprefix("scf."))
         inner = depth + 1

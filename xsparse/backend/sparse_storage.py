@@ -241,6 +241,11 @@ class SparseTensor:
                 raise ValueError(
                     f"{where}: positions point past the {crd.shape[0]} coordinates"
                 )
+            if per == 1 and int(p[-1]) != crd.shape[0]:
+                raise ValueError(
+                    f"{where}: positions end at {int(p[-1])}, but there are "
+                    f"{crd.shape[0]} coordinates"
+                )
             self._check_segments(crd.astype(np.int64), lo, hi, lt, where)
             return crd.shape[0] if per == 1 else int(hi.max(initial=0))
         if lt.n:

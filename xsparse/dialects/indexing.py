@@ -108,7 +108,10 @@ class StoredOp(IRDLOperation):
     integer type read as unsigned. Without attributes the segment is ordered
     (crd strictly increasing over [lo, hi)); `nonordered` drops the order and
     `nonunique` allows a coordinate to repeat (then each repetition is its own
-    element, with its own position).
+    element, with its own position). `segmented` (with `nonunique`, ordered) is
+    MLIR's iteration of a nonunique level (COO): one element per run of equal
+    coordinates, whose position is the run's first position; the run ends at
+    `indexing.segment_end`.
     """
 
     name = "indexing.stored"
@@ -118,11 +121,13 @@ class StoredOp(IRDLOperation):
     hi = operand_def(IndexType)
     nonordered = opt_prop_def(UnitAttr)
     nonunique = opt_prop_def(UnitAttr)
+    segmented = opt_prop_def(UnitAttr)
     result = result_def(SetType)
 
     assembly_format = (
         "$coordinates `[` $lo `to` $hi `]` (`nonordered` $nonordered^)?"
-        " (`nonunique` $nonunique^)? attr-dict `:` type($coordinates) `->` type($result)"
+        " (`nonunique` $nonunique^)? (`segmented` $segmented^)? attr-dict"
+        " `:` type($coordinates) `->` type($result)"
     )
     traits = traits_def(Pure())
 
@@ -133,12 +138,15 @@ class StoredOp(IRDLOperation):
         hi: SSAValue | Operation,
         ordered: bool = True,
         unique: bool = True,
+        segmented: bool = False,
     ):
         props: dict[str, Attribute] = {}
         if not ordered:
             props["nonordered"] = UnitAttr()
         if not unique:
             props["nonunique"] = UnitAttr()
+        if segmented:
+            props["segmented"] = UnitAttr()
         super().__init__(
             operands=[coordinates, lo, hi], result_types=[SetType()], properties=props
         )
@@ -151,7 +159,13 @@ class StoredOp(IRDLOperation):
     def is_unique(self) -> bool:
         return self.nonunique is None
 
+    @property
+    def is_segmented(self) -> bool:
+        return self.segmented is not None
+
     def verify_(self) -> None:
+        if self.is_segmented and (self.is_unique or not self.is_ordered):
+            raise VerifyException("'segmented' needs an ordered 'nonunique' set")
         crd_type = cast(MemRefType, self.coordinates.type)
         if crd_type.get_num_dims() != 1:
             raise VerifyException(f"expects a 1-D coordinates memref, got {crd_type}")
@@ -159,6 +173,36 @@ class StoredOp(IRDLOperation):
             raise VerifyException(
                 f"expects index or integer coordinates, got {crd_type.element_type}"
             )
+
+
+@irdl_op_definition
+class SegmentEndOp(IRDLOperation):
+    """`indexing.segment_end`: the end of a run of equal coordinates (MLIR's COO segments).
+
+    `%q = indexing.segment_end %crd[%p to %hi] : memref<?xT>` is the first
+    position q in (p, hi] with q == hi or crd[q] != crd[p]: positions [p, q)
+    hold the same coordinate. p must be below hi.
+    """
+
+    name = "indexing.segment_end"
+
+    coordinates = operand_def(MemRefType)
+    pos = operand_def(IndexType)
+    hi = operand_def(IndexType)
+    result = result_def(IndexType)
+
+    assembly_format = (
+        "$coordinates `[` $pos `to` $hi `]` attr-dict `:` type($coordinates)"
+    )
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        coordinates: SSAValue | Operation,
+        pos: SSAValue | Operation,
+        hi: SSAValue | Operation,
+    ):
+        super().__init__(operands=[coordinates, pos, hi], result_types=[IndexType()])
 
 
 # ---------------------------------------------------------------------------
@@ -582,6 +626,7 @@ Indexing = Dialect(
     [
         RangeOp,
         StoredOp,
+        SegmentEndOp,
         UnionOp,
         IntersectOp,
         DifferenceOp,

@@ -78,6 +78,7 @@ from xsparse.dialects.indexing import (
     LeafOp,
     LinearizeOp,
     RangeOp,
+    SegmentEndOp,
     SetAlgebraOp,
     StoredOp,
     UnionOp,
@@ -145,12 +146,43 @@ class _Emitter:
 
     def load_crd(self, b: Builder, leaf: StoredOp, pos: SSAValue) -> SSAValue:
         """crd[pos] as an index (integers read as unsigned)."""
-        value = b.insert(memref.LoadOp.get(leaf.coordinates, [pos])).res
+        return self._load_crd(b, leaf.coordinates, pos)
+
+    def _load_crd(self, b: Builder, crd_buf: SSAValue, pos: SSAValue) -> SSAValue:
+        value = b.insert(memref.LoadOp.get(crd_buf, [pos])).res
         if isinstance(value.type, IntegerType):
             if value.type.width.data < 64:
                 value = b.insert(arith.ExtUIOp(value, i64)).result
             value = b.insert(arith.IndexCastOp(value, INDEX)).result
         return value
+
+    def segment_end(
+        self, b: Builder, crd_buf: SSAValue, pos: SSAValue, hi: SSAValue
+    ) -> SSAValue:
+        """The end of the run of equal coordinates starting at `pos` (< hi): a
+        scan, as MLIR 22 emits for COO levels."""
+        before = Block(arg_types=[INDEX])
+        bb = self.at_end(before)
+        q = before.args[0]
+        inside = self.cmp(bb, "ult", q, hi)
+        then = Block()
+        tb = self.at_end(then)
+        first = self._load_crd(tb, crd_buf, pos)
+        same = self.cmp(tb, "eq", first, self._load_crd(tb, crd_buf, q))
+        tb.insert(scf.YieldOp(same))
+        other = Block([scf.YieldOp(self.const(0, i1))])
+        cond = bb.insert(scf.IfOp(inside, [i1], [then], [other])).results[0]
+        bb.insert(scf.ConditionOp(cond, q))
+        after = Block(arg_types=[INDEX])
+        after.add_op(scf.YieldOp(self.add1(self.at_end(after), after.args[0])))
+        start = self.add1(b, pos)
+        return b.insert(scf.WhileOp([start], [INDEX], [before], [after])).results[0]
+
+    def advance(self, b: Builder, leaf: LeafOp, cursor: SSAValue) -> SSAValue:
+        """The next position of a leaf: the next run for a segmented set."""
+        if isinstance(leaf, StoredOp) and leaf.is_segmented:
+            return self.segment_end(b, leaf.coordinates, cursor, leaf.hi)
+        return self.add1(b, cursor)
 
     def guarded_crd(self, b: Builder, leaf: StoredOp, pos: SSAValue) -> SSAValue:
         """crd[pos] when pos < hi, else the largest index (never behind, never equal)."""
@@ -309,7 +341,9 @@ class _Plan:
             return
         for i in [*self.drivers, *self.located_stored]:
             leaf = self.leaves[i]
-            if isinstance(leaf, StoredOp) and not (leaf.is_ordered and leaf.is_unique):
+            if isinstance(leaf, StoredOp) and not (
+                leaf.is_ordered and (leaf.is_unique or leaf.is_segmented)
+            ):
                 raise DiagnosticException(
                     f"'{op.name}': leaf {i} is nonordered or nonunique and cannot be "
                     "co-iterated; use lower-indexing{strategy=dense-expansion}"
@@ -366,6 +400,8 @@ class _MergeLowering:
     ) -> list[SSAValue]:
         """`scf.for` over the remaining positions of one driver."""
         leaf = self.plan.leaves[driver]
+        if isinstance(leaf, StoredOp) and leaf.is_segmented:
+            return self.emit_segmented(leaf, driver, cursors, iters)
         located = self.plan.located_stored
         carried = [cursors[i] for i in located] + iters
         body = Block(arg_types=[INDEX, *(v.type for v in carried)])
@@ -397,6 +433,54 @@ class _MergeLowering:
         for i, value in zip(located, results[: len(located)], strict=True):
             cursors[i] = value
         return results[len(located) :]
+
+    def emit_segmented(
+        self,
+        leaf: StoredOp,
+        driver: int,
+        cursors: dict[int, SSAValue],
+        iters: list[SSAValue],
+    ) -> list[SSAValue]:
+        """`scf.while` over the runs of a segmented driver, carrying each run's
+        end (MLIR 22's loop over a COO level): the body's `segment_end` of the
+        run is that carried value."""
+        e = self.e
+        located = self.plan.located_stored
+        first_end = e.segment_end(e.outer, leaf.coordinates, cursors[driver], leaf.hi)
+        carried = [cursors[driver], first_end] + [cursors[i] for i in located] + iters
+        types = [v.type for v in carried]
+        before = Block(arg_types=types)
+        bb = e.at_end(before)
+        bb.insert(
+            scf.ConditionOp(e.cmp(bb, "ult", before.args[0], leaf.hi), *before.args)
+        )
+        after = Block(arg_types=types)
+        b = e.at_end(after)
+        pos, end, *rest = after.args
+        loc_cursors, body_iters = rest[: len(located)], rest[len(located) :]
+        crd = e.load_crd(b, leaf, pos)
+        moved, presence = self.locate(b, crd, loc_cursors)
+        presence[driver] = True
+        new_iters = e.dispatch(
+            b, self.plan.cases, presence, self.case_args(crd, {driver: pos}), body_iters
+        )
+        next_end = e.segment_end(b, leaf.coordinates, end, leaf.hi)
+        b.insert(scf.YieldOp(end, next_end, *moved, *new_iters))
+        for op in list(after.walk()):
+            if isinstance(op, SegmentEndOp) and (op.coordinates, op.pos, op.hi) == (
+                leaf.coordinates,
+                pos,
+                leaf.hi,
+            ):
+                op.result.replace_all_uses_with(end)
+                op.detach()
+                op.erase()
+        loop = e.outer.insert(scf.WhileOp(carried, types, [before], [after]))
+        _mark(loop)
+        results: list[SSAValue] = list(loop.results)
+        for i, value in zip(located, results[2 : 2 + len(located)], strict=True):
+            cursors[i] = value
+        return results[2 + len(located) :]
 
     def emit_while(
         self, point: Sequence[int], cursors: dict[int, SSAValue], iters: list[SSAValue]
@@ -443,7 +527,9 @@ class _MergeLowering:
         for i, arg in zip(point, args[:n], strict=True):
             present = presence[i]
             assert isinstance(present, SSAValue)
-            advanced.append(e.select(b, present, e.add1(b, arg), arg))
+            advanced.append(
+                e.select(b, present, e.advance(b, self.plan.leaves[i], arg), arg)
+            )
         b.insert(scf.YieldOp(*advanced, *moved, *new_iters))
 
         loop = e.outer.insert(scf.WhileOp(carried, types, [before], [after]))
@@ -630,6 +716,19 @@ class LowerForeachByDenseExpansion(RewritePattern):
         return list(loop.results)
 
 
+class LowerSegmentEnd(RewritePattern):
+    """`indexing.segment_end` outside a segmented loop -> a scan of the run."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SegmentEndOp, rewriter: PatternRewriter) -> None:
+        owner = op.pos.owner
+        if isinstance(owner, Block) and isinstance(owner.parent_op(), IterateOp):
+            return  # the run of a loop position: its loop carries the end
+        e = _Emitter(op, rewriter)
+        end = e.segment_end(e.outer, op.coordinates, op.pos, op.hi)
+        rewriter.replace(op, [], [end])
+
+
 class LowerLinearize(RewritePattern):
     """`indexing.linearize` -> ((i0 * n1 + i1) * n2 + ...) with arith.muli/addi."""
 
@@ -689,7 +788,12 @@ class LowerIndexingPass(ModulePass):
         patterns: list[RewritePattern] = [LowerLinearize(), LowerDelinearize()]
         if self.strategy == "dense-expansion":
             patterns.append(LowerForeachByDenseExpansion())
-        patterns += [LowerParallelForeach(), LowerForeachByMerge(), EraseUnusedSet()]
+        patterns += [
+            LowerParallelForeach(),
+            LowerForeachByMerge(),
+            LowerSegmentEnd(),
+            EraseUnusedSet(),
+        ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), walk_regions_first=True
         ).rewrite_module(op)

@@ -196,6 +196,9 @@ class State:
     """Sparse operand -> how many of its levels are entered."""
     loaded: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
     """Operand -> its element, once all of its loops are entered."""
+    run_ends: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
+    """Sparse operand -> the end of the run of its current (segmented) position:
+    the positions its next level iterates."""
 
 
 class SparseKernelEmitter:
@@ -385,6 +388,7 @@ class SparseKernelEmitter:
             expr, lambda o: o in leaf_operands, self.output.index, self._is_identity
         )
         set_value = self._emit_set(sets.set_expr, loop, state, builder)
+        set_value_leaves = _stored_leaves(set_value)
         leaves = set_leaves(sets.set_expr)
         cases: list[tuple[list[int], TensorExpr]] = []
         for case in sets.cases:
@@ -413,6 +417,7 @@ class SparseKernelEmitter:
                 positions=dict(state.positions),
                 depth=dict(state.depth),
                 loaded=dict(state.loaded),
+                run_ends={},
             )
             body = Builder(InsertPoint.at_end(block))
             for arg, leaf_index in zip(block.args[1:], present, strict=False):
@@ -420,6 +425,10 @@ class SparseKernelEmitter:
                 if isinstance(leaf, LevelSet):
                     inner.positions[leaf.operand] = arg
                     inner.depth[leaf.operand] += 1
+                    stored = set_value_leaves[leaf_index]
+                    if stored.is_segmented:
+                        end = indexing.SegmentEndOp(stored.coordinates, arg, stored.hi)
+                        inner.run_ends[leaf.operand] = body.insert(end).result
             for operand in located:
                 level = inner.depth[operand.index]
                 parent = inner.positions[operand.index]
@@ -476,10 +485,16 @@ class SparseKernelEmitter:
             level = state.depth[s.operand]
             lt = operand.level_type(level)
             parent = state.positions[s.operand]
-            lo, hi = self._level_bounds(operand, level, lt, parent, builder)
+            run_end = state.run_ends.get(s.operand)
+            lo, hi = self._level_bounds(operand, level, lt, parent, run_end, builder)
             crd = self.buffer("coordinates", operand, level)
             op = indexing.StoredOp(
-                crd, lo, hi, ordered=lt.is_ordered, unique=lt.is_unique
+                crd,
+                lo,
+                hi,
+                ordered=lt.is_ordered,
+                unique=lt.is_unique,
+                segmented=lt.nonunique and lt.is_ordered,
             )
         elif isinstance(s, UnionSet):
             op = indexing.UnionOp(
@@ -502,9 +517,11 @@ class SparseKernelEmitter:
         level: int,
         lt: LevelType,
         parent: SSAValue,
+        run_end: SSAValue | None,
         builder: Builder,
     ) -> tuple[SSAValue, SSAValue]:
-        """[lo, hi) of the positions stored under `parent` at `level`."""
+        """[lo, hi) of the positions stored under `parent` at `level` (under a
+        segmented parent, the positions of its run: [parent, run_end))."""
         one = self.index_constant(1)
         fmt = lt.format
         if fmt.has_positions:
@@ -523,7 +540,9 @@ class SparseKernelEmitter:
             lo = builder.insert(arith.MuliOp(parent, self.index_constant(lt.n))).result
             hi = builder.insert(arith.AddiOp(lo, self.index_constant(lt.n))).result
             return lo, hi
-        # singleton: one coordinate at the parent's position
+        # singleton: one coordinate at each position of the parent's run
+        if run_end is not None:
+            return parent, run_end
         hi = builder.insert(arith.AddiOp(parent, one)).result
         return parent, hi
 
@@ -653,6 +672,15 @@ class SparseKernelEmitter:
             memref.StoreOp.get(result, buf, self._out_indices(state, builder))
         )
         return None
+
+
+def _stored_leaves(set_value: SSAValue) -> list[indexing.StoredOp]:
+    """The leaves of an emitted set expression, as `set_leaves` numbers them
+    (StoredOp where a sparse level is, a placeholder range otherwise)."""
+    op = set_value.owner
+    if isinstance(op, indexing.SetAlgebraOp):
+        return _stored_leaves(op.lhs) + _stored_leaves(op.rhs)
+    return [op]  # type: ignore[list-item]
 
 
 def _dims(expr: AffineExpr) -> set[int]:

@@ -208,6 +208,14 @@ def build_level_buffers(
         order = np.lexsort(tuple(reversed(lvl)))
         lvl = [c[order] for c in lvl]
         vals = vals[order]
+        if enc.lvl_types[-1].is_unique and vals.shape[0] > 1:
+            # Equal coordinates are one entry (their sum) unless the last
+            # level stores duplicates.
+            new = np.ones(vals.shape[0], bool)
+            new[1:] = np.any(np.stack([c[1:] != c[:-1] for c in lvl]), axis=0)
+            starts = np.flatnonzero(new)
+            vals = np.add.reduceat(vals, starts)
+            lvl = [c[starts] for c in lvl]
     positions: list[IntArray | None] = []
     coordinates: list[IntArray | None] = []
     # parent[k]: the position of entry k at the level above; num_parents: how many.
