@@ -148,3 +148,11 @@ func.func @yield_outside(%x: f64) {
 }
 
 // CHECK: error: 'indexing.yield' op 'indexing.yield' expects parent op 'indexing.foreach'
+
+// -----
+
+func.func @segmented_unique(%crd: memref<?xindex>, %lo: index, %hi: index) {
+  %s = indexing.stored %crd[%lo to %hi] segmented : memref<?xindex> -> !indexing.set
+  return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: 'indexing.stored' op 'segmented' needs an ordered 'nonunique' set
