@@ -115,7 +115,9 @@ def test_vector_loops_are_generated() -> None:
         p.apply(ctx, module)
     ir = lower_to_llvm(module).llvm_ir()
     assert re.search(r"<8 x double>", ir)
-    assert "llvm.masked.gather" in ir
+    # sparse-vector-peel: an unmasked main loop and a scalar epilogue, so no
+    # masked memory intrinsics remain (and the gathers became scalar loads).
+    assert "llvm.masked" not in ir
 
 
 def _llvm_ir(name: str, **options: Any) -> str:

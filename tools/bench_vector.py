@@ -50,7 +50,8 @@ func.func @kernel(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?
   %0 = linalg.generic #mul ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) {
   ^bb0(%av: f64, %bv: f64, %cv: f64):
     %m = arith.mulf %av, %bv : f64
-    linalg.yield %m : f64
+    %s = arith.addf %cv, %m : f64
+    linalg.yield %s : f64
   } -> tensor<?x?xf64>
   return %0 : tensor<?x?xf64>
 }
@@ -86,7 +87,7 @@ def cases(rng: np.random.Generator, scale: float) -> list[Case]:
     vt = SparseTensor.from_dense(v_dense, SV)
     w = rng.random(m)
     vs = sp.csr_array(v_dense.reshape(1, -1))
-    e = sp.random_array((n // 4, n // 4), density=0.02, format="csr", random_state=rng)
+    e = sp.random_array((n // 10, n // 10), density=0.1, format="csr", random_state=rng)
     e = e.tocsr()
     e.sort_indices()
     b = rng.random(e.shape)
@@ -114,9 +115,9 @@ def cases(rng: np.random.Generator, scale: float) -> list[Case]:
             lambda r: r,
         ),
         Case(
-            f"A∘B CSR {e.shape[0]}², {e.nnz} nnz, dense out",
+            f"C+=A∘B CSR {e.shape[0]}², {e.nnz} nnz, dense",
             ELEMENTWISE,
-            lambda: [e, b, c],
+            lambda: [e, b, _zero(c)],
             lambda: e.multiply(b),
             lambda r: r,
         ),

@@ -43,10 +43,12 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    UnitAttr,
     VectorType,
     i1,
 )
@@ -63,7 +65,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
-from xsparse.dialects.xdsl_ext import GatherOp, ScatterOp, StepOp, VectorScaleOp
+from xsparse.dialects.xdsl_ext import (
+    GatherOp,
+    IndexCastUIOp,
+    ScatterOp,
+    StepOp,
+    VectorScaleOp,
+)
 
 LOOP_ATTR = "Emitted from"
 """The attribute the sparsifier puts on the loops it emits (MLIR's LoopEmitter)."""
@@ -747,6 +755,151 @@ def _mask_of_loop(loop: scf.ForOp) -> vector.CreateMaskOp | None:
     return None
 
 
+class _CannotScalarize(Exception):
+    pass
+
+
+@dataclass
+class _Scalarizer:
+    """One lane of a vector loop body as scalar code (the loop's scalar epilogue).
+
+    Knows the ops ForOpRewriter emits: masks vanish (the lane is on), masked
+    loads and gathers become `memref.load`, masked stores and scatters
+    `memref.store`, broadcasts their scalar, constants their lane 0, lane-wise
+    ops their scalar op.
+    """
+
+    block: Block
+    mapping: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    masks: set[SSAValue] = field(default_factory=set)
+    ops: list[Operation] = field(default_factory=list)
+
+    def emit(self, op: Operation) -> SSAValue:
+        """Append `op`; its result (ops without one are appended by `emit_op`)."""
+        self.ops.append(op)
+        return op.results[0]
+
+    def emit_op(self, op: Operation) -> None:
+        self.ops.append(op)
+
+    def lane(self, value: SSAValue) -> SSAValue:
+        if value in self.mapping:
+            return self.mapping[value]
+        if not isinstance(value.type, VectorType):
+            if _defined_in(value, self.block):
+                raise _CannotScalarize
+            return value
+        owner = value.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(
+            owner.value, DenseIntOrFPElementsAttr
+        ):
+            element = value.type.element_type
+            first = owner.value.get_values()[0]
+            attr: Attribute = (
+                IntegerAttr(int(first), element)
+                if isinstance(element, IntegerType | IndexType)
+                else FloatAttr(float(first), element)  # type: ignore[arg-type]
+            )
+            return self.emit(arith.ConstantOp(attr, element))
+        raise _CannotScalarize
+
+    def index(self, value: SSAValue) -> SSAValue:
+        scalar = self.lane(value)
+        if isinstance(scalar.type, IndexType):
+            return scalar
+        return self.emit(IndexCastUIOp(scalar, IndexType()))
+
+    def subscripts(self, indices: Sequence[SSAValue], last: SSAValue) -> list[SSAValue]:
+        idxs = [self.lane(i) for i in indices]
+        offset = self.index(last)
+        if constant_int(idxs[-1]) != 0:
+            offset = self.emit(arith.AddiOp(idxs[-1], offset))
+        return [*idxs[:-1], offset]
+
+    def run(self) -> list[Operation]:
+        """The scalar ops of one lane (ending with the scalar `scf.yield`)."""
+        for op in self.block.ops:
+            self.op(op)
+        return self.ops
+
+    def op(self, op: Operation) -> None:
+        if isinstance(op, scf.YieldOp):
+            self.emit_op(scf.YieldOp(*(self.lane(v) for v in op.operands)))
+        elif isinstance(op, affine.MinOp):
+            pass
+        elif isinstance(op, vector.CreateMaskOp):
+            self.masks.add(op.results[0])
+        elif isinstance(op, arith.ConstantOp) and op.result.type == self.vl_mask(op):
+            self.masks.add(op.result)
+        elif isinstance(op, vector.BroadcastOp):
+            if op.source.type == i1 and constant_int(op.source) == 1:
+                self.masks.add(op.vector)
+                return
+            self.mapping[op.vector] = self.lane(op.source)
+        elif isinstance(op, StepOp):
+            self.mapping[op.result] = self.emit(
+                arith.ConstantOp(IntegerAttr(0, IndexType()))
+            )
+        elif isinstance(op, vector.MaskedLoadOp):
+            load = memref.LoadOp.get(op.base, [self.lane(i) for i in op.indices])
+            self.mapping[op.result] = self.emit(load)
+        elif isinstance(op, GatherOp):
+            load = memref.LoadOp.get(op.base, self.subscripts(op.indices, op.index_vec))
+            self.mapping[op.result] = self.emit(load)
+        elif isinstance(op, vector.MaskedStoreOp):
+            idxs = [self.lane(i) for i in op.indices]
+            self.emit_op(
+                memref.StoreOp.get(self.lane(op.value_to_store), op.base, idxs)
+            )
+        elif isinstance(op, ScatterOp):
+            idxs = self.subscripts(op.indices, op.index_vec)
+            self.emit_op(
+                memref.StoreOp.get(self.lane(op.value_to_store), op.base, idxs)
+            )
+        elif isinstance(op, arith.SelectOp) and op.cond in self.masks:
+            self.mapping[op.result] = self.lane(op.lhs)
+        elif isinstance(op, _UNARY_OPS + _CAST_OPS + _BINARY_OPS + (arith.SelectOp,)):
+            result = op.results[0]
+            t = result.type
+            new = type(op).create(
+                operands=[self.lane(v) for v in op.operands],
+                result_types=[t.element_type if isinstance(t, VectorType) else t],
+                properties=dict(op.properties),
+                attributes=dict(op.attributes),
+            )
+            self.mapping[result] = self.emit(new)
+        else:
+            raise _CannotScalarize
+
+    @staticmethod
+    def vl_mask(op: arith.ConstantOp) -> Attribute | None:
+        t = op.result.type
+        if isinstance(t, VectorType) and t.element_type == i1:
+            return t
+        return None
+
+
+def _scalar_epilogue(
+    loop: scf.ForOp, start: SSAValue, inits: Sequence[SSAValue]
+) -> scf.ForOp | None:
+    """`for i = start to hi step 1` running one lane of `loop`'s body per step."""
+    block = loop.body.block
+    body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
+    scalarizer = _Scalarizer(block)
+    scalarizer.mapping[block.args[0]] = body.args[0]
+    for vector_arg, scalar_arg in zip(block.args[1:], body.args[1:], strict=True):
+        scalarizer.mapping[vector_arg] = scalar_arg
+    try:
+        ops = scalarizer.run()
+    except _CannotScalarize:
+        return None
+    body.add_ops(ops)
+    one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    epilogue = scf.ForOp(start, loop.ub, one.result, list(inits), body)
+    epilogue.attributes["xsparse.epilogue"] = UnitAttr()
+    return epilogue
+
+
 class PeelVectorLoop(RewritePattern):
     """Splits a masked vector loop into an unmasked main loop and one masked step.
 
@@ -767,9 +920,67 @@ class PeelVectorLoop(RewritePattern):
         span = rewriter.insert(arith.SubiOp(op.ub, op.lb), before)
         rest = rewriter.insert(arith.RemSIOp(span.result, op.step), before)
         main_hi = rewriter.insert(arith.SubiOp(op.ub, rest.result), before)
-        # The remainder: one masked step at i = hi', on the main loop's results.
+        if not self.scalar_epilogue(op, main_hi.result, rewriter):
+            self.masked_remainder(op, main_hi.result, rewriter)
+        # The main loop: up to hi', all lanes on.
+        op.operands = [op.lb, main_hi.result, op.step, *op.iter_args]
+        mtype = mask.mask_vector.type
+        assert isinstance(mtype, VectorType)
+        true = DenseIntOrFPElementsAttr.from_list(mtype, [1])
+        bound = mask.mask_dim_sizes[0].owner
+        rewriter.replace_op(mask, arith.ConstantOp(true, mtype))
+        if isinstance(bound, Operation) and not bound.results[0].uses:
+            rewriter.erase(bound)
+        rewriter.notify_op_modified(op)
+
+    @staticmethod
+    def scalar_epilogue(
+        op: scf.ForOp, main_hi: SSAValue, rewriter: PatternRewriter
+    ) -> bool:
+        """A scalar loop after the vector one (fixed-length vectors only).
+
+        For a reduction, the loop's vector must feed one `vector.reduction`,
+        whose scalar then starts the epilogue.
+        """
+        for inner in op.body.block.ops:
+            for value in inner.results:
+                t = value.type
+                if isinstance(t, VectorType) and t.get_num_scalable_dims():
+                    return False
+        if _mask_of_loop(op) is None:
+            return False
+        if not op.results:
+            epilogue = _scalar_epilogue(op, main_hi, [])
+            if epilogue is None:
+                return False
+            rewriter.insert(epilogue, InsertPoint.after(op))
+            rewriter.insert(epilogue.step.owner, InsertPoint.before(epilogue))  # type: ignore[arg-type]
+            return True
+        if len(op.results) != 1:
+            return False
+        uses = list(op.results[0].uses)
+        if len(uses) != 1 or not isinstance(uses[0].operation, vector.ReductionOp):
+            return False
+        red = uses[0].operation
+        if red.acc is not None:
+            return False
+        epilogue = _scalar_epilogue(op, main_hi, [red.results[0]])
+        if epilogue is None:
+            return False
+        rewriter.insert(epilogue, InsertPoint.after(red))
+        rewriter.insert(epilogue.step.owner, InsertPoint.before(epilogue))  # type: ignore[arg-type]
+        red.results[0].replace_uses_with_if(
+            epilogue.results[0], lambda use: use.operation is not epilogue
+        )
+        return True
+
+    @staticmethod
+    def masked_remainder(
+        op: scf.ForOp, main_hi: SSAValue, rewriter: PatternRewriter
+    ) -> None:
+        """One masked step at i = hi' on the main loop's results."""
         block = op.body.block
-        mapping: dict[SSAValue, SSAValue] = {block.args[0]: main_hi.result}
+        mapping: dict[SSAValue, SSAValue] = {block.args[0]: main_hi}
         for arg, result in zip(block.args[1:], op.results, strict=True):
             mapping[arg] = result
         then_block = Block()
@@ -780,7 +991,7 @@ class PeelVectorLoop(RewritePattern):
                 )
             else:
                 then_block.add_op(body_op.clone(value_mapper=mapping))
-        has_rest = arith.CmpiOp(main_hi.result, op.ub, "slt")
+        has_rest = arith.CmpiOp(main_hi, op.ub, "slt")
         else_block = Block([scf.YieldOp(*op.results)])
         remainder = scf.IfOp(
             has_rest.result, [r.type for r in op.results], [then_block], [else_block]
@@ -796,16 +1007,6 @@ class PeelVectorLoop(RewritePattern):
                     and not _inside(use.operation, remainder)
                 ),
             )
-        # The main loop: up to hi', all lanes on.
-        op.operands = [op.lb, main_hi.result, op.step, *op.iter_args]
-        mtype = mask.mask_vector.type
-        assert isinstance(mtype, VectorType)
-        true = DenseIntOrFPElementsAttr.from_list(mtype, [1])
-        bound = mask.mask_dim_sizes[0].owner
-        rewriter.replace_op(mask, arith.ConstantOp(true, mtype))
-        if isinstance(bound, Operation) and not bound.results[0].uses:
-            rewriter.erase(bound)
-        rewriter.notify_op_modified(op)
 
 
 def _inside(op: Operation, ancestor: Operation) -> bool:

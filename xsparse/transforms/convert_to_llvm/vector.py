@@ -214,6 +214,14 @@ class MaskedLoadToLLVM(RewritePattern):
             replace_with(op, [], [result], rewriter)
             return
         address = _address(op.base, op.indices, rewriter)
+        if _is_all_true(op.mask):  # every lane on: a plain vector load
+            base_type = op.base.type
+            assert isinstance(base_type, MemRefType)
+            load = llvm.LoadOp(
+                address, t, alignment=element_size(base_type.element_type)
+            )
+            replace_with(op, [load], [load.dereferenced_value], rewriter)
+            return
         args = [
             address,
             _alignment(op.base, rewriter),
@@ -248,6 +256,15 @@ class MaskedStoreToLLVM(RewritePattern):
             rewriter.erase(op)
             return
         address = _address(op.base, op.indices, rewriter)
+        if _is_all_true(op.mask):  # every lane on: a plain vector store
+            base_type = op.base.type
+            assert isinstance(base_type, MemRefType)
+            store = llvm.StoreOp(
+                value, address, alignment=element_size(base_type.element_type)
+            )
+            rewriter.insert(store)
+            rewriter.erase(op)
+            return
         args = [
             value,
             address,
