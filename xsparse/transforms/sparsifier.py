@@ -19,10 +19,14 @@ from xdsl.passes import ModulePass
 
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.lower_indexing import LowerIndexingPass
 from xsparse.transforms.lower_jagged import LowerJaggedPass
 from xsparse.transforms.lower_subset import LowerSubsetPass
 from xsparse.transforms.post_sparsification_rewrite import (
     PostSparsificationRewritePass,
+)
+from xsparse.transforms.sparse_iteration_to_indexing import (
+    SparseIterationToIndexingPass,
 )
 from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
 from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
@@ -58,6 +62,9 @@ def sparsifier_passes(
         LowerJaggedPass(),
         SparseReinterpretMapPass(),
         SparsificationPass(parallelization_strategy, sparse_emit_strategy),
+        # Loops the user wrote with sparse_tensor.iterate / coiterate.
+        SparseIterationToIndexingPass(),
+        LowerIndexingPass(),
         PostSparsificationRewritePass(),
     ]
     if vl > 1:
