@@ -191,6 +191,15 @@ def main() -> None:
         )
         print(f"{name:44} {scipy_ms:8.3f} {times[0]:8.3f} {cells}")
     print("\nms, best of", args.reps, "calls; (Nx) = speed-up over scalar xsparse")
+    print(
+        "native calls on pre-marshalled arguments. What the vector code is lowered to:\n"
+        "  sparse-vector-peel: unmasked vector main loop + scalar epilogue (MLIR's\n"
+        "    shape masks every iteration and runs a masked step per row);\n"
+        "  unmasked gathers/scatters as scalar accesses (x86 vgather/vscatter are\n"
+        "    microcoded and slower still under the Gather Data Sampling mitigation);\n"
+        "  the final vector.reduction of a vector loop as a shuffle tree (an ordered\n"
+        "    llvm.vector.reduce.fadd chains vl dependent adds per row)."
+    )
 
 
 if __name__ == "__main__":

@@ -24,9 +24,12 @@ enable-simd-index32=B}` (SparseVectorization.cpp), with the same patterns:
   MLIR's vector-step lowering does inside the pass.
 
 The mask is `vector.broadcast true` when the trip count is a known multiple of
-the vector length, else `vector.create_mask (affine.min(step, hi - i))`. How
-the loops are then lowered for speed is `sparse-vector-peel`'s business
-(`xsparse/transforms/sparse_vector_peel.py`).
+the vector length, else `vector.create_mask (affine.min(step, hi - i))`.
+
+`sparse-vector-peel` (xsparse's own pass, run by the `sparsifier` pipeline
+after this one) lowers that shape for speed: an unmasked vector main loop,
+then a scalar epilogue (one lane of the vector body per step) or, for scalable
+vectors, one masked step; the horizontal reduction is marked reassociable.
 """
 
 from __future__ import annotations
