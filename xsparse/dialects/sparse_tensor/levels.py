@@ -101,7 +101,8 @@ SINGLETON = SingletonFormat()
 STRUCTURED = StructuredFormat()
 
 LEVEL_FORMATS: dict[str, LevelFormat] = {
-    f.name: f for f in (DENSE, BATCH, COMPRESSED, LOOSE_COMPRESSED, SINGLETON, STRUCTURED)
+    f.name: f
+    for f in (DENSE, BATCH, COMPRESSED, LOOSE_COMPRESSED, SINGLETON, STRUCTURED)
 }
 
 
