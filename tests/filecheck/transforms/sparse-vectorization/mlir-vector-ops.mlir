@@ -1,8 +1,5 @@
 // The same vector operations as mlir-opt-22 (the multiset of vector op names of
 // each function) on the kernels of tests/kernels, for three option sets.
-// spmm_csr, sddmm_dense_out and scale_index are left out: xsparse's sparsifier
-// orders their loops differently from MLIR's (a dense innermost loop there,
-// a sparse reduction here), so there is a different innermost loop to vectorize.
 // REQUIRES: mlir-opt
 // RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=8" %S/../../../kernels/spmv_csr.mlir | python %S/inputs/vector_ops.py > %t.spmv_csr-vl8.mlir.txt
 // RUN: xsparse-opt %S/../../../kernels/spmv_csr.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=8}' | python %S/inputs/vector_ops.py > %t.spmv_csr-vl8.xsparse.txt
@@ -130,3 +127,30 @@
 // RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=16 enable-simd-index32=true" %S/../../../kernels/ttv_csf.mlir | python %S/inputs/vector_ops.py > %t.ttv_csf-vl16-i32.mlir.txt
 // RUN: xsparse-opt %S/../../../kernels/ttv_csf.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=16 enable-simd-index32=true}' | python %S/inputs/vector_ops.py > %t.ttv_csf-vl16-i32.xsparse.txt
 // RUN: diff %t.ttv_csf-vl16-i32.mlir.txt %t.ttv_csf-vl16-i32.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=8" %S/../../../kernels/spmm_csr.mlir | python %S/inputs/vector_ops.py > %t.spmm_csr-vl8.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/spmm_csr.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=8}' | python %S/inputs/vector_ops.py > %t.spmm_csr-vl8.xsparse.txt
+// RUN: diff %t.spmm_csr-vl8.mlir.txt %t.spmm_csr-vl8.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=4 enable-vla-vectorization=true" %S/../../../kernels/spmm_csr.mlir | python %S/inputs/vector_ops.py > %t.spmm_csr-vla4.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/spmm_csr.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=4 enable-vla-vectorization=true}' | python %S/inputs/vector_ops.py > %t.spmm_csr-vla4.xsparse.txt
+// RUN: diff %t.spmm_csr-vla4.mlir.txt %t.spmm_csr-vla4.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=16 enable-simd-index32=true" %S/../../../kernels/spmm_csr.mlir | python %S/inputs/vector_ops.py > %t.spmm_csr-i32vl16.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/spmm_csr.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=16 enable-simd-index32=true}' | python %S/inputs/vector_ops.py > %t.spmm_csr-i32vl16.xsparse.txt
+// RUN: diff %t.spmm_csr-i32vl16.mlir.txt %t.spmm_csr-i32vl16.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=8" %S/../../../kernels/sddmm_dense_out.mlir | python %S/inputs/vector_ops.py > %t.sddmm_dense_out-vl8.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/sddmm_dense_out.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=8}' | python %S/inputs/vector_ops.py > %t.sddmm_dense_out-vl8.xsparse.txt
+// RUN: diff %t.sddmm_dense_out-vl8.mlir.txt %t.sddmm_dense_out-vl8.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=4 enable-vla-vectorization=true" %S/../../../kernels/sddmm_dense_out.mlir | python %S/inputs/vector_ops.py > %t.sddmm_dense_out-vla4.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/sddmm_dense_out.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=4 enable-vla-vectorization=true}' | python %S/inputs/vector_ops.py > %t.sddmm_dense_out-vla4.xsparse.txt
+// RUN: diff %t.sddmm_dense_out-vla4.mlir.txt %t.sddmm_dense_out-vla4.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=16 enable-simd-index32=true" %S/../../../kernels/sddmm_dense_out.mlir | python %S/inputs/vector_ops.py > %t.sddmm_dense_out-i32vl16.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/sddmm_dense_out.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=16 enable-simd-index32=true}' | python %S/inputs/vector_ops.py > %t.sddmm_dense_out-i32vl16.xsparse.txt
+// RUN: diff %t.sddmm_dense_out-i32vl16.mlir.txt %t.sddmm_dense_out-i32vl16.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=8" %S/../../../kernels/scale_index.mlir | python %S/inputs/vector_ops.py > %t.scale_index-vl8.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/scale_index.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=8}' | python %S/inputs/vector_ops.py > %t.scale_index-vl8.xsparse.txt
+// RUN: diff %t.scale_index-vl8.mlir.txt %t.scale_index-vl8.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=4 enable-vla-vectorization=true" %S/../../../kernels/scale_index.mlir | python %S/inputs/vector_ops.py > %t.scale_index-vla4.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/scale_index.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=4 enable-vla-vectorization=true}' | python %S/inputs/vector_ops.py > %t.scale_index-vla4.xsparse.txt
+// RUN: diff %t.scale_index-vla4.mlir.txt %t.scale_index-vla4.xsparse.txt
+// RUN: %mlir-opt --sparse-reinterpret-map --sparsification --sparse-vectorization="vl=16 enable-simd-index32=true" %S/../../../kernels/scale_index.mlir | python %S/inputs/vector_ops.py > %t.scale_index-i32vl16.mlir.txt
+// RUN: xsparse-opt %S/../../../kernels/scale_index.mlir -p 'sparse-reinterpret-map,sparsification,sparse-vectorization{vl=16 enable-simd-index32=true}' | python %S/inputs/vector_ops.py > %t.scale_index-i32vl16.xsparse.txt
+// RUN: diff %t.scale_index-i32vl16.mlir.txt %t.scale_index-i32vl16.xsparse.txt
