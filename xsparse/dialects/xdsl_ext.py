@@ -12,9 +12,10 @@ universe) parses and prints them. Importing `xsparse.dialects` calls it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.bufferization import Bufferization
 from xdsl.dialects.builtin import (
@@ -50,6 +51,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 
 @irdl_op_definition
@@ -331,6 +333,39 @@ def _print_select(op: arith.SelectOp, printer: Printer) -> None:
     printer.print_attribute(op.result.type)
 
 
+def _parse_memref_cast(cls: type[memref.CastOp], parser: Parser) -> memref.CastOp:
+    """`memref.cast %m attr-dict : T to U` (MLIR's syntax; xDSL 0.74 has none)."""
+    source = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    source_type = parser.parse_type()
+    parser.parse_keyword("to")
+    dest_type = parser.parse_type()
+    op = cls.build(
+        operands=[parser.resolve_operand(source, source_type)],
+        result_types=[dest_type],
+    )
+    op.attributes.update(attrs)
+    return op
+
+
+def _print_memref_cast(op: memref.CastOp, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(op.source)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.source.type)
+    printer.print_string(" to ")
+    printer.print_attribute(op.dest.type)
+
+
+def _memref_cast_syntax() -> None:
+    """MLIR's custom syntax for `memref.cast` (to and from unranked memrefs in
+    `printMemref*` programs); the op class stays xDSL's."""
+    memref.CastOp.parse = classmethod(_parse_memref_cast)  # type: ignore[method-assign]
+    memref.CastOp.print = _print_memref_cast  # type: ignore[method-assign]
+
+
 _CASTS: tuple[type[IRDLOperation], ...] = (
     arith.ExtFOp,
     arith.TruncFOp,
@@ -482,8 +517,18 @@ def _extend(dialect: Dialect, ops: tuple[type[Operation], ...]) -> None:
     dialect._operations[:] = kept + list(ops)
 
 
+def _linear_time_string_literals() -> None:
+    """xDSL 0.74 lexes string literals with a nested quantifier, which takes
+    exponential time on an unterminated string (a missing `"` hangs the
+    parser); the same language, matched one character at a time."""
+    MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+
+
 def extend_xdsl_dialects() -> None:
     """Append the ops above to xDSL's dialects of the same name (idempotent)."""
+    _linear_time_string_literals()
     _extend(Arith, ARITH_EXTENSION_OPS)
     _extend(Bufferization, BUFFERIZATION_EXTENSION_OPS)
     _extend(MemRef, MEMREF_EXTENSION_OPS)
@@ -492,3 +537,4 @@ def extend_xdsl_dialects() -> None:
     _allow_vector_conditions()
     _allow_vector_casts()
     _allow_vector_geps()
+    _memref_cast_syntax()
