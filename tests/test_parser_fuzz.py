@@ -91,6 +91,7 @@ def outcome(text: str) -> str:
             parse_module(ctx, text, "fuzz.mlir")
     except XSparseError as e:
         assert LOCATED.search(str(e)), f"unlocated diagnostic: {e}"
+        assert "internal error" not in str(e), f"a parser crashed on:\n{text}\n{e}"
         return "error"
     return "ok"
 

@@ -129,5 +129,9 @@ def parse_module_with_spans(
     except VerifyException as e:
         span = parser._current_token.span
         raise XSparseError(format_span(span, str(e).split("\n", 1)[0])) from None
+    except Exception as e:  # a bug in a parser: still a located diagnostic
+        span = parser._current_token.span
+        message = f"internal error while parsing: {type(e).__name__}: {e}"
+        raise XSparseError(format_span(span, message)) from None
     verify_located(module, parser.op_spans, filename)
     return module, parser.op_spans

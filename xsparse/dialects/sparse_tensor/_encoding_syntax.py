@@ -481,6 +481,8 @@ class EncodingParser:
                 pos = end + 1
                 continue
             if c in closing:
+                if not stack:
+                    self._error(f"unbalanced '{c}' character in pretty dialect name", lt)
                 if stack[-1] != closing[c]:
                     self._error(
                         f"unbalanced '{stack[-1]}' character in pretty dialect name", lt
