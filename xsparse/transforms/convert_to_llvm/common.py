@@ -1,6 +1,7 @@
 """Shared machinery of the lowering to the llvm dialect.
 
-Type conversion (index -> i64, memref -> MLIR's descriptor struct), value
+Type conversion (index -> i64, memref -> MLIR's descriptor struct, unranked
+memref -> `{i64 rank, ptr descriptor}`), value
 materialization between converted and unconverted values (through
 `builtin.unrealized_conversion_cast`, folded away at the end as in MLIR's
 dialect conversion), memref descriptor accessors, and a type-dispatching
@@ -30,6 +31,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     StringAttr,
+    UnrankedMemRefType,
     UnrealizedConversionCastOp,
     VectorType,
     i64,
@@ -65,19 +67,25 @@ def descriptor_type(rank: int) -> llvm.LLVMStructType:
     return found
 
 
+UNRANKED_DESCRIPTOR = llvm.LLVMStructType.from_type_list([i64, PTR])
+"""MLIR's unranked memref descriptor: the rank and a pointer to a ranked descriptor."""
+
+
 def convert_type(t: Attribute) -> Attribute:
     """The llvm dialect type standing for `t` (identity for legal types)."""
     if isinstance(t, IndexType):
         return i64
     if isinstance(t, MemRefType):
         return descriptor_type(t.get_num_dims())
+    if isinstance(t, UnrankedMemRefType):
+        return UNRANKED_DESCRIPTOR
     if isinstance(t, VectorType) and isinstance(t.element_type, IndexType):
         return VectorType(i64, t.get_shape(), t.scalable_dims)
     return t
 
 
 def is_legal(t: Attribute) -> bool:
-    return not isinstance(t, IndexType | MemRefType) and not (
+    return not isinstance(t, IndexType | MemRefType | UnrankedMemRefType) and not (
         isinstance(t, VectorType) and isinstance(t.element_type, IndexType)
     )
 

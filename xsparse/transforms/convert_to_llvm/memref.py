@@ -2,7 +2,8 @@
 
 Heap memory comes from libc `malloc`/`realloc`/`free` (so that a returned
 buffer can be freed by the caller), `memref.get_global` points into a constant
-global with the allocated pointer set to 0xdeadbeef as in MLIR.
+global with the allocated pointer set to 0xdeadbeef as in MLIR. An unranked
+memref is `{i64 rank, ptr}`, the pointer to a ranked descriptor on the stack.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from collections.abc import Sequence
 
 from xdsl.dialects import llvm, memref
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
+    UnrankedMemRefType,
     UnrealizedConversionCastOp,
     i1,
     i64,
@@ -23,15 +26,17 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import DiagnosticException
 
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PTR,
+    UNRANKED_DESCRIPTOR,
     Descriptor,
     call_intrinsic,
     const,
     convert_type,
     declare_function,
+    descriptor_type,
     element_address,
     element_size,
     has_identity_layout,
@@ -142,14 +147,22 @@ class AllocaToLLVM(RewritePattern):
 
 
 class DeallocToLLVM(RewritePattern):
-    """`memref.dealloc` -> `free` of the allocated pointer."""
+    """`memref.dealloc` -> `free` of the allocated pointer (of an unranked
+    memref: the first field of the descriptor it points to)."""
 
     @lowering
     def match_and_rewrite(
         self, op: memref.DeallocOp, rewriter: PatternRewriter
     ) -> None:
         declare_function(op, "free", llvm.LLVMFunctionType([PTR]))
-        allocated = Descriptor(lowered(op.memref, rewriter), rewriter).allocated()
+        descriptor = lowered(op.memref, rewriter)
+        if isinstance(op.memref.type, UnrankedMemRefType):
+            _, pointer = _unranked_fields(descriptor, rewriter)
+            load = llvm.LoadOp(pointer, PTR)
+            rewriter.insert(load)
+            allocated = load.dereferenced_value
+        else:
+            allocated = Descriptor(descriptor, rewriter).allocated()
         rewriter.replace(op, llvm.CallOp("free", allocated))
 
 
@@ -288,14 +301,56 @@ def _kept_dimensions(static_sizes: Sequence[int], result_rank: int) -> list[int]
     return kept
 
 
+def _unranked_fields(
+    value: SSAValue, rewriter: PatternRewriter
+) -> tuple[SSAValue, SSAValue]:
+    """The rank and the ranked-descriptor pointer of a converted unranked memref."""
+    rank = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), value, i64)
+    pointer = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), value, PTR)
+    rewriter.insert([rank, pointer])
+    return rank.res, pointer.res
+
+
+def to_unranked(descriptor: SSAValue, rank: int, rewriter: PatternRewriter) -> SSAValue:
+    """A ranked descriptor stored in a stack slot, as `{rank, slot}` (MLIR's lowering)."""
+    slot = llvm.AllocaOp(const(1, rewriter), descriptor_type(rank), alignment=8)
+    rewriter.insert(slot)
+    rewriter.insert(llvm.StoreOp(descriptor, slot.res))
+    poison = PoisonOp(UNRANKED_DESCRIPTOR)
+    rewriter.insert(poison)
+    with_rank = llvm.InsertValueOp(
+        DenseArrayBase.from_list(i64, [0]), poison.res, const(rank, rewriter)
+    )
+    with_pointer = llvm.InsertValueOp(
+        DenseArrayBase.from_list(i64, [1]), with_rank.res, slot.res
+    )
+    rewriter.insert([with_rank, with_pointer])
+    return with_pointer.res
+
+
 class CastToLLVM(RewritePattern):
-    """`memref.cast` between ranked memrefs -> the same descriptor."""
+    """`memref.cast`: between ranked memrefs the same descriptor; to an unranked
+    memref the descriptor stored on the stack with its rank; from an unranked
+    memref the ranked descriptor loaded back."""
 
     @lowering
     def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.dest.type, MemRefType):
-            raise DiagnosticException("casts to unranked memrefs are not supported")
-        replace_with(op, [], [lowered(op.source, rewriter)], rewriter)
+        source_type, dest_type = op.source.type, op.dest.type
+        source = lowered(op.source, rewriter)
+        if isinstance(source_type, MemRefType) and isinstance(
+            dest_type, UnrankedMemRefType
+        ):
+            value = to_unranked(source, source_type.get_num_dims(), rewriter)
+        elif isinstance(source_type, UnrankedMemRefType) and isinstance(
+            dest_type, MemRefType
+        ):
+            _, pointer = _unranked_fields(source, rewriter)
+            load = llvm.LoadOp(pointer, descriptor_type(dest_type.get_num_dims()))
+            rewriter.insert(load)
+            value = load.dereferenced_value
+        else:
+            value = source
+        replace_with(op, [], [value], rewriter)
 
 
 class ReinterpretCastToLLVM(RewritePattern):
