@@ -12,12 +12,14 @@ share between operands.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 from xdsl.context import Context
@@ -34,6 +36,7 @@ from xsparse.backend import jit
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype
 from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
+from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
@@ -99,44 +102,42 @@ class Kernel:
         self._native = native
         self._size_groups = size_groups
         self._inputs: list[Attribute] = list(signature.inputs.data)
+        self._arguments = [
+            _Argument(f"argument {position} of {name}()", t)
+            for position, t in enumerate(self._inputs)
+        ]
+        self._groups = [tuple((d.arg, d.dim) for d in g) for g in size_groups]
 
     def __call__(self, *args: Any) -> Any:
-        if len(args) != len(self._inputs):
+        if len(args) != len(self._arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
             )
         shapes: list[tuple[int, ...] | None] = []
         flat: list[Any] = []
-        for position, (arg, arg_type) in enumerate(
-            zip(args, self._inputs, strict=True)
-        ):
-            shape, values = self._convert(position, arg, arg_type)
+        for argument, arg in zip(self._arguments, args, strict=False):
+            shape, values = argument.convert(arg)
             shapes.append(shape)
-            flat.extend(values)
-        self._check_sizes(shapes)
+            flat += values
+        for group in self._groups:
+            size: int | None = None
+            for position, dim in group:
+                shape = shapes[position]
+                if shape is None:
+                    continue
+                if size is None:
+                    size = shape[dim]
+                elif shape[dim] != size:
+                    self._check_sizes(shapes)
         return self._native(*flat)
 
     def _convert(
         self, position: int, arg: Any, arg_type: Attribute
     ) -> tuple[tuple[int, ...] | None, list[Any]]:
-        if not isinstance(arg_type, TensorType):
-            return None, [arg]
-        dtype = numpy_dtype(arg_type.element_type)
-        where = f"argument {position} of {self.name}()"
-        if sparse_encoding(arg_type) is not None:
-            tensor = as_sparse_tensor(arg, arg_type, where)
-            if tensor.dtype != dtype:
-                raise TypeError(f"{where}: expected {dtype} values, got {tensor.dtype}")
-            _check_static_shape(tensor.shape, arg_type, where)
-            return tensor.shape, tensor.storage()
-        if not isinstance(arg, np.ndarray):
-            raise TypeError(
-                f"{where}: expected a numpy array for {arg_type}, got {type(arg).__name__}"
-            )
-        if arg.dtype != dtype:
-            raise TypeError(f"{where}: expected dtype {dtype}, got {arg.dtype}")
-        _check_static_shape(arg.shape, arg_type, where)
-        return tuple(arg.shape), [arg]
+        """Argument `position` checked and flattened into the native function's
+        arguments; its dimension sizes (None for a scalar)."""
+        del arg_type  # the type of argument `position`, known since __init__
+        return self._arguments[position].convert(arg)
 
     def _check_sizes(self, shapes: Sequence[tuple[int, ...] | None]) -> None:
         for group in self._size_groups:
@@ -153,17 +154,87 @@ class Kernel:
                 )
 
 
-def _check_static_shape(
-    shape: tuple[int, ...], tensor_type: TensorType[Attribute], where: str
-) -> None:
-    expected = tensor_type.get_shape()
-    if len(shape) != len(expected):
-        raise ValueError(
-            f"{where}: expected a rank-{len(expected)} tensor, got shape {shape}"
+class _Argument:
+    """How one argument of a Kernel is checked and flattened, with what can be
+    known from its type computed once."""
+
+    __slots__ = (
+        "_encodings",
+        "dtype",
+        "encoding",
+        "rank",
+        "static_dims",
+        "tensor_type",
+        "where",
+    )
+
+    def __init__(self, where: str, arg_type: Attribute) -> None:
+        self.where = where
+        self.tensor_type: TensorType[Attribute] | None = (
+            cast("TensorType[Attribute]", arg_type)
+            if isinstance(arg_type, TensorType)
+            else None
         )
-    for dim, (got, want) in enumerate(zip(shape, expected, strict=True)):
-        if want >= 0 and got != want:
-            raise ValueError(f"{where}: dimension {dim} must be {want}, got {got}")
+        self.encoding = sparse_encoding(arg_type)
+        self.dtype: np.dtype[Any] | None = None
+        self.rank = 0
+        self.static_dims: tuple[tuple[int, int], ...] = ()
+        if self.tensor_type is not None:
+            self.dtype = numpy_dtype(self.tensor_type.element_type)
+            shape = self.tensor_type.get_shape()
+            self.rank = len(shape)
+            self.static_dims = tuple((d, s) for d, s in enumerate(shape) if s >= 0)
+        # Encodings of SparseTensors seen that equal `encoding` (by id; the
+        # value keeps the object alive): comparing encodings is slow.
+        self._encodings: dict[int, Encoding] = {}
+
+    def convert(self, arg: Any) -> tuple[tuple[int, ...] | None, list[Any]]:
+        tensor_type = self.tensor_type
+        if tensor_type is None:
+            return None, [arg]
+        dtype = self.dtype
+        if self.encoding is not None:
+            if isinstance(arg, SparseTensor) and self._same_encoding(arg.encoding):
+                tensor = arg
+            else:
+                tensor = as_sparse_tensor(arg, tensor_type, self.where)
+            if tensor.values.dtype != dtype:
+                raise TypeError(
+                    f"{self.where}: expected {dtype} values, got {tensor.dtype}"
+                )
+            self._check_shape(tensor.shape)
+            return tensor.shape, tensor.storage()
+        if not isinstance(arg, np.ndarray):
+            raise TypeError(
+                f"{self.where}: expected a numpy array for {tensor_type}, "
+                f"got {type(arg).__name__}"
+            )
+        if arg.dtype != dtype:
+            raise TypeError(f"{self.where}: expected dtype {dtype}, got {arg.dtype}")
+        shape = cast("tuple[int, ...]", arg.shape)
+        self._check_shape(shape)
+        return shape, [arg]
+
+    def _check_shape(self, shape: tuple[int, ...]) -> None:
+        if len(shape) != self.rank:
+            raise ValueError(
+                f"{self.where}: expected a rank-{self.rank} tensor, got shape {shape}"
+            )
+        for dim, want in self.static_dims:
+            if shape[dim] != want:
+                raise ValueError(
+                    f"{self.where}: dimension {dim} must be {want}, got {shape[dim]}"
+                )
+
+    def _same_encoding(self, encoding: Encoding) -> bool:
+        if encoding is self.encoding or self._encodings.get(id(encoding)) is encoding:
+            return True
+        if encoding != self.encoding:
+            return False
+        if len(self._encodings) >= 64:
+            self._encodings.clear()
+        self._encodings[id(encoding)] = encoding
+        return True
 
 
 def as_sparse_tensor(
@@ -189,6 +260,18 @@ def as_sparse_tensor(
     raise TypeError(
         f"{where}: expected a SparseTensor, scipy.sparse matrix or numpy array, got {type(arg).__name__}"
     )
+
+
+@functools.cache
+def compiler_fingerprint() -> str:
+    """A hash of xsparse's own sources: cached kernels are invalid once the
+    compiler changes, whatever its version number says."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 _kernels: dict[str, Kernel] = {}
@@ -224,7 +307,7 @@ def compile(
     )
     key = hashlib.sha256(
         "\0".join(
-            [__version__, jit.host_description(), repr(options), entry or "", source]
+            [compiler_fingerprint(), jit.host_description(), repr(options), entry or "", source]
         ).encode()
     ).hexdigest()
     with _kernels_lock:

@@ -58,6 +58,12 @@ def get_sparse_vector_peel() -> type[ModulePass]:
     return SparseVectorPeelPass
 
 
+def get_dense_linalg_to_loops() -> type[ModulePass]:
+    from xsparse.transforms.sparsification import DenseLinalgToLoopsPass
+
+    return DenseLinalgToLoopsPass
+
+
 def get_sparsifier() -> type[ModulePass]:
     from xsparse.transforms.sparsifier import SparsifierPass
 
@@ -107,6 +113,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
         "sparsifier": get_sparsifier,
+        "dense-linalg-to-loops": get_dense_linalg_to_loops,
         "post-sparsification-rewrite": get_post_sparsification_rewrite,
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
         "sparse-vectorization": get_sparse_vectorization,

@@ -355,15 +355,60 @@ def loop_set(
     s = build(expr)
     if isinstance(s, NoSet):
         s = FULL
-    sparse_leaves = [leaf for leaf in set_leaves(s) if isinstance(leaf, LevelSet)]
+    sparse_leaves = list(
+        dict.fromkeys(leaf for leaf in set_leaves(s) if isinstance(leaf, LevelSet))
+    )
     if not _has_full(s) and not _rest_is_identity(s, expr, sparse_leaves, is_identity):
         s = _union(FULL, s)
     full = frozenset[SetExpr]([FULL]) if _has_full(s) else frozenset[SetExpr]()
-    result = LoopSets(s)
+    cases: list[frozenset[SetExpr]] = []
     for size in range(len(sparse_leaves), -1, -1):
         for present in combinations(sparse_leaves, size):
             if is_present(s, frozenset(present) | full):
-                result.cases.append(frozenset(present) | full)
+                cases.append(frozenset(present) | full)
+    return LoopSets(_read_once(s, sparse_leaves, bool(full)), cases)
+
+
+def _required(s: SetExpr) -> frozenset[SetExpr]:
+    """The leaves present wherever `s` holds."""
+    if isinstance(s, IntersectSet):
+        return _required(s.lhs) | _required(s.rhs)
+    if isinstance(s, UnionSet):
+        return _required(s.lhs) & _required(s.rhs)
+    return frozenset([s]) if isinstance(s, LevelSet) else frozenset()
+
+
+def _drop_known(s: SetExpr, known: frozenset[SetExpr]) -> SetExpr:
+    """`s` where the leaves in `known` are present anyway: an intersection
+    does not need them again, and a union can take the full range instead
+    (their positions come from where they are required)."""
+    if isinstance(s, IntersectSet):
+        # The side that requires more keeps its leaves; the other side then
+        # knows them present.
+        first, second = s.lhs, s.rhs
+        if len(_required(second)) > len(_required(first)):
+            first, second = second, first
+        kept = _drop_known(first, known)
+        return _intersect(kept, _drop_known(second, known | _required(kept)))
+    if isinstance(s, UnionSet):
+        return _union(_drop_known(s.lhs, known), _drop_known(s.rhs, known))
+    if s in known:
+        return FULL
+    return s
+
+
+def _read_once(s: SetExpr, leaves: list[SetExpr], has_full: bool) -> SetExpr:
+    """A set expression with each leaf once (the `indexing` dialect numbers
+    leaves): the same support with duplicates dropped where another occurrence
+    already requires them, else the union of all leaves (a superset: the
+    presence cases of `loop_set` still select what runs)."""
+    s = _drop_known(s, frozenset())
+    found = set_leaves(s)
+    if len(found) == len(set(found)):
+        return s
+    result: SetExpr = FULL if has_full else NONE
+    for leaf in leaves:
+        result = _union(result, leaf)
     return result
 
 

@@ -323,7 +323,8 @@ class SparseKernelEmitter:
     def emit(self) -> SSAValue:
         """Emit the kernel before the generic; returns the output tensor."""
         out_buf = self.buffer("dense", self.output)
-        if not self.output_read:
+        if not self.output_read and any(o.is_sparse for o in self.operands):
+            # Entries the loops skip are zero (a dense kernel visits them all).
             zero = self._hoisted(_zero_constant(self.element_type))
             Builder(InsertPoint.before(self._prologue_anchor)).insert(
                 FillOp([zero], [out_buf], res=())

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -45,6 +45,38 @@ class SparsifyGeneric(RewritePattern):
         except UnsupportedKernel as e:
             raise PassFailure(op, f"cannot be sparsified: {e}") from None
         rewriter.replace(op, [], [result] if op.res else [])
+
+
+class LowerDenseGeneric(RewritePattern):
+    """A linalg.generic on dense tensors -> the same (all dense) loop nest."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        operands = [*op.inputs, *op.outputs]
+        if is_sparse_generic(op) or not all(
+            isinstance(v.type, TensorType) for v in operands
+        ):
+            return
+        try:
+            result = SparseKernelEmitter(op).emit()
+        except UnsupportedKernel as e:
+            raise PassFailure(op, f"cannot be lowered to loops: {e}") from None
+        rewriter.replace(op, [], [result] if op.res else [])
+
+
+@dataclass(frozen=True)
+class DenseLinalgToLoopsPass(ModulePass):
+    """Dense linalg.generic on tensors -> scf loops on their buffers, in the
+    sparsifier pipeline (MLIR bufferizes and runs convert-linalg-to-loops;
+    sparsification itself, as MLIR's, leaves dense kernels alone)."""
+
+    name = "dense-linalg-to-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            LowerDenseGeneric(), apply_recursively=False
+        ).rewrite_module(op)
+        LowerIndexingPass().apply(ctx, op)
 
 
 @dataclass(frozen=True)

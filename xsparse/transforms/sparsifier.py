@@ -34,7 +34,7 @@ from xsparse.transforms.sparse_vectorization import (
     SparseVectorizationPass,
     SparseVectorPeelPass,
 )
-from xsparse.transforms.sparsification import SparsificationPass
+from xsparse.transforms.sparsification import DenseLinalgToLoopsPass, SparsificationPass
 
 ParallelizationStrategy = Literal[
     "none",
@@ -62,6 +62,7 @@ def sparsifier_passes(
         LowerJaggedPass(),
         SparseReinterpretMapPass(),
         SparsificationPass(parallelization_strategy, sparse_emit_strategy),
+        DenseLinalgToLoopsPass(),
         # Loops the user wrote with sparse_tensor.iterate / coiterate.
         SparseIterationToIndexingPass(),
         LowerIndexingPass(),
