@@ -276,3 +276,22 @@ def test_parallelization_strategies(name: str, strategy: str) -> None:
     else:
         x = rng.standard_normal(17)
         np.testing.assert_allclose(k(arg, x, np.zeros(23)), a @ x, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    [
+        "(i, j) -> (i : dense, j : loose_compressed)",
+        "(i, j) -> (i : batch, j : compressed)",
+        "(i, j) -> (i : dense, j : compressed(nonordered))",
+        "(i, j) -> (i : compressed(nonunique), j : singleton(soa))",
+        "(i, j) -> (i : compressed, j : compressed), posWidth = 8, crdWidth = 16",
+    ],
+)
+def test_spmv_every_level_format(encoding: str) -> None:
+    source = (KERNELS / "spmv_csr.mlir").read_text().replace("(i, j) -> (i : dense, j : compressed)", encoding)
+    rng = np.random.default_rng(15)
+    a = random_sparse(rng, (12, 10), 0.3)
+    x = rng.standard_normal(10)
+    tensor = SparseTensor.from_dense(a, f"#sparse_tensor.encoding<{{ map = {encoding} }}>")
+    np.testing.assert_allclose(xsparse.compile(source)(tensor, x, np.zeros(12)), a @ x, atol=1e-12)
