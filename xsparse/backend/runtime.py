@@ -368,22 +368,30 @@ for _key in _ELEMENTS:
 _MEMREF_PRINTERS: dict[str, tuple[str, tuple[str, ...]]] = {}
 """Public printMemref symbols: their definition and the helpers they call."""
 
-for _key in _UNRANKED_PRINTERS:
-    _MEMREF_PRINTERS[f"_mlir_ciface_printMemref{_key}"] = (
-        f"""define internal void @_mlir_ciface_printMemref{_key}(ptr %u) {{
-{_UNRANKED_FIELDS}
-  call void @.xsparse.memref.print.{_key}(ptr @.xsparse.str.unranked, i64 %rank, ptr %d)
+
+def _printer_entry(
+    name: str, params: str, prefix: str, rank: str, key: str, body: str = ""
+) -> tuple[str, tuple[str, ...]]:
+    """A public printMemref symbol: `body` (reading the rank and descriptor),
+    then `<prefix>` and the memref of element type `key`."""
+    return (
+        f"""define internal void @{name}({params}) {{
+{body}  call void @.xsparse.memref.print.{key}(ptr @.xsparse.str.{prefix}, i64 {rank}, ptr %d)
   ret void
 }}""",
-        (f".xsparse.memref.print.{_key}",),
+        (f".xsparse.memref.print.{key}",),
+    )
+
+
+for _key in _UNRANKED_PRINTERS:
+    _name = f"_mlir_ciface_printMemref{_key}"
+    _MEMREF_PRINTERS[_name] = _printer_entry(
+        _name, "ptr %u", "unranked", "%rank", _key, _UNRANKED_FIELDS + "\n"
     )
 for _key in _BARE_PRINTERS:
-    _MEMREF_PRINTERS[f"printMemref{_key}"] = (
-        f"""define internal void @printMemref{_key}(i64 %rank, ptr %d) {{
-  call void @.xsparse.memref.print.{_key}(ptr @.xsparse.str.unranked, i64 %rank, ptr %d)
-  ret void
-}}""",
-        (f".xsparse.memref.print.{_key}",),
+    _name = f"printMemref{_key}"
+    _MEMREF_PRINTERS[_name] = _printer_entry(
+        _name, "i64 %rank, ptr %d", "unranked", "%rank", _key
     )
 for _key in _SHAPE_PRINTERS:
     _MEMREF_PRINTERS[f"_mlir_ciface_printMemrefShape{_key}"] = (
@@ -397,13 +405,8 @@ for _key in _SHAPE_PRINTERS:
         (".xsparse.memref.meta",),
     )
 for _rank, _key in _RANKED_PRINTERS:
-    _MEMREF_PRINTERS[f"_mlir_ciface_printMemref{_rank}{_key}"] = (
-        f"""define internal void @_mlir_ciface_printMemref{_rank}{_key}(ptr %d) {{
-  call void @.xsparse.memref.print.{_key}(ptr @.xsparse.str.ranked, i64 {_rank[0]}, ptr %d)
-  ret void
-}}""",
-        (f".xsparse.memref.print.{_key}",),
-    )
+    _name = f"_mlir_ciface_printMemref{_rank}{_key}"
+    _MEMREF_PRINTERS[_name] = _printer_entry(_name, "ptr %d", "ranked", _rank[0], _key)
 
 RUNTIME_SYMBOLS: tuple[str, ...] = tuple(_DEFINITIONS) + tuple(_MEMREF_PRINTERS)
 

@@ -237,13 +237,7 @@ class ReturnToLLVM(RewritePattern):
             rewriter.replace(op, llvm.ReturnOp(values[0]))
             return
         struct_type = llvm.LLVMStructType.from_type_list([v.type for v in values])
-        poison = PoisonOp(struct_type)
-        rewriter.insert(poison)
-        packed: SSAValue = poison.res
-        for i, v in enumerate(values):
-            insert = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), packed, v)
-            rewriter.insert(insert)
-            packed = insert.res
+        packed = _insert_fields(struct_type, values, rewriter)
         rewriter.replace(op, llvm.ReturnOp(packed))
 
 
