@@ -111,6 +111,10 @@ class DemapGeneric(RewritePattern):
         value = operands[index]
         enc = sparse_encoding(value.type)
         assert enc is not None and isinstance(value.type, TensorType)
+        if enc.dim_to_lvl.num_symbols:
+            raise PassFailure(
+                op, "encodings with symbols (ELL's counting map) cannot be demapped"
+            )
         amap = maps[index]
         num_loops = amap.num_dims
         if (

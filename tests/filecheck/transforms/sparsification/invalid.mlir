@@ -48,3 +48,4 @@ func.func @diagonal(%a: tensor<?x?xf64, #CSR>, %c: tensor<?xf64>) -> tensor<?xf6
 }
 
 // CHECK: invalid.mlir:43:3: error: 'linalg.generic' op cannot be sparsified: two levels of a sparse operand on one loop
+

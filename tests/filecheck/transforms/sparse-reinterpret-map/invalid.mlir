@@ -1,0 +1,17 @@
+// RUN: xsparse-opt %s --verify-diagnostics -p sparse-reinterpret-map | filecheck %s
+
+// ELL's counting symbol has no level-space equivalent (mlir-opt-22 rejects it too).
+
+#ELL = #sparse_tensor.encoding<{ map = [c](i, j) -> (c * 3 * i : dense, i : dense, j : compressed) }>
+#spmv = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+func.func @ell(%a: tensor<?x?xf64, #ELL>, %x: tensor<?xf64>, %y: tensor<?xf64>) -> tensor<?xf64> {
+  %0 = linalg.generic #spmv ins(%a, %x : tensor<?x?xf64, #ELL>, tensor<?xf64>) outs(%y : tensor<?xf64>) {
+  ^bb0(%av: f64, %xv: f64, %yv: f64):
+    %m = arith.mulf %av, %xv : f64
+    %s = arith.addf %yv, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?xf64>
+  return %0 : tensor<?xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 9]]:3: error: 'linalg.generic' op encodings with symbols (ELL's counting map) cannot be demapped
