@@ -350,6 +350,9 @@ def _compile_kernel(
             p.apply(ctx, module)
         except DiagnosticException as e:  # a pass rejected the input
             raise XSparseError(locate_error(e, spans, "<source>")) from None
+        except Exception as e:  # a bug in a pass: still a diagnostic, not a traceback
+            message = f"<source>: error: internal error in {p.name}: {type(e).__name__}: {e}"
+            raise XSparseError(message.split("\n", 1)[0]) from None
     lowered = lower_to_llvm(module)
     compiled = jit.compile(
         lowered, opt_level=options.opt_level, fast_math=options.fast_math
