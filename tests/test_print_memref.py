@@ -14,10 +14,10 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 import pytest
+from test_integration import mlir_runner
 
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir
 
-MLIR_LIBS = Path("/usr/lib/llvm-22/lib")
 ADDRESS = re.compile(r"base@ = (0x[0-9a-f]+|0)")
 
 DECLARATIONS = """
@@ -60,34 +60,6 @@ def xsparse_run(source: str, tmp_path: Path) -> str:
         timeout=300,
     )
     assert done.returncode == 0, done.stderr.decode()
-    return done.stdout.decode("latin-1")
-
-
-def mlir_runner(source: str) -> str:
-    lowered = subprocess.run(
-        ["mlir-opt-22", "--sparsifier"],
-        input=source.encode(),
-        capture_output=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    libs = ",".join(
-        str(MLIR_LIBS / f"lib{n}.so.22.1")
-        for n in ("mlir_c_runner_utils", "mlir_runner_utils")
-    )
-    done = subprocess.run(
-        [
-            "mlir-runner-22",
-            "-e",
-            "main",
-            "-entry-point-result=void",
-            f"--shared-libs={libs}",
-        ],
-        input=lowered,
-        capture_output=True,
-        check=True,
-        timeout=300,
-    )
     return done.stdout.decode("latin-1")
 
 
@@ -237,7 +209,9 @@ def test_print_memref(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_print_memref_as_mlir_runner(name: str, tmp_path: Path) -> None:
     source = program(CASES[name][0])
-    assert mask(xsparse_run(source, tmp_path)) == mask(mlir_runner(source))
+    path = tmp_path / "reference.mlir"
+    path.write_text(source)
+    assert mask(xsparse_run(source, tmp_path)) == mask(mlir_runner(path))
 
 
 SPARSE_RESULT = """
