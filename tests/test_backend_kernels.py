@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -349,3 +350,90 @@ def test_signature_mismatches_raise_before_running() -> None:
     misaligned = np.lib.stride_tricks.as_strided(f64, (2,), (12,))
     with pytest.raises(ValueError, match="element size"):
         f(i64, i64, f64, misaligned, f64)
+
+
+def test_arguments_seen_before_are_checked_again() -> None:
+    """A call remembers the last array of each argument; an array changed in
+    place since (shape, dtype) is checked again, and alternating arrays each
+    get their own data."""
+    f = compile_mlir(SPMV).function("spmv")
+    pos, crd = np.array([0, 1, 2]), np.array([1, 0])
+    val, x = np.array([2.0, 3.0]), np.array([5.0, 7.0])
+    y1, y2 = np.zeros(2), np.full(2, 100.0)
+    f(pos, crd, val, x, y1)
+    np.testing.assert_array_equal(y1, [14.0, 15.0])
+    f(pos, crd, val, x, y2)
+    f(pos, crd, val, x, y1)
+    np.testing.assert_array_equal(y1, [28.0, 30.0])
+    np.testing.assert_array_equal(y2, [114.0, 115.0])
+    x.shape = (2, 1)
+    with pytest.raises(ValueError, match="rank"):
+        f(pos, crd, val, x, y1)
+    x.shape = (2,)
+    x.dtype = np.int64
+    with pytest.raises(TypeError, match="dtype"):
+        f(pos, crd, val, x, y1)
+    x.dtype = np.float64
+    f(pos, crd, val, x, y1)
+    np.testing.assert_array_equal(y1, [42.0, 45.0])
+
+
+def test_calls_from_threads_use_their_own_arrays() -> None:
+    import threading
+
+    f = compile_mlir(SPMV).function("spmv")
+    pos, crd = np.array([0, 1, 2]), np.array([1, 0])
+    val = np.array([2.0, 3.0])
+    failures: list[str] = []
+
+    def work(seed: int) -> None:
+        xs = [np.array([seed, i], np.float64) for i in range(4)]
+        for _ in range(200):
+            for i, x in enumerate(xs):
+                y = np.zeros(2)
+                f(pos, crd, val, x, y)
+                if y.tolist() != [2.0 * i, 3.0 * seed]:
+                    failures.append(f"thread {seed}: {y.tolist()}")
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+def test_kernel_calls_with_remembered_tensors() -> None:
+    """The Kernel's per-call shortcuts (storage kept on the SparseTensor,
+    encodings compared once) give the same results and errors."""
+    import xsparse
+    from xsparse import SparseTensor
+
+    kernel = xsparse.compile(
+        (Path(__file__).parent / "kernels" / "spmv_csr.mlir").read_text()
+    )
+    dense = np.array([[1.0, 0, 2], [0, 3, 0]])
+    x = np.array([1.0, 2.0, 3.0])
+    csr = SparseTensor.from_dense(
+        dense,
+        "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>",
+    )
+    csc = SparseTensor.from_dense(
+        dense,
+        "#sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>",
+    )
+    for tensor in (csr, csr, csc, csc):
+        np.testing.assert_array_equal(kernel(tensor, x, np.zeros(2)), dense @ x)
+    # A replaced buffer is used (its storage is built again).
+    assert csr.storage()[2] is csr.values
+    csr.values = np.array([10.0, 20.0, 30.0])
+    assert csr.storage()[2] is csr.values
+    np.testing.assert_array_equal(kernel(csr, x, np.zeros(2)), [70.0, 60.0])
+    with pytest.raises(ValueError, match="disagree"):
+        kernel(csr, np.ones(4), np.zeros(2))
+    with pytest.raises(ValueError, match="disagree"):
+        kernel(csr, x, np.zeros(3))
+    with pytest.raises(TypeError, match="dtype"):
+        kernel(csr, x.astype(np.float32), np.zeros(2))
+    y = np.zeros(2)
+    assert kernel(csr, x, y) is y

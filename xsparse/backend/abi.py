@@ -15,6 +15,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import struct
+import threading
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -167,16 +169,83 @@ class _View:
         self.owner = owner
 
 
-@dataclass(frozen=True)
+_Slots = tuple[Any, ...]
+"""The slot values of one argument, in the order of the packed convention."""
+
+
 class _MemRefParam:
-    """Checks one numpy argument against a memref type and expands it."""
+    """Checks one numpy argument against a memref type and expands it into the
+    slots of its descriptor.
 
-    position: int
-    dtype: np.dtype[Any]
-    shape: tuple[int | None, ...]
-    static_strides: tuple[int | None, ...] | None
+    The last array seen is remembered (a weak reference, its shape, strides,
+    dtype and slots): an ndarray's data pointer never changes while it lives
+    (numpy refuses to `resize` an array that has weak references, unless told
+    `refcheck=False`, which the caller then vouches for), so an argument that
+    is the same object with the same shape, strides and dtype has the same
+    slots, and all the checks it passed still hold. Reading the data pointer
+    (`ndarray.ctypes.data`, `__array_interface__`) costs more than a whole
+    call otherwise.
+    """
 
-    def expand(self, value: object) -> tuple[np.ndarray[Any, Any], list[int]]:
+    __slots__ = ("_last", "dtype", "position", "shape", "static_strides")
+
+    def __init__(
+        self,
+        position: int,
+        dtype: np.dtype[Any],
+        shape: tuple[int | None, ...],
+        static_strides: tuple[int | None, ...] | None,
+    ) -> None:
+        self.position = position
+        self.dtype = dtype
+        self.shape = shape
+        self.static_strides = static_strides
+        # (array ref, shape, strides, dtype, slots); replaced as a whole, so
+        # threads calling at once read either the old entry or the new one.
+        self._last: (
+            tuple[
+                weakref.ref[np.ndarray[Any, Any]],
+                tuple[int, ...],
+                tuple[int, ...],
+                np.dtype[Any],
+                _Slots,
+            ]
+            | None
+        ) = None
+
+    def expand(self, value: object) -> _Slots:
+        last = self._last
+        if last is not None:
+            seen = last[0]()
+            if (
+                seen is value
+                and seen is not None
+                and seen.shape == last[1]
+                and seen.strides == last[2]
+                and seen.dtype is last[3]
+            ):
+                return last[4]
+        array = self.check(value)
+        pointer: int = array.__array_interface__["data"][0]
+        itemsize = array.itemsize
+        slots = (
+            pointer,
+            pointer,
+            0,
+            *array.shape,
+            *(s // itemsize for s in array.strides),
+        )
+        self._last = (
+            weakref.ref(array),
+            array.shape,
+            array.strides,
+            array.dtype,
+            slots,
+        )
+        return slots
+
+    def check(self, value: object) -> np.ndarray[Any, Any]:
+        """`value` if it is an array this memref type accepts; TypeError/ValueError if not."""
         if not isinstance(value, np.ndarray):
             raise TypeError(
                 f"argument {self.position}: expected a numpy array of {self.dtype}, "
@@ -221,8 +290,7 @@ class _MemRefParam:
                         f"argument {self.position}: stride of dimension {dim} must be "
                         f"{want} elements, got {got}"
                     )
-        pointer = array.ctypes.data
-        return array, [pointer, pointer, 0, *array.shape, *strides]
+        return array
 
 
 def _static_strides(t: MemRefType) -> tuple[int | None, ...] | None:
@@ -245,19 +313,21 @@ def _static_strides(t: MemRefType) -> tuple[int | None, ...] | None:
 
 
 def _memref_result(
-    t: MemRefType,
+    rank: int,
+    dtype: np.dtype[Any],
     values: Sequence[int],
-    arguments: Sequence[np.ndarray[Any, Any]],
+    arguments: Sequence[tuple[np.ndarray[Any, Any], int]],
 ) -> np.ndarray[Any, Any]:
-    rank = t.get_num_dims()
+    """The numpy array of a memref result (`values`: its descriptor's slots);
+    `arguments` are the memref arguments with their data pointers (a result
+    that aliases one keeps it alive)."""
     allocated, aligned, offset = values[0], values[1], values[2]
     shape = tuple(values[3 : 3 + rank])
-    dtype = scalar_of(t.element_type).dtype
     itemsize = dtype.itemsize
     strides = tuple(s * itemsize for s in values[3 + rank : 3 + 2 * rank])
     data = aligned + offset * itemsize
-    for array in arguments:
-        if array.ctypes.data == allocated:
+    for array, pointer in arguments:
+        if pointer == allocated:
             if data == allocated and array.shape == shape and array.strides == strides:
                 return array
             owner: object = array
@@ -278,8 +348,20 @@ def _memref_result(
     return np.asarray(_View(interface, _MallocOwner(allocated)))
 
 
+_Buffer = tuple[ctypes.Array[ctypes.c_char], int]
+"""A slot buffer and its address."""
+
+
 class NativeFunction:
-    """A compiled function called with numpy arrays and Python/numpy scalars."""
+    """A compiled function called with numpy arrays and Python/numpy scalars.
+
+    A call checks every argument, fills a slot buffer with one precompiled
+    `struct.Struct.pack_into` and calls the packed wrapper (the GIL is
+    released). The slot buffers are reused: each thread keeps a list of free
+    ones and takes one for the length of a call, so threads (and a signal
+    handler that calls the function while the thread is between packing and
+    calling) never share one.
+    """
 
     def __init__(
         self,
@@ -298,9 +380,10 @@ class NativeFunction:
         outputs = list(signature.outputs.data)
         self._arity = len(inputs)
         fmt = "<"
-        self._converters: list[
-            Callable[[object], tuple[np.ndarray[Any, Any] | None, list[Any]]]
-        ] = []
+        self._converters: list[Callable[[object], _Slots]] = []
+        # (argument position, index of its first slot) of each memref argument
+        self._memref_slots: list[tuple[int, int]] = []
+        slot = 0
         for position, t in enumerate(inputs):
             if isinstance(t, MemRefType):
                 param = _MemRefParam(
@@ -310,10 +393,13 @@ class NativeFunction:
                     _static_strides(t),
                 )
                 self._converters.append(param.expand)
+                self._memref_slots.append((position, slot))
                 fmt += "QQq" + "q" * (2 * t.get_num_dims())
+                slot += 3 + 2 * t.get_num_dims()
             else:
                 self._converters.append(_scalar_converter(position, scalar_of(t)))
                 fmt += scalar_of(t).fmt
+                slot += 1
         self._in_struct = struct.Struct(fmt)
         out_fmt = "<"
         for t in outputs:
@@ -323,8 +409,20 @@ class NativeFunction:
                 else scalar_of(t).fmt
             )
         self._out_struct = struct.Struct(out_fmt)
-        self._outputs = outputs
-        self._size = self._in_struct.size + self._out_struct.size
+        # per result: None for a scalar, (rank, dtype) for a memref
+        self._outputs: list[tuple[int, np.dtype[Any]] | None] = [
+            (t.get_num_dims(), scalar_of(t.element_type).dtype)
+            if isinstance(t, MemRefType)
+            else None
+            for t in outputs
+        ]
+        self._memref_outputs = any(o is not None for o in self._outputs)
+        self._size = max(self._in_struct.size + self._out_struct.size, 8)
+        self._local = threading.local()
+
+    def _new_buffer(self) -> _Buffer:
+        buffer = ctypes.create_string_buffer(self._size)
+        return buffer, ctypes.addressof(buffer)
 
     def __call__(self, *args: object) -> Any:
         if len(args) != self._arity:
@@ -332,26 +430,38 @@ class NativeFunction:
                 f"{self.name}() takes {self._arity} arguments, got {len(args)}"
             )
         values: list[Any] = []
-        arrays: list[np.ndarray[Any, Any]] = []
-        for convert, arg in zip(self._converters, args, strict=True):
-            array, expanded = convert(arg)
-            if array is not None:
-                arrays.append(array)
-            values += expanded
-        buffer = ctypes.create_string_buffer(self._size)
+        for convert, arg in zip(self._converters, args, strict=False):
+            values += convert(arg)
+        local = self._local
+        try:
+            free: list[_Buffer] = local.free
+        except AttributeError:
+            free = local.free = []
+        buffer, address = free.pop() if free else self._new_buffer()
         self._in_struct.pack_into(buffer, 0, *values)
-        self._entry(ctypes.addressof(buffer))
+        self._entry(address)
         if self._flush:
             _libc.fflush(None)
         if not self._outputs:
+            free.append((buffer, address))
             return None
         raw = self._out_struct.unpack_from(buffer, self._in_struct.size)
+        free.append((buffer, address))
+        arrays: list[tuple[np.ndarray[Any, Any], int]] = []
+        if self._memref_outputs:
+            arrays = [
+                (args[position], values[slot])  # type: ignore[misc]
+                for position, slot in self._memref_slots
+            ]
         results: list[Any] = []
         index = 0
-        for t in self._outputs:
-            if isinstance(t, MemRefType):
-                n = 3 + 2 * t.get_num_dims()
-                results.append(_memref_result(t, raw[index : index + n], arrays))
+        for memref in self._outputs:
+            if memref is not None:
+                rank, dtype = memref
+                n = 3 + 2 * rank
+                results.append(
+                    _memref_result(rank, dtype, raw[index : index + n], arrays)
+                )
                 index += n
             else:
                 results.append(raw[index])
@@ -359,12 +469,12 @@ class NativeFunction:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def _scalar_converter(
-    position: int, scalar: Scalar
-) -> Callable[[object], tuple[None, list[Any]]]:
+def _scalar_converter(position: int, scalar: Scalar) -> Callable[[object], _Slots]:
     python = scalar.python
 
-    def convert(value: object) -> tuple[None, list[Any]]:
+    def convert(value: object) -> _Slots:
+        if type(value) is python:  # the common case, checked first
+            return (value,)
         if isinstance(value, np.ndarray) or not isinstance(
             value, int | float | bool | np.generic
         ):
@@ -376,6 +486,6 @@ def _scalar_converter(
             raise TypeError(
                 f"argument {position}: expected an integer ({scalar.dtype}), got {value!r}"
             )
-        return None, [python(value)]  # type: ignore[call-arg]
+        return (python(value),)  # type: ignore[call-arg]
 
     return convert

@@ -3,8 +3,8 @@
 Block arguments become `phi` nodes fed by the branches of their
 predecessors; `llvm.mlir.constant`, `poison`, `undef`, `zero` and
 `addressof` are printed inline at their uses, as LLVM IR requires for
-constants. `fast_math=True` puts the `fast` flag on every floating-point
-instruction and floating-point intrinsic call.
+constants. Floating-point instructions and calls carry the fast-math flags
+of their op (`fastmathFlags`); `fast_math=True` puts `fast` on all of them.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
 )
+from xdsl.dialects.utils import FastMathAttrBase
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -160,6 +161,24 @@ def _array_text(values: Sequence[int | float], t: Attribute) -> str:
         for i in range(n)
     ]
     return "[" + ", ".join(parts) + "]"
+
+
+_FAST_MATH_ORDER = ("nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
+"""LLVM's fast-math flags, in the order LLVM prints them (all of them: `fast`)."""
+
+
+def _fast_math(p: _FunctionPrinter, op: Operation) -> str:
+    """The fast-math flags of a floating-point instruction or call, with a
+    leading space ("" for none)."""
+    if p.fast:
+        return p.fast
+    attr = op.properties.get("fastmathFlags")
+    if not isinstance(attr, FastMathAttrBase):
+        return ""
+    names = {flag.value for flag in attr.data}
+    if "fast" in names or names.issuperset(_FAST_MATH_ORDER):
+        return " fast"
+    return "".join(f" {name}" for name in _FAST_MATH_ORDER if name in names)
 
 
 def _is_float_type(t: Attribute) -> bool:
@@ -320,12 +339,13 @@ def _binary(p: _FunctionPrinter, op: Operation) -> str:
 def _float_binary(p: _FunctionPrinter, op: Operation) -> str:
     lhs, rhs = op.operands
     v = p.value(rhs)
-    return f"{p._result(op)} = {_FLOAT_BINARY[type(op)]}{p.fast} {p.typed(lhs)}, {v}"
+    flags = _fast_math(p, op)
+    return f"{p._result(op)} = {_FLOAT_BINARY[type(op)]}{flags} {p.typed(lhs)}, {v}"
 
 
 @_handles(llvm.FNegOp)
 def _fneg(p: _FunctionPrinter, op: Operation) -> str:
-    return f"{p._result(op)} = fneg{p.fast} {p.typed(op.operands[0])}"
+    return f"{p._result(op)} = fneg{_fast_math(p, op)} {p.typed(op.operands[0])}"
 
 
 @_handles(llvm.ICmpOp)
@@ -339,7 +359,8 @@ def _icmp(p: _FunctionPrinter, op: Operation) -> str:
 def _fcmp(p: _FunctionPrinter, op: Operation) -> str:
     assert isinstance(op, llvm.FCmpOp)
     predicate = _FCMP[op.predicate.value.data]
-    return f"{p._result(op)} = fcmp{p.fast} {predicate} {p.typed(op.lhs)}, {p.value(op.rhs)}"
+    flags = _fast_math(p, op)
+    return f"{p._result(op)} = fcmp{flags} {predicate} {p.typed(op.lhs)}, {p.value(op.rhs)}"
 
 
 @_handles(llvm.SelectOp)
@@ -436,12 +457,29 @@ def _extractelement(p: _FunctionPrinter, op: Operation) -> str:
 @_handles(llvm.ShuffleVectorOp)
 def _shufflevector(p: _FunctionPrinter, op: Operation) -> str:
     assert isinstance(op, llvm.ShuffleVectorOp)
-    mask = ", ".join(
-        "i32 poison" if m < 0 else f"i32 {m}" for m in op.mask.get_values()
-    )
+    values = op.mask.get_values()
+    result = op.res.type
+    if result.get_num_scalable_dims():
+        # A scalable mask has no lane list: LLVM accepts only a splat of lane 0
+        # (zeroinitializer) or poison.
+        (n,) = result.get_shape()
+        if all(m == 0 for m in values):
+            mask = "zeroinitializer"
+        elif all(m < 0 for m in values):
+            mask = "poison"
+        else:
+            raise DiagnosticException(
+                f"shufflevector to {result}: a scalable mask must be all zeros "
+                f"or all poison, got {list(values)}"
+            )
+        return (
+            f"{p._result(op)} = shufflevector {p.typed(op.v1)}, {p.typed(op.v2)}, "
+            f"<vscale x {n} x i32> {mask}"
+        )
+    mask = ", ".join("i32 poison" if m < 0 else f"i32 {m}" for m in values)
     return (
         f"{p._result(op)} = shufflevector {p.typed(op.v1)}, {p.typed(op.v2)}, "
-        f"<{len(op.mask)} x i32> <{mask}>"
+        f"<{len(values)} x i32> <{mask}>"
     )
 
 
@@ -450,7 +488,12 @@ def _call(
 ) -> str:
     result_type = op.results[0].type if op.results else None
     ret = type_text(result_type) if result_type is not None else "void"
-    fast = p.fast if result_type is not None and _is_float_type(result_type) else ""
+    # LLVM takes fast-math flags only on calls that return floating point.
+    fast = (
+        _fast_math(p, op)
+        if result_type is not None and _is_float_type(result_type)
+        else ""
+    )
     text = f"call{fast} {ret} @{callee}({', '.join(p.typed(a) for a in args)})"
     if result_type is None:
         return text
@@ -520,13 +563,11 @@ class _ModulePrinter:
                 raise DiagnosticException(
                     f"'{op.name}' at module level cannot be printed as LLVM IR"
                 )
-        parts = (
-            globals_
-            + [""]
-            + definitions
-            + declarations
-            + list(self.intrinsics.values())
-        )
+        declared = {
+            op.sym_name.data for op in module.ops if isinstance(op, llvm.FuncOp)
+        }
+        intrinsics = [d for n, d in self.intrinsics.items() if n not in declared]
+        parts = globals_ + [""] + definitions + declarations + intrinsics
         return "\n".join(parts) + "\n"
 
     @staticmethod

@@ -9,6 +9,7 @@ before they reach native code, and converted back to numpy / scipy.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -378,7 +379,28 @@ class SparseTensor:
         return sp.coo_array((values, (coords[:, 0], coords[:, 1])), shape=self.shape)
 
     def storage(self) -> list[AnyArray | int]:
-        """The buffers and sizes in the calling convention's order."""
+        """The buffers and sizes in the calling convention's order.
+
+        Built once and kept on the tensor (a kernel call asks for it every
+        time, and a compiled function recognizes the same buffer objects
+        faster than new views of them); built again when one of the buffers,
+        the encoding or the level sizes was replaced since."""
+        sources = (
+            self.encoding,
+            self.values,
+            self.level_sizes,
+            *self.positions,
+            *self.coordinates,
+        )
+        cached: tuple[tuple[object, ...], list[AnyArray | int]] | None = (
+            self.__dict__.get("_storage")
+        )
+        if (
+            cached is not None
+            and len(cached[0]) == len(sources)
+            and all(map(operator.is_, cached[0], sources))
+        ):
+            return list(cached[1])
         out: list[AnyArray | int] = []
         for level in range(self.encoding.lvl_rank):
             for buf in (self.positions[level], self.coordinates[level]):
@@ -387,7 +409,9 @@ class SparseTensor:
                     out.append(buf.view(buf.dtype.str.replace("u", "i")))
         out.append(self.values)
         out.extend(self.level_sizes)
-        return out
+        # The sources stay referenced here, so the identity check is sound.
+        self.__dict__["_storage"] = (sources, out)
+        return list(out)
 
     def __repr__(self) -> str:
         return f"SparseTensor(shape={self.shape}, nse={self.nse}, dtype={self.dtype}, encoding={SparseTensorEncodingAttr(self.encoding)})"

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     VectorType,
+    i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -137,17 +138,36 @@ class ConstantToLLVM(RewritePattern):
         replace_with(op, [new], [new.result], rewriter)
 
 
+def _comparison(
+    kind: type[llvm.ICmpOp | llvm.FCmpOp],
+    op: arith.CmpiOp | arith.CmpfOp,
+    rewriter: PatternRewriter,
+) -> Operation:
+    """`kind` comparing the lowered operands of `op`: i1, or a vector of i1 of
+    the operands' shape and scalable dims (xDSL's constructors drop the
+    scalable flag, or the vector; xDSL's `arith.cmpi`/`cmpf` results are i1
+    even for vector operands, so the operands decide)."""
+    lhs = lowered(op.lhs, rewriter)
+    t = lhs.type
+    result = (
+        VectorType(i1, t.get_shape(), t.scalable_dims)
+        if isinstance(t, VectorType)
+        else i1
+    )
+    return kind.create(
+        operands=[lhs, lowered(op.rhs, rewriter)],
+        result_types=[result],
+        properties={"predicate": IntegerAttr(op.predicate.value.data, 64)},
+    )
+
+
 class CmpiToLLVM(RewritePattern):
     """`arith.cmpi` -> `llvm.icmp` (same predicate numbering)."""
 
     @lowering
     def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter) -> None:
-        new = llvm.ICmpOp(
-            lowered(op.lhs, rewriter),
-            lowered(op.rhs, rewriter),
-            IntegerAttr(op.predicate.value.data, 64),
-        )
-        replace_with(op, [new], [new.res], rewriter)
+        new = _comparison(llvm.ICmpOp, op, rewriter)
+        replace_with(op, [new], [new.results[0]], rewriter)
 
 
 class CmpfToLLVM(RewritePattern):
@@ -155,12 +175,8 @@ class CmpfToLLVM(RewritePattern):
 
     @lowering
     def match_and_rewrite(self, op: arith.CmpfOp, rewriter: PatternRewriter) -> None:
-        new = llvm.FCmpOp(
-            lowered(op.lhs, rewriter),
-            lowered(op.rhs, rewriter),
-            IntegerAttr(op.predicate.value.data, 64),
-        )
-        replace_with(op, [new], [new.res], rewriter)
+        new = _comparison(llvm.FCmpOp, op, rewriter)
+        replace_with(op, [new], [new.results[0]], rewriter)
 
 
 class SelectToLLVM(RewritePattern):
