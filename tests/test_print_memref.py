@@ -255,26 +255,8 @@ FILLED_OUTS = """%e = tensor.empty() : tensor<3xf64>
     ("outs", "inline"),
     [
         pytest.param(CONSTANT_OUTS, False, id="kernel-in-function"),
-        pytest.param(
-            CONSTANT_OUTS,
-            True,
-            id="kernel-in-main-constant-outs",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="sparse-tensor-codegen writes the result in place into the "
-                "constant global of `outs` (MLIR copies it first); LLVM folds the "
-                "loads of the constant: prints [0, 0, 0]",
-            ),
-        ),
-        pytest.param(
-            FILLED_OUTS,
-            True,
-            id="kernel-in-main-filled-empty-outs",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a bufferization.to_tensor is left unconverted",
-            ),
-        ),
+        pytest.param(CONSTANT_OUTS, True, id="kernel-in-main-constant-outs"),
+        pytest.param(FILLED_OUTS, True, id="kernel-in-main-filled-empty-outs"),
     ],
 )
 def test_sparse_kernel_result(outs: str, inline: bool, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -83,6 +83,7 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.post_sparsification_rewrite import (
@@ -105,9 +106,9 @@ def dense_buffer_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribut
 def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
     """The types a function argument of type `arg_type` becomes."""
     if sparse_encoding(arg_type) is not None:
-        assert isinstance(arg_type, TensorType)
+        assert is_tensor_type(arg_type)
         return [f.type for f in storage_fields(arg_type)]
-    if isinstance(arg_type, TensorType):
+    if is_tensor_type(arg_type):
         return [dense_buffer_type(arg_type)]
     return [arg_type]
 
@@ -121,7 +122,7 @@ class ExpandFunctionArguments(RewritePattern):
         if op.is_declaration:
             return
         inputs = op.function_type.inputs.data
-        if not any(isinstance(t, TensorType) for t in inputs):
+        if not any(is_tensor_type(t) for t in inputs):
             return
         block = op.body.blocks[0]
         new_inputs: list[Attribute] = []
@@ -157,7 +158,7 @@ class ExpandFunctionDeclaration(RewritePattern):
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         t = op.function_type
         if not op.is_declaration or not any(
-            isinstance(x, TensorType) for x in (*t.inputs.data, *t.outputs.data)
+            is_tensor_type(x) for x in (*t.inputs.data, *t.outputs.data)
         ):
             return
         op.function_type = FunctionType.from_lists(
@@ -173,7 +174,7 @@ class ReturnBuffers(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
-        if not any(isinstance(v.type, TensorType) for v in op.arguments):
+        if not any(is_tensor_type(v.type) for v in op.arguments):
             return
         function = op.parent_op()
         assert isinstance(function, func.FuncOp)
@@ -184,18 +185,20 @@ class ReturnBuffers(RewritePattern):
                 if storage is None:
                     return  # once the producer of the sparse value is lowered
                 new_values.extend(storage)
-            elif isinstance(value.type, TensorType):
+            elif is_tensor_type(value.type):
                 new_values.append(buffer_of(value, rewriter, InsertPoint.before(op)))
             else:
                 new_values.append(value)
-        rewriter.replace_op(op, func.ReturnOp(*new_values))
+        rewriter.replace(op, func.ReturnOp(*new_values))
         function.function_type = FunctionType.from_lists(
             function.function_type.inputs.data, [v.type for v in new_values]
         )
 
 
 class FoldToBufferOfToTensor(RewritePattern):
-    """`to_buffer(to_tensor(m))` is `m`: tensors of the kernel live in place."""
+    """`to_buffer(to_tensor(m))` is `m`: tensors of the kernel live in place.
+    A constant's buffer is read-only: its users get a copy (as MLIR's
+    bufferization gives a kernel writing into a constant `outs`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -204,6 +207,8 @@ class FoldToBufferOfToTensor(RewritePattern):
         source = op.tensor.owner
         if isinstance(source, bufferization.ToTensorOp):
             buffer = source.memref
+            if _global_of(buffer) is not None:
+                buffer = _copy(Emitter(rewriter, InsertPoint.before(op)), buffer)
             if buffer.type != op.memref.type:
                 cast = memref.CastOp.get(buffer, op.memref.type)
                 rewriter.replace(op, cast)
@@ -225,7 +230,7 @@ def _field(tensor: SSAValue, kind: str, level: int) -> SSAValue | None:
     storage = _storage_of(tensor)
     if storage is None:
         return None
-    assert isinstance(tensor.type, TensorType)
+    assert is_tensor_type(tensor.type)
     fields: list[StorageField] = storage_fields(tensor.type)
     for value, f in zip(storage, fields, strict=True):
         if f.kind == kind and f.level == level:
@@ -250,7 +255,8 @@ class ResolveBufferAccess(RewritePattern):
         if field is None:
             return
         if field.type != op.results[0].type:
-            rewriter.replace(op, memref.CastOp.get(field, op.results[0].type))
+            result_type = cast(MemRefType[Attribute], op.results[0].type)
+            rewriter.replace(op, memref.CastOp.get(field, result_type))
         else:
             rewriter.replace(op, [], [field])
 
@@ -295,7 +301,7 @@ class LowerMemrefFill(RewritePattern):
             return
         target = op.outputs[0]
         target_type = target.type
-        if not isinstance(target_type, MemRefType):
+        if not is_memref_type(target_type):
             return
         value = op.inputs[0]
         zero = arith.ConstantOp.from_int_and_width(0, IndexType())
@@ -309,7 +315,7 @@ class LowerMemrefFill(RewritePattern):
                     size, IndexType()
                 )
             else:
-                bound = memref.DimOp.from_source_and_index(
+                bound = memref.DimOp(
                     target,
                     rewriter.insert(
                         arith.ConstantOp.from_int_and_width(dim, IndexType()), insertion
@@ -341,7 +347,7 @@ def build_storage(
 def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
     """The buffer of a dense tensor value, as `dense_buffer_type` of its type
     (`bufferization.to_buffer` until its producer is bufferized)."""
-    assert isinstance(value.type, TensorType)
+    assert is_tensor_type(value.type)
     expected = dense_buffer_type(value.type)
     owner = value.owner
     if isinstance(owner, bufferization.ToTensorOp):
@@ -349,12 +355,12 @@ def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SS
         if buffer.type == expected:
             return buffer
         cast = memref.CastOp.get(buffer, expected)
-        rewriter.insert_op(cast, at)
+        rewriter.insert(cast, at)
         return cast.results[0]
     to_buffer = bufferization.ToBufferOp.create(
         operands=[value], result_types=[expected]
     )
-    rewriter.insert_op(to_buffer, at)
+    rewriter.insert(to_buffer, at)
     return to_buffer.results[0]
 
 
@@ -364,7 +370,7 @@ def _as_tensor(
     to_tensor = bufferization.ToTensorOp.create(
         operands=[buffer], result_types=[tensor_type]
     )
-    rewriter.insert_op(to_tensor, at)
+    rewriter.insert(to_tensor, at)
     return to_tensor.results[0]
 
 
@@ -377,7 +383,7 @@ def _storage_value(
     """The cast that stands for a sparse value made of `fields`."""
     cast = UnrealizedConversionCastOp.get(fields, [tensor_type])
     cast.attributes[STORAGE_ATTR] = IntegerAttr(len(fields), IndexType())
-    rewriter.insert_op(cast, at)
+    rewriter.insert(cast, at)
     return cast.results[0]
 
 
@@ -392,7 +398,7 @@ def _global_of(buffer: SSAValue) -> memref.GetGlobalOp | None:
 def _copy(e: Emitter, buffer: SSAValue) -> SSAValue:
     """A fresh buffer holding a copy of `buffer`, of the same type."""
     t = buffer.type
-    assert isinstance(t, MemRefType)
+    assert is_memref_type(t)
     fresh = e.alloc(t, e.sizes(buffer))
     e.op(memref.CopyOp(buffer, fresh))
     return fresh
@@ -426,17 +432,18 @@ class LowerDenseConstant(RewritePattern):
         self, op: arith.ConstantOp, rewriter: PatternRewriter
     ) -> None:
         t = op.result.type
-        if not isinstance(t, TensorType) or sparse_encoding(t) is not None:
+        if not is_tensor_type(t) or sparse_encoding(t) is not None:
             return
         if not isinstance(op.value, DenseIntOrFPElementsAttr):
             raise PassFailure(op, "only dense<...> tensor constants are supported")
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
-        data = list(op.value.get_values())
+        # Complex constants never reach here: the sparsifier has no complex types.
+        data = cast(list[int | float], list(op.value.get_values()))
         if isinstance(t.element_type, IntegerType | IndexType):
             data = [int(v) for v in data]
         buffer = e.global_constant("cst", dense_buffer_type(t), data)
-        rewriter.replace_op(op, [], [_as_tensor(buffer, t, rewriter, at)])
+        rewriter.replace(op, [], [_as_tensor(buffer, t, rewriter, at)])
 
 
 def _dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
@@ -451,14 +458,14 @@ def _dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
     elif isinstance(owner, bufferization.ToTensorOp):
         get_global = _global_of(owner.memref)
         if get_global is not None:
-            module = owner.get_toplevel_object()
+            module = cast(Operation, owner.get_toplevel_object())
             glob = SymbolTable.lookup_symbol(module, get_global.name_)
             if isinstance(glob, memref.GlobalOp):
                 attr = glob.initial_value
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return None
     t = attr.get_type()
-    assert isinstance(t, TensorType)
+    assert is_tensor_type(t)
     return np.array(attr.get_values()).reshape(t.get_shape())
 
 
@@ -475,7 +482,7 @@ class ConvertConstantToSparse(RewritePattern):
         constant = _dense_constant_of(op.source)
         if constant is None:
             return
-        assert isinstance(dest_type, TensorType)
+        assert is_tensor_type(dest_type)
         storage = build_storage(constant, dest_type)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
@@ -485,12 +492,12 @@ class ConvertConstantToSparse(RewritePattern):
                 fields.append(e.index(storage.level_sizes[f.level]))
                 continue
             data = storage.field(f.kind, f.level)
-            assert isinstance(f.type, MemRefType)
+            assert is_memref_type(f.type)
             elem = f.type.element_type
             static = MemRefType(elem, [len(data)])
             fresh = _constant_buffer(e, f.kind, static, data.tolist())
             fields.append(e.value(memref.CastOp.get(fresh, f.type)))
-        rewriter.replace_op(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
 
 
 class ForwardSparseCast(RewritePattern):
@@ -511,9 +518,7 @@ class ForwardSparseCast(RewritePattern):
         if storage is None:
             return
         at = InsertPoint.before(op)
-        rewriter.replace_op(
-            op, [], [_storage_value(storage, result.type, rewriter, at)]
-        )
+        rewriter.replace(op, [], [_storage_value(storage, result.type, rewriter, at)])
 
 
 class CopySparseToSparse(RewritePattern):
@@ -533,10 +538,8 @@ class CopySparseToSparse(RewritePattern):
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
-        fields = [_copy(e, v) if isinstance(v.type, MemRefType) else v for v in storage]
-        rewriter.replace_op(
-            op, [], [_storage_value(fields, op.dest.type, rewriter, at)]
-        )
+        fields = [_copy(e, v) if is_memref_type(v.type) else v for v in storage]
+        rewriter.replace(op, [], [_storage_value(fields, op.dest.type, rewriter, at)])
 
 
 class ExpandCall(RewritePattern):
@@ -546,9 +549,7 @@ class ExpandCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
-        if not any(
-            isinstance(t, TensorType) for t in (*op.arguments.types, *op.result_types)
-        ):
+        if not any(is_tensor_type(t) for t in (*op.arguments.types, *op.result_types)):
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
@@ -559,13 +560,13 @@ class ExpandCall(RewritePattern):
                 if storage is None:
                     return
                 operands.extend(storage)
-            elif isinstance(value.type, TensorType):
+            elif is_tensor_type(value.type):
                 operands.append(_copy(e, buffer_of(value, rewriter, at)))
             else:
                 operands.append(value)
         result_types = [t for r in op.result_types for t in lowered_argument_types(r)]
         call = func.CallOp(op.callee, operands, result_types)
-        rewriter.insert_op(call, at)
+        rewriter.insert(call, at)
         after = InsertPoint.after(call)
         results: list[SSAValue] = []
         rest = list(call.results)
@@ -574,11 +575,11 @@ class ExpandCall(RewritePattern):
             mine, rest = rest[:n], rest[n:]
             if sparse_encoding(r) is not None:
                 results.append(_storage_value(mine, r, rewriter, after))
-            elif isinstance(r, TensorType):
+            elif is_tensor_type(r):
                 results.append(_as_tensor(mine[0], r, rewriter, after))
             else:
                 results.append(mine[0])
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 class LowerDeallocTensor(RewritePattern):
@@ -593,8 +594,8 @@ class LowerDeallocTensor(RewritePattern):
             storage = _storage_of(value)
             if storage is None:
                 return
-            buffers = [v for v in storage if isinstance(v.type, MemRefType)]
-        elif isinstance(value.type, TensorType):
+            buffers = [v for v in storage if is_memref_type(v.type)]
+        elif is_tensor_type(value.type):
             if not isinstance(value.owner, bufferization.ToTensorOp):
                 return
             buffers = [buffer_of(value, rewriter, at)]
@@ -603,8 +604,8 @@ class LowerDeallocTensor(RewritePattern):
         else:
             return
         for b in buffers:
-            rewriter.insert_op(memref.DeallocOp.get(b), at)
-        rewriter.erase_op(op)
+            rewriter.insert(memref.DeallocOp.get(b), at)
+        rewriter.erase(op)
 
 
 class BufferizeNewTensor(RewritePattern):
@@ -616,7 +617,7 @@ class BufferizeNewTensor(RewritePattern):
         self, op: TensorEmptyOp | bufferization.AllocTensorOp, rewriter: PatternRewriter
     ) -> None:
         t = op.results[0].type
-        if not isinstance(t, TensorType) or sparse_encoding(t) is not None:
+        if not is_tensor_type(t) or sparse_encoding(t) is not None:
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
@@ -631,7 +632,7 @@ class BufferizeNewTensor(RewritePattern):
             ]
             buffer = e.alloc(buffer_type, sizes)
             e.fill(buffer, e.constant(0, t.element_type))
-        rewriter.replace_op(op, [], [_as_tensor(buffer, t, rewriter, at)])
+        rewriter.replace(op, [], [_as_tensor(buffer, t, rewriter, at)])
 
 
 class BufferizeDenseCast(RewritePattern):
@@ -640,15 +641,15 @@ class BufferizeDenseCast(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TensorCastOp, rewriter: PatternRewriter) -> None:
         t = op.dest.type
-        if not isinstance(t, TensorType) or sparse_encoding(t) is not None:
+        if not is_tensor_type(t) or sparse_encoding(t) is not None:
             return
         if not isinstance(op.source.owner, bufferization.ToTensorOp):
             return
         at = InsertPoint.before(op)
         buffer = buffer_of(op.source, rewriter, at)
         cast = memref.CastOp.get(buffer, dense_buffer_type(t))
-        rewriter.insert_op(cast, at)
-        rewriter.replace_op(op, [], [_as_tensor(cast.results[0], t, rewriter, at)])
+        rewriter.insert(cast, at)
+        rewriter.replace(op, [], [_as_tensor(cast.results[0], t, rewriter, at)])
 
 
 class BufferizeExtract(RewritePattern):
@@ -666,8 +667,8 @@ class BufferizeExtract(RewritePattern):
         if isinstance(op, TensorExtractOp):
             new: Operation = memref.LoadOp.get(buffer, op.indices)
         else:
-            new = memref.DimOp.from_source_and_index(buffer, op.index)
-        rewriter.replace_op(op, new)
+            new = memref.DimOp(buffer, op.index)
+        rewriter.replace(op, new)
 
 
 class LowerTransferRead(RewritePattern):
@@ -681,18 +682,14 @@ class LowerTransferRead(RewritePattern):
     ) -> None:
         source = op.source
         t = op.result.type
-        if (
-            op.mask is not None
-            or not isinstance(t, VectorType)
-            or t.get_num_dims() != 1
-        ):
+        if op.mask is not None or not is_vector_type(t) or t.get_num_dims() != 1:
             return
         rank = len(op.indices)
         perm = op.permutation_map.data
         if perm.num_dims != rank or perm.results != (AffineDimExpr(rank - 1),):
             return
         at = InsertPoint.before(op)
-        if isinstance(source.type, TensorType):
+        if is_tensor_type(source.type):
             if not isinstance(source.owner, bufferization.ToTensorOp):
                 return
             source = buffer_of(source, rewriter, at)
@@ -704,7 +701,7 @@ class LowerTransferRead(RewritePattern):
         )
         pad = e.value(vector.BroadcastOp(op.padding, t))
         load = vector.MaskedLoadOp(source, op.indices, mask, pad, t)
-        rewriter.replace_op(op, load)
+        rewriter.replace(op, load)
 
 
 def _is_nonzero(e: Emitter, v: SSAValue) -> SSAValue:
@@ -759,7 +756,7 @@ def _gather_entries(
     """Two sweeps of the level space: count the entries to store (the nonzeros,
     or where the i8 buffer `stored` is set), then copy them out."""
     dense_type = dense.type
-    assert isinstance(dense_type, MemRefType)
+    assert is_memref_type(dense_type)
     to_dim = enc.lvl_to_dim.results
     rank = len(sizes)
 
@@ -927,7 +924,7 @@ def build_storage_at_runtime(
             num = e.mul(num, sizes[level])
         elif isinstance(fmt, SingletonFormat):
             crd_type = fields["coordinates", level]
-            assert isinstance(crd_type, MemRefType)
+            assert is_memref_type(crd_type)
             built["coordinates", level] = _singleton_level(
                 e, entries, level, parent, num, crd_type
             )
@@ -936,7 +933,7 @@ def build_storage_at_runtime(
                 fields["positions", level],
                 fields["coordinates", level],
             )
-            assert isinstance(pos_type, MemRefType) and isinstance(crd_type, MemRefType)
+            assert is_memref_type(pos_type) and is_memref_type(crd_type)
             pos, crd, num = _compress_level(
                 e, entries, level, lt, parent, num, pos_type, crd_type
             )
@@ -948,7 +945,7 @@ def build_storage_at_runtime(
                 "is not supported"
             )
     values_type = fields["values", -1]
-    assert isinstance(values_type, MemRefType)
+    assert is_memref_type(values_type)
     values = e.alloc(values_type, [num])
     e.fill(values, e.constant(0, values_type.element_type))
 
@@ -994,13 +991,13 @@ class ConvertDenseToSparse(RewritePattern):
             return  # once the source is bufferized
         if _dense_constant_of(op.source) is not None:
             return  # built at compile time
-        assert isinstance(dest_type, TensorType)
+        assert is_tensor_type(dest_type)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         fields = build_storage_at_runtime(
             e, buffer_of(op.source, rewriter, at), dest_type
         )
-        rewriter.replace_op(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
 
 
 class ConvertSparseToSparse(RewritePattern):
@@ -1017,7 +1014,7 @@ class ConvertSparseToSparse(RewritePattern):
         stt = SparseTensorType.of(source.type)
         if _storage_of(source) is None or stt is None:
             return
-        assert isinstance(dest_type, TensorType)
+        assert is_tensor_type(dest_type)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         dims = dim_sizes(e, source, stt, level_sizes(e, source, stt))
@@ -1036,7 +1033,7 @@ class ConvertSparseToSparse(RewritePattern):
         fields = build_storage_at_runtime(e, dense, dest_type, stored)
         e.op(memref.DeallocOp.get(dense))
         e.op(memref.DeallocOp.get(stored))
-        rewriter.replace_op(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
 
 
 def _check_no_tensors_left(module: ModuleOp) -> None:

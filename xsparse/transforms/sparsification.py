@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects import bufferization
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -64,9 +66,32 @@ class LowerDenseGeneric(RewritePattern):
         rewriter.replace(op, [], [result] if op.res else [])
 
 
+class BufferizeTensorFill(RewritePattern):
+    """`linalg.fill` of a tensor -> the same fill on its buffer (codegen lowers
+    the memref form to loops)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: FillOp, rewriter: PatternRewriter) -> None:
+        if not op.res or len(op.outputs) != 1:
+            return
+        target = op.outputs[0]
+        target_type = target.type
+        if not isinstance(target_type, TensorType) or is_sparse_generic(op):
+            return
+        memref_type = MemRefType(target_type.element_type, target_type.get_shape())
+        buffer = bufferization.ToBufferOp.create(
+            operands=[target], result_types=[memref_type]
+        )
+        fill = FillOp(list(op.inputs), [buffer.results[0]], res=())
+        result = bufferization.ToTensorOp.create(
+            operands=[buffer.results[0]], result_types=[op.res[0].type]
+        )
+        rewriter.replace(op, [buffer, fill, result])
+
+
 @dataclass(frozen=True)
 class DenseLinalgToLoopsPass(ModulePass):
-    """Dense linalg.generic on tensors -> scf loops on their buffers, in the
+    """Dense linalg.generic / linalg.fill on tensors -> loops on their buffers, in the
     sparsifier pipeline (MLIR bufferizes and runs convert-linalg-to-loops;
     sparsification itself, as MLIR's, leaves dense kernels alone)."""
 
@@ -74,7 +99,8 @@ class DenseLinalgToLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            LowerDenseGeneric(), apply_recursively=False
+            GreedyRewritePatternApplier([LowerDenseGeneric(), BufferizeTensorFill()]),
+            apply_recursively=False,
         ).rewrite_module(op)
         LowerIndexingPass().apply(ctx, op)
 
