@@ -38,6 +38,7 @@ from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype
 from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
 
@@ -142,8 +143,8 @@ class Kernel:
     def _check_sizes(self, shapes: Sequence[tuple[int, ...] | None]) -> None:
         for group in self._size_groups:
             sizes = {
-                d: shapes[d.arg][d.dim] for d in group if shapes[d.arg] is not None
-            }  # type: ignore[index]
+                d: shape[d.dim] for d in group if (shape := shapes[d.arg]) is not None
+            }
             if len(set(sizes.values())) > 1:
                 detail = ", ".join(
                     f"argument {d.arg} dimension {d.dim} is {s}"
@@ -171,9 +172,7 @@ class _Argument:
     def __init__(self, where: str, arg_type: Attribute) -> None:
         self.where = where
         self.tensor_type: TensorType[Attribute] | None = (
-            cast("TensorType[Attribute]", arg_type)
-            if isinstance(arg_type, TensorType)
-            else None
+            arg_type if is_tensor_type(arg_type) else None
         )
         self.encoding = sparse_encoding(arg_type)
         self.dtype: np.dtype[Any] | None = None
@@ -256,7 +255,7 @@ def as_sparse_tensor(
     except ImportError:  # pragma: no cover - scipy is a dependency
         pass
     if isinstance(arg, np.ndarray):
-        return SparseTensor.from_dense(arg, enc)
+        return SparseTensor.from_dense(cast("np.ndarray[Any, Any]", arg), enc)
     raise TypeError(
         f"{where}: expected a SparseTensor, scipy.sparse matrix or numpy array, got {type(arg).__name__}"
     )
@@ -276,6 +275,14 @@ def compiler_fingerprint() -> str:
 
 _kernels: dict[str, Kernel] = {}
 _kernels_lock = threading.Lock()
+
+
+def clear_memory_caches() -> None:
+    """Forget the kernels and compiled modules of this process (the disk cache
+    stays): the next `compile` of a source loads it from disk or recompiles."""
+    with _kernels_lock:
+        _kernels.clear()
+    jit.clear_memory_cache()
 
 
 def compile(
