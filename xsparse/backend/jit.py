@@ -16,6 +16,7 @@ import os
 import tempfile
 import threading
 from pathlib import Path
+from typing import cast
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -110,7 +111,7 @@ class JITModule:
         self._functions: dict[str, NativeFunction] = {}
 
     def address(self, symbol: str) -> int:
-        address = self._engine.get_function_address(symbol)
+        address = cast(int, self._engine.get_function_address(symbol))
         if not address:
             raise KeyError(f"no function '{symbol}' in the compiled module")
         return address

@@ -67,6 +67,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xsparse.dialects.type_guards import is_memref_type
+
 DYNAMIC = DYNAMIC_INDEX
 
 
@@ -115,7 +117,7 @@ class JaggedBufferType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("outer sizes must be non-negative or ?")
         if not isinstance(self.inner.layout, NoneAttr | StridedLayoutAttr):
             raise VerifyException("inner buffers must have a strided layout")
-        if isinstance(self.inner.element_type, MemRefType):
+        if is_memref_type(self.inner.element_type):
             raise VerifyException(
                 "nest jagged buffers by their outer shape, not by memref"
             )
@@ -126,7 +128,7 @@ class JaggedBufferType(ParametrizedAttribute, TypeAttribute):
             shape, inner = parser.parse_ranked_shape()
         if not shape:
             parser.raise_error("expected an outer shape before the inner memref type")
-        if not isinstance(inner, MemRefType):
+        if not is_memref_type(inner):
             parser.raise_error(f"expected an inner memref type, got {inner}")
         return (ArrayAttr(IntAttr(d) for d in shape), inner)
 
@@ -139,8 +141,8 @@ class JaggedBufferType(ParametrizedAttribute, TypeAttribute):
 def from_rfc_spelling(t: Attribute) -> Attribute:
     """The RFC's `memref<? x memref<4xf32>>` read as `!jagged.buffer<?xmemref<4xf32>>`."""
     if (
-        isinstance(t, MemRefType)
-        and isinstance(t.element_type, MemRefType)
+        is_memref_type(t)
+        and is_memref_type(t.element_type)
         and isinstance(t.layout, NoneAttr)
         and t.get_num_dims() > 0
     ):
@@ -162,7 +164,7 @@ def parse_type_or_rfc_spelling(parser: AttrParser) -> Attribute:
         with contextlib.suppress(ParseError):  # `? x memref`: the `x` is taken
             parser.parse_shape_delimiter()
         inner = parser.parse_type()
-    assert isinstance(inner, MemRefType)
+    assert is_memref_type(inner)
     if not shape:
         parser.raise_error("expected an outer shape before the inner memref type")
     return JaggedBufferType(shape, inner)
@@ -279,7 +281,7 @@ class FromPositionsOp(IRDLOperation):
         pos = self.positions.type
         val = self.values.type
         t = _buffer_type(self.result)
-        assert isinstance(pos, MemRefType) and isinstance(val, MemRefType)
+        assert is_memref_type(pos) and is_memref_type(val)
         if pos.get_num_dims() != 1 or not isinstance(
             pos.element_type, IndexType | IntegerType
         ):
@@ -329,7 +331,7 @@ class FromEllOp(IRDLOperation):
     def verify_(self) -> None:
         val = self.values.type
         t = _buffer_type(self.result)
-        assert isinstance(val, MemRefType)
+        assert is_memref_type(val)
         inner = t.inner.get_shape()
         if any(d == DYNAMIC for d in inner):
             raise VerifyException("ELL inner buffers have a static size")
@@ -406,7 +408,7 @@ class SetOp(IRDLOperation):
         _check_outer_indices(self.buffer, self.indices)
         t = _buffer_type(self.buffer)
         v = self.value.type
-        assert isinstance(v, MemRefType)
+        assert is_memref_type(v)
         if v.element_type != t.element_type:
             raise VerifyException(
                 f"element type {v.element_type} must be the inner buffers' {t.element_type}"

@@ -9,6 +9,8 @@ writes what MLIR does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.scf import ParallelOp, ReduceOp
 from xdsl.ir import Attribute, Region, SSAValue
@@ -61,7 +63,7 @@ def _parse_parallel(cls: type[ParallelOp], parser: Parser) -> ParallelOp:
     upper = [parser.resolve_operand(o, index) for o in operands()]
     parser.parse_keyword("step")
     steps = [parser.resolve_operand(o, index) for o in operands()]
-    inits: list[SSAValue] = []
+    inits: Sequence[SSAValue] = []
     if parser.parse_optional_keyword("init"):
         pos = parser.pos
         unresolved = operands()

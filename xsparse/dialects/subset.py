@@ -31,9 +31,11 @@ accepted as a result type and read as `!jagged.buffer<?xmemref<4xf32>>`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     DenseArrayBase,
     IndexType,
     IntegerAttr,
@@ -67,6 +69,11 @@ from xsparse.dialects.jagged import (
     memref_strides,
     parse_type_or_rfc_spelling,
     shapes_compatible,
+)
+from xsparse.dialects.type_guards import (
+    is_memref_type,
+    is_tensor_or_memref_type,
+    is_tensor_type,
 )
 
 DYNAMIC = DYNAMIC_INDEX
@@ -123,6 +130,12 @@ def _parse_coordinates(parser: Parser) -> list[int] | None:
     )
 
 
+def _values(attr: DenseArrayBase) -> tuple[int, ...] | tuple[float, ...]:
+    """`attr.get_values()`: its overloads need the element type statically."""
+    typed = cast(DenseArrayBase[IntegerType] | DenseArrayBase[AnyFloat], attr)
+    return typed.get_values()
+
+
 class SubsetOp(IRDLOperation):
     """Shared parts of gather and scatter: coordinates, semantics, index operand."""
 
@@ -133,7 +146,7 @@ class SubsetOp(IRDLOperation):
         """The coordinates named, or every dimension (COO) when none are."""
         if self.coordinates_attr is None:
             return list(range(input_rank))
-        return [int(c) for c in self.coordinates_attr.get_values()]
+        return [int(c) for c in _values(self.coordinates_attr)]
 
     @property
     def mode_name(self) -> str | None:
@@ -143,7 +156,7 @@ class SubsetOp(IRDLOperation):
         if self.coordinates_attr is not None:
             printer.print_string(" coordinates = [")
             printer.print_list(
-                self.coordinates_attr.get_values(),
+                _values(self.coordinates_attr),
                 lambda c: printer.print_string(str(c)),
             )
             printer.print_string("]")
@@ -182,7 +195,7 @@ class SubsetOp(IRDLOperation):
                 f"the trailing dimension of the indices ({_shape_str(ishape[-1:])}) must "
                 f"equal the number of coordinates ({len(coordinates)})"
             )
-        if isinstance(full, TensorType) != isinstance(indices, TensorType):
+        if is_tensor_type(full) != is_tensor_type(indices):
             raise VerifyException(
                 "indices must be a tensor for the tensor form and a memref for the buffer form"
             )
@@ -227,8 +240,8 @@ class GatherOp(SubsetOp):
     def verify_(self) -> None:
         src = self.input.type
         idx = self.indices.type
-        assert isinstance(src, TensorType | MemRefType)
-        assert isinstance(idx, TensorType | MemRefType)
+        assert is_tensor_or_memref_type(src)
+        assert is_tensor_or_memref_type(idx)
         coordinates = self._verify_indexing(src, idx, "input")
         res = self.result.type
         expected = gather_shape(src.get_shape(), idx.get_shape(), coordinates)
@@ -242,8 +255,8 @@ class GatherOp(SubsetOp):
                 raise VerifyException(
                     "a view cannot read an out_of_bounds value; use copy"
                 )
-        if isinstance(src, TensorType):
-            if not isinstance(res, TensorType):
+        if is_tensor_type(src):
+            if not is_tensor_type(res):
                 raise VerifyException("the tensor form must return a tensor")
             self._check_result(res.get_shape(), res.element_type, expected, src)
             return
@@ -266,7 +279,7 @@ class GatherOp(SubsetOp):
                 )
             self._check_inner_layout(src, coordinates, inner)
             return
-        if not isinstance(res, MemRefType):
+        if not is_memref_type(res):
             raise VerifyException(
                 "the buffer form must return a memref or a !jagged.buffer"
             )
@@ -314,7 +327,7 @@ class GatherOp(SubsetOp):
     def _check_range_view(
         self,
         src: MemRefType[Attribute],
-        idx: MemRefType[Attribute],
+        idx: TensorType[Attribute] | MemRefType[Attribute],
         coordinates: Sequence[int],
         res: MemRefType[Attribute],
     ) -> None:
@@ -399,7 +412,7 @@ class GatherOp(SubsetOp):
         if pad is not None:
             element = (
                 src_type.element_type
-                if isinstance(src_type, TensorType | MemRefType)
+                if is_tensor_or_memref_type(src_type)
                 else src_type
             )
             padding = parser.resolve_operand(pad, element)
@@ -451,7 +464,7 @@ class ScatterOp(SubsetOp):
         dest_type = SSAValue.get(dest).type
         super().__init__(
             operands=[source, dest, indices],
-            result_types=[[dest_type] if isinstance(dest_type, TensorType) else []],
+            result_types=[[dest_type] if is_tensor_type(dest_type) else []],
             properties=props,
         )
 
@@ -459,20 +472,20 @@ class ScatterOp(SubsetOp):
         src = self.source.type
         dst = self.dest.type
         idx = self.indices.type
-        assert isinstance(src, TensorType | MemRefType)
-        assert isinstance(dst, TensorType | MemRefType)
-        assert isinstance(idx, TensorType | MemRefType)
+        assert is_tensor_or_memref_type(src)
+        assert is_tensor_or_memref_type(dst)
+        assert is_tensor_or_memref_type(idx)
         coordinates = self._verify_indexing(dst, idx, "destination")
         if self.mode_name == "view":
             raise VerifyException(
                 "a scatter copies its source; build the source in place with a "
                 "gather view of the destination instead"
             )
-        if isinstance(src, TensorType) != isinstance(dst, TensorType):
+        if is_tensor_type(src) != is_tensor_type(dst):
             raise VerifyException(
                 "source and destination must both be tensors or memrefs"
             )
-        if isinstance(dst, TensorType):
+        if is_tensor_type(dst):
             if self.result is None or self.result.type != dst:
                 raise VerifyException("the tensor form returns the destination's type")
         elif self.result is not None:
@@ -626,16 +639,16 @@ class ConcatOp(IRDLOperation):
             raise VerifyException("expected at least one operand")
         types = [v.type for v in self.inputs]
         res = self.result.type
-        assert isinstance(res, TensorType | MemRefType)
-        tensor_form = isinstance(res, TensorType)
+        assert is_tensor_or_memref_type(res)
+        tensor_form = is_tensor_type(res)
         rank = res.get_num_dims()
         dim = self.dim
         if not 0 <= dim < rank:
             raise VerifyException(f"dimension {dim} is out of range for rank {rank}")
         shapes: list[Sequence[int]] = []
         for i, t in enumerate(types):
-            assert isinstance(t, TensorType | MemRefType)
-            if isinstance(t, TensorType) != tensor_form:
+            assert is_tensor_or_memref_type(t)
+            if is_tensor_type(t) != tensor_form:
                 raise VerifyException(
                     "operands and result must all be tensors or all be memrefs"
                 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.arith import Arith
@@ -35,6 +36,7 @@ from xdsl.dialects.memref import MemRef
 from xdsl.dialects.vector import Vector
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
+    AttrConstraint,
     EqAttrConstraint,
     IRDLOperation,
     OperandDef,
@@ -52,6 +54,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.mlir_lexer import MLIRLexer
+
+from xsparse.dialects.type_guards import is_vector_type
 
 
 @irdl_op_definition
@@ -105,7 +109,7 @@ class ExtractElementOp(IRDLOperation):
 
     def __init__(self, vector: SSAValue | Operation, position: SSAValue | Operation):
         vector_type = SSAValue.get(vector).type
-        assert isinstance(vector_type, VectorType)
+        assert is_vector_type(vector_type)
         super().__init__(
             operands=[vector, position], result_types=[vector_type.element_type]
         )
@@ -327,7 +331,7 @@ def _print_select(op: arith.SelectOp, printer: Printer) -> None:
     printer.print_list([op.cond, op.lhs, op.rhs], printer.print_ssa_value)
     printer.print_op_attributes(op.attributes)
     printer.print_string(" : ")
-    if isinstance(op.cond.type, VectorType):
+    if is_vector_type(op.cond.type):
         printer.print_attribute(op.cond.type)
         printer.print_string(", ")
     printer.print_attribute(op.result.type)
@@ -402,10 +406,13 @@ def _allow_vector_casts() -> None:
         definition = op_type.get_irdl_definition()
         for defs in (definition.operands, definition.results):
             name, old = defs[0]
-            scalar = old.constr.constraint.constr  # inside RangeLength(RangeOf(.))
+            # xDSL does not type this nesting: RangeLength(RangeOf(scalar)).
+            nested: Any = old.constr
+            scalar: AttrConstraint = nested.constraint.constr
             if "VectorType" in repr(scalar):
                 continue  # already element-wise
-            defs[0] = (name, type(old)(scalar | VectorType.constr(scalar)))
+            new: Any = type(old)(scalar | VectorType.constr(scalar))
+            defs[0] = (name, new)
         op_type.verify_ = _elementwise_verify(op_type.verify_)  # type: ignore[method-assign]
 
 
@@ -421,13 +428,18 @@ def _allow_vector_geps() -> None:
         for i, (name, old) in enumerate(defs):
             if name not in ("ssa_indices", "result"):
                 continue
-            constr = old.constr
-            scalar = constr.constr if isinstance(old, VarOperandDef) else (
-                constr.constraint.constr
+            # xDSL does not type this nesting: RangeOf(scalar) for the variadic
+            # indices, RangeLength(RangeOf(scalar)) for the result.
+            constr: Any = old.constr
+            scalar: AttrConstraint = (
+                constr.constr
+                if isinstance(old, VarOperandDef)
+                else (constr.constraint.constr)
             )
             if "VectorType" in repr(scalar):
                 continue
-            defs[i] = (name, type(old)(scalar | VectorType.constr(scalar)))
+            new: Any = type(old)(scalar | VectorType.constr(scalar))
+            defs[i] = (name, new)
 
 
 def _elementwise_verify(
@@ -436,7 +448,7 @@ def _elementwise_verify(
     """Verify a cast on vectors by its constraints only; on scalars as before."""
 
     def verify_(op: IRDLOperation) -> None:
-        if isinstance(op.operands[0].type, VectorType):
+        if is_vector_type(op.operands[0].type):
             type(op).get_irdl_definition().verify(op)
         else:
             scalar_verify(op)
@@ -457,7 +469,6 @@ def _allow_vector_conditions() -> None:
         operands[0] = (operands[0][0], condition)
     arith.SelectOp.parse = classmethod(_parse_select)  # type: ignore[method-assign]
     arith.SelectOp.print = _print_select  # type: ignore[method-assign]
-
 
 
 LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (

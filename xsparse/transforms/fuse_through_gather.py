@@ -50,6 +50,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.subset import GatherOp, slice_dims
+from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.lower_subset import Emitter
 
 INDEX = IndexType()
@@ -63,7 +64,9 @@ def _elementwise(op: GenericOp) -> bool:
         len(op.res) == 1
         and len(op.outputs) == 1
         and all(
-            isinstance(it, IteratorTypeAttr) and it.data == IteratorType.PARALLEL
+            # Defensive on unverified IR, where the array may hold anything.
+            isinstance(it, IteratorTypeAttr)  # pyright: ignore[reportUnnecessaryIsInstance]
+            and it.data == IteratorType.PARALLEL
             for it in op.iterator_types
         )
         and all(m.data == identity for m in op.indexing_maps)
@@ -72,7 +75,7 @@ def _elementwise(op: GenericOp) -> bool:
 
 def _tensor_type(value: SSAValue) -> TensorType[Attribute]:
     t = value.type
-    assert isinstance(t, TensorType)
+    assert is_tensor_type(t)
     return t
 
 
@@ -116,7 +119,7 @@ class FuseElementwiseThroughGather(RewritePattern):
                 i
                 for i, v in enumerate(op.inputs)
                 if isinstance(v.owner, GatherOp)
-                and isinstance(v.type, TensorType)
+                and is_tensor_type(v.type)
                 and v.owner.padding is None
             ),
             None,
@@ -129,9 +132,9 @@ class FuseElementwiseThroughGather(RewritePattern):
         b = Emitter(InsertPoint.before(op))
         bounds = [_size(b, op.outputs[0], d) for d in range(batch_rank)]
         result = self._nest(b, op, gather, position, bounds, [], op.outputs[0])
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
         if not gather.result.uses:
-            rewriter.erase_op(gather)
+            rewriter.erase(gather)
 
     def _nest(
         self,

@@ -53,6 +53,7 @@ from xdsl.rewriter import InsertPoint
 from xsparse.dialects import jagged
 from xsparse.dialects.jagged import JaggedBufferType, memref_strides
 from xsparse.dialects.subset import strided_type
+from xsparse.dialects.type_guards import is_memref_type
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PTR,
@@ -109,18 +110,18 @@ class FoldEllAccess(RewritePattern):
         outer = list(_outer_indices(op))
         inner_shape = t.inner.get_shape()
         if isinstance(op, jagged.DimOp):
-            rewriter.replace_op(op, [], [e.dim(values, op.dimension.value.data)])
+            rewriter.replace(op, [], [e.dim(values, op.dimension.value.data)])
         elif isinstance(op, jagged.SizeOp):
-            rewriter.replace_op(op, [], [e.const(inner_shape[op.dimension.value.data])])
+            rewriter.replace(op, [], [e.const(inner_shape[op.dimension.value.data])])
         elif isinstance(op, jagged.LoadOp):
-            rewriter.replace_op(op, memref.LoadOp.get(values, [*outer, *op.inner]))
+            rewriter.replace(op, memref.LoadOp.get(values, [*outer, *op.inner]))
         elif isinstance(op, jagged.StoreOp):
-            rewriter.replace_op(
+            rewriter.replace(
                 op, memref.StoreOp.get(op.value, values, [*outer, *op.inner])
             )
         else:
             vt = values.type
-            assert isinstance(vt, MemRefType)
+            assert is_memref_type(vt)
             n, r = len(outer), len(inner_shape)
             strides = memref_strides(vt)
             assert strides is not None
@@ -134,7 +135,7 @@ class FoldEllAccess(RewritePattern):
                 [1] * (n + r),
                 strided_type(vt.element_type, inner_shape, strides[n:]),
             )
-            rewriter.replace_op(op, [], [_as_view_type(e.op(view), t, e)])
+            rewriter.replace(op, [], [_as_view_type(e.op(view), t, e)])
 
 
 def _segment(
@@ -142,7 +143,7 @@ def _segment(
 ) -> tuple[SSAValue, SSAValue]:
     """Start and size of row `row` of a CSR view."""
     pt = positions.type
-    assert isinstance(pt, MemRefType)
+    assert is_memref_type(pt)
     lo = e.op(memref.LoadOp.get(positions, [row]))
     hi = e.op(memref.LoadOp.get(positions, [e.add(row, e.const(1))]))
     if isinstance(pt.element_type, IntegerType):
@@ -155,7 +156,7 @@ def _csr_row(e: Emitter, view: jagged.FromPositionsOp, row: SSAValue) -> SSAValu
     """Inner buffer `row` of a CSR view: a subview of the values."""
     lo, size = _segment(e, view.positions, row)
     vt = view.values.type
-    assert isinstance(vt, MemRefType)
+    assert is_memref_type(vt)
     strides = memref_strides(vt)
     assert strides is not None
     t = _jagged_type(view.result)
@@ -184,21 +185,21 @@ class FoldPositionsAccess(RewritePattern):
         e = Emitter(InsertPoint.before(op))
         if isinstance(op, jagged.DimOp):
             n = e.dim(view.positions, 0)
-            rewriter.replace_op(op, [], [e.op(arith.SubiOp(n, e.const(1)))])
+            rewriter.replace(op, [], [e.op(arith.SubiOp(n, e.const(1)))])
             return
         (row,) = _outer_indices(op)
         if isinstance(op, jagged.GetOp):
-            rewriter.replace_op(op, [], [_csr_row(e, view, row)])
+            rewriter.replace(op, [], [_csr_row(e, view, row)])
             return
         lo, size = _segment(e, view.positions, row)
         if isinstance(op, jagged.SizeOp):
-            rewriter.replace_op(op, [], [size])
+            rewriter.replace(op, [], [size])
         elif isinstance(op, jagged.LoadOp):
             (k,) = op.inner
-            rewriter.replace_op(op, memref.LoadOp.get(view.values, [e.add(lo, k)]))
+            rewriter.replace(op, memref.LoadOp.get(view.values, [e.add(lo, k)]))
         else:
             (k,) = op.inner
-            rewriter.replace_op(
+            rewriter.replace(
                 op, memref.StoreOp.get(op.value, view.values, [e.add(lo, k)])
             )
 
@@ -212,7 +213,7 @@ class MaterializeView(RewritePattern):
         self, op: jagged.FromPositionsOp | jagged.FromEllOp, rewriter: PatternRewriter
     ) -> None:
         if not op.result.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         t = _jagged_type(op.result)
         e = Emitter(InsertPoint.before(op))
@@ -234,7 +235,7 @@ class MaterializeView(RewritePattern):
             else FoldEllAccess()
         )
         fold.match_and_rewrite(get, rewriter)  # type: ignore[arg-type]
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class AccessThroughGet(RewritePattern):
@@ -251,11 +252,11 @@ class AccessThroughGet(RewritePattern):
         e = Emitter(InsertPoint.before(op))
         inner = e.op(jagged.GetOp(op.buffer, list(_outer_indices(op))))
         if isinstance(op, jagged.SizeOp):
-            rewriter.replace_op(op, [], [e.dim(inner, op.dimension.value.data)])
+            rewriter.replace(op, [], [e.dim(inner, op.dimension.value.data)])
         elif isinstance(op, jagged.LoadOp):
-            rewriter.replace_op(op, memref.LoadOp.get(inner, op.inner))
+            rewriter.replace(op, memref.LoadOp.get(inner, op.inner))
         else:
-            rewriter.replace_op(op, memref.StoreOp.get(op.value, inner, op.inner))
+            rewriter.replace(op, memref.StoreOp.get(op.value, inner, op.inner))
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,7 @@ class JaggedDeallocToLLVM(RewritePattern):
     ) -> None:
         declare_function(op, "free", llvm.LLVMFunctionType([PTR]))
         outer = Descriptor(_lowered_jagged(op.buffer, rewriter), rewriter)
-        rewriter.replace_op(op, llvm.CallOp("free", outer.allocated()))
+        rewriter.replace(op, llvm.CallOp("free", outer.allocated()))
 
 
 def _slot(
@@ -372,7 +373,7 @@ class JaggedSetToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: jagged.SetOp, rewriter: PatternRewriter) -> None:
         address = _slot(op.buffer, op.indices, rewriter)
-        rewriter.replace_op(op, llvm.StoreOp(lowered(op.value, rewriter), address))
+        rewriter.replace(op, llvm.StoreOp(lowered(op.value, rewriter), address))
 
 
 class JaggedDimToLLVM(RewritePattern):

@@ -23,7 +23,7 @@ copied whole under it), "ConcatOp" and "Bufferization, Copy, View":
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -36,7 +36,6 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
-    TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -58,6 +57,11 @@ from xsparse.dialects.subset import (
     memref_strides,
     slice_dims,
     strided_type,
+)
+from xsparse.dialects.type_guards import (
+    is_memref_type,
+    is_tensor_or_memref_type,
+    is_tensor_type,
 )
 from xsparse.transforms.errors import PassFailure
 
@@ -104,11 +108,11 @@ class Emitter:
 
     def dim(self, buffer: SSAValue, d: int) -> SSAValue:
         t = buffer.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         size = t.get_shape()[d]
         if size != DYNAMIC:
             return self.const(size)
-        return self.op(memref.DimOp.from_source_and_index(buffer, self.const(d)))
+        return self.op(memref.DimOp(buffer, self.const(d)))
 
     def dims(self, buffer: SSAValue, which: Sequence[int]) -> list[SSAValue]:
         return [self.dim(buffer, d) for d in which]
@@ -125,7 +129,9 @@ class Emitter:
         return self.op(memref.AllocOp(dynamic, [], t))
 
     @contextmanager
-    def loops(self, bounds: Sequence[SSAValue]) -> Iterator[list[SSAValue]]:
+    def loops(
+        self, bounds: Sequence[SSAValue]
+    ) -> Generator[list[SSAValue], None, None]:
         """A nest of `scf.for` from 0 to each bound; the body goes inside."""
         outer = self.point
         zero = self.const(0) if bounds else None
@@ -146,7 +152,7 @@ class Emitter:
     @contextmanager
     def if_(
         self, condition: SSAValue, with_else: bool = False
-    ) -> Iterator[Callable[[], None]]:
+    ) -> Generator[Callable[[], None], None, None]:
         """`scf.if` without results; the body goes in `then`, `otherwise()` moves
         the insertion point to the `else` block."""
         outer = self.point
@@ -172,7 +178,7 @@ class Emitter:
 
 
 def _memref_of(t: Attribute) -> MemRefType[Attribute]:
-    assert isinstance(t, TensorType)
+    assert is_tensor_type(t)
     return MemRefType(t.element_type, t.get_shape())
 
 
@@ -206,8 +212,8 @@ def _coordinate_values(
 ) -> list[SSAValue]:
     """The coordinate tuple at `indices[batch..., :]`, as index values."""
     t = indices.type
-    assert isinstance(t, MemRefType)
-    values = []
+    assert is_memref_type(t)
+    values: list[SSAValue] = []
     for j in range(count):
         v = e.op(memref.LoadOp.get(indices, [*batch, e.const(j)]))
         if not isinstance(t.element_type, IndexType):
@@ -243,7 +249,7 @@ def _merge(
 
 def _shaped(value: SSAValue) -> MemRefType[Attribute]:
     t = value.type
-    assert isinstance(t, MemRefType)
+    assert is_memref_type(t)
     return t
 
 
@@ -252,7 +258,7 @@ class BufferizeGather(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.result.type, TensorType):
+        if not is_tensor_type(op.result.type):
             return
         e = Emitter(InsertPoint.before(op))
         gather = GatherOp(
@@ -263,12 +269,12 @@ class BufferizeGather(RewritePattern):
             "copy",
             op.padding,
         )
-        rewriter.replace_op(op, [], [_as_tensor(e.op(gather), e)])
+        rewriter.replace(op, [], [_as_tensor(e.op(gather), e)])
 
 
 def _rank(value: SSAValue) -> int:
     t = value.type
-    assert isinstance(t, TensorType | MemRefType)
+    assert is_tensor_or_memref_type(t)
     return t.get_num_dims()
 
 
@@ -297,7 +303,7 @@ class BufferizeScatter(RewritePattern):
                 op.skip_out_of_bounds is not None,
             )
         )
-        rewriter.replace_op(op, [], [_as_tensor(dest, e)])
+        rewriter.replace(op, [], [_as_tensor(dest, e)])
 
 
 class BufferizeConcat(RewritePattern):
@@ -305,7 +311,7 @@ class BufferizeConcat(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.result.type, TensorType):
+        if not is_tensor_type(op.result.type):
             return
         e = Emitter(InsertPoint.before(op))
         concat = ConcatOp(
@@ -314,7 +320,7 @@ class BufferizeConcat(RewritePattern):
             _memref_of(op.result.type),
             op.mode_name,
         )
-        rewriter.replace_op(op, [], [_as_tensor(e.op(concat), e)])
+        rewriter.replace(op, [], [_as_tensor(e.op(concat), e)])
 
 
 class GatherCopyToLoops(RewritePattern):
@@ -324,7 +330,7 @@ class GatherCopyToLoops(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         res = op.result.type
-        if not isinstance(res, MemRefType) or op.mode_name == "view":
+        if not is_memref_type(res) or op.mode_name == "view":
             return
         if not isinstance(res.layout, NoneAttr):
             raise PassFailure(op, "a gather copy allocates an identity-layout result")
@@ -355,7 +361,7 @@ class GatherCopyToLoops(RewritePattern):
                     otherwise()
                     with e.loops(slice_sizes) as rest:
                         e.put(memref.StoreOp.get(op.padding, out, [*batch, *rest]))
-        rewriter.replace_op(op, [], [out])
+        rewriter.replace(op, [], [out])
 
 
 def _slice_type(src: SSAValue, kept: Sequence[int]) -> MemRefType[Attribute]:
@@ -405,7 +411,7 @@ class GatherViewToJagged(RewritePattern):
                 slice_type,
             )
             e.put(jagged.SetOp(e.op(view), out, batch))
-        rewriter.replace_op(op, [], [out])
+        rewriter.replace(op, [], [out])
 
 
 class GatherViewToStrided(RewritePattern):
@@ -415,7 +421,7 @@ class GatherViewToStrided(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         res = op.result.type
-        if not isinstance(res, MemRefType) or op.mode_name != "view":
+        if not is_memref_type(res) or op.mode_name != "view":
             return
         src_type = _shaped(op.input)
         if not isinstance(src_type.layout, NoneAttr):
@@ -445,7 +451,7 @@ class GatherViewToStrided(RewritePattern):
             result_strides,
             res,
         )
-        rewriter.replace_op(op, [], [e.op(cast)])
+        rewriter.replace(op, [], [e.op(cast)])
 
 
 class ScatterToLoops(RewritePattern):
@@ -479,7 +485,7 @@ class ScatterToLoops(RewritePattern):
             else:
                 with e.if_(_in_bounds(e, coords, dst, coordinates)):
                     store_slice()
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _copy_into(
@@ -517,7 +523,7 @@ class ConcatToCopies(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.result.type, MemRefType):
+        if not is_memref_type(op.result.type):
             return
         e = Emitter(InsertPoint.before(op))
         out = e.alloc(_shaped(op.result), _concat_sizes(e, op))
@@ -526,7 +532,7 @@ class ConcatToCopies(RewritePattern):
             _copy_into(e, v, out, op.dim, offset)
             size = e.dim(v, op.dim)
             offset = size if offset is None else e.add(offset, size)
-        rewriter.replace_op(op, [], [out])
+        rewriter.replace(op, [], [out])
 
 
 _IN_PLACE_USERS = (memref.LoadOp, memref.StoreOp, memref.DimOp, memref.DeallocOp)
@@ -598,7 +604,7 @@ class ConcatInPlace(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.result.type, MemRefType) or op.mode_name == "copy":
+        if not is_memref_type(op.result.type) or op.mode_name == "copy":
             return
         allocs = [_built_in_place(v, op) for v in op.inputs]
         if any(a is None for a in allocs) or len({id(a) for a in allocs}) != len(
@@ -639,13 +645,13 @@ class ConcatInPlace(RewritePattern):
             e.put(view)
             for use in list(v.uses):
                 if isinstance(use.operation, memref.DeallocOp):
-                    rewriter.erase_op(use.operation)
+                    rewriter.erase(use.operation)
             v.replace_all_uses_with(view.result)
             offset = e.add(offset, size)
         for alloc in allocs:
             assert alloc is not None
-            rewriter.erase_op(alloc)
-        rewriter.replace_op(op, [], [dest])
+            rewriter.erase(alloc)
+        rewriter.replace(op, [], [dest])
 
 
 def _size_of_alloc(alloc: memref.AllocOp, d: int, e: Emitter) -> SSAValue:

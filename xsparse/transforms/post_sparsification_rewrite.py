@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, func, memref, scf
@@ -79,6 +80,11 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.type_guards import (
+    is_integer_type,
+    is_memref_type,
+    is_tensor_type,
+)
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.errors import PassFailure
 
@@ -104,7 +110,7 @@ class Emitter:
         return Emitter(self.rewriter, InsertPoint.at_end(block), self.module())
 
     def op(self, op: Operation) -> Operation:
-        self.rewriter.insert_op(op, self.at)
+        self.rewriter.insert(op, self.at)
         return op
 
     def value(self, op: Operation) -> SSAValue:
@@ -118,7 +124,7 @@ class Emitter:
     def constant(self, n: int | float, t: Attribute) -> SSAValue:
         if isinstance(t, AnyFloat):
             return self.value(arith.ConstantOp(FloatAttr(float(n), t)))
-        assert isinstance(t, IntegerType | IndexType)
+        assert is_integer_type(t) or isinstance(t, IndexType)
         return self.value(arith.ConstantOp(IntegerAttr(int(n), t)))
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -164,12 +170,12 @@ class Emitter:
         self.op(memref.StoreOp.get(v, buffer, indices))
 
     def dim(self, buffer: SSAValue, d: int = 0) -> SSAValue:
-        return self.value(memref.DimOp.from_source_and_index(buffer, self.index(d)))
+        return self.value(memref.DimOp(buffer, self.index(d)))
 
     def sizes(self, buffer: SSAValue) -> list[SSAValue]:
         """Every dimension size of a memref (constants where static)."""
         t = buffer.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         return [
             self.index(s) if s != DYNAMIC_INDEX else self.dim(buffer, d)
             for d, s in enumerate(t.get_shape())
@@ -206,13 +212,17 @@ class Emitter:
         name = f"{GLOBAL_PREFIX}{name_hint}_{hashlib.sha1(payload).hexdigest()[:12]}"
         if SymbolTable.lookup_symbol(module, name) is None:
             shape = t.get_shape()
-            value = DenseIntOrFPElementsAttr.from_list(
-                TensorType(t.element_type, shape), list(data)
+            # The element type is known at run time only (ints for an integer
+            # global), which xDSL's overloads of `from_list` cannot express.
+            tensor_type: Any = TensorType(t.element_type, shape)
+            value = cast(
+                DenseIntOrFPElementsAttr,
+                DenseIntOrFPElementsAttr.from_list(tensor_type, list(data)),
             )
             glob = memref.GlobalOp.get(
                 StringAttr(name), t, value, StringAttr("private"), UnitAttr()
             )
-            self.rewriter.insert_op(glob, InsertPoint.at_start(module.body.block))
+            self.rewriter.insert(glob, InsertPoint.at_start(module.body.block))
         return self.value(memref.GetGlobalOp(name, t))
 
     # -- control flow -------------------------------------------------------
@@ -278,7 +288,7 @@ class Emitter:
         module = self.module()
         if SymbolTable.lookup_symbol(module, name) is None:
             decl = func.FuncOp.external(name, [a.type for a in args], results)
-            self.rewriter.insert_op(decl, InsertPoint.at_start(module.body.block))
+            self.rewriter.insert(decl, InsertPoint.at_start(module.body.block))
         return list(self.op(func.CallOp(name, args, results)).results)
 
     def print_text(self, text: str) -> None:
@@ -474,7 +484,7 @@ class LowerPrint(RewritePattern):
         e.print_buffer(values)
         e.print_punctuation(newline)
         e.print_text("----\n")
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class LowerNumberOfEntries(RewritePattern):
@@ -486,7 +496,7 @@ class LowerNumberOfEntries(RewritePattern):
     ) -> None:
         e = Emitter(rewriter, InsertPoint.before(op))
         nse = e.dim(e.value(ToValuesOp(op.tensor)))
-        rewriter.replace_op(op, [], [nse])
+        rewriter.replace(op, [], [nse])
 
 
 class LowerSparseToDense(RewritePattern):
@@ -500,7 +510,7 @@ class LowerSparseToDense(RewritePattern):
         if stt is None or not stt.has_encoding or sparse_encoding(dest.type):
             return
         dest_type = dest.type
-        assert isinstance(dest_type, TensorType)
+        assert is_tensor_type(dest_type)
         enc = sparse_encoding(source.type)
         assert enc is not None
         e = Emitter(rewriter, InsertPoint.before(op))
@@ -519,7 +529,7 @@ class LowerSparseToDense(RewritePattern):
         tensor = e.op(
             bufferization.ToTensorOp.create(operands=[buffer], result_types=[dest_type])
         )
-        rewriter.replace_op(op, [], [tensor.results[0]])
+        rewriter.replace(op, [], [tensor.results[0]])
 
 
 @dataclass(frozen=True)

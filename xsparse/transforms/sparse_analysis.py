@@ -15,7 +15,7 @@ form that emits the set expressions of the `indexing` dialect directly:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -397,7 +397,7 @@ def _drop_known(s: SetExpr, known: frozenset[SetExpr]) -> SetExpr:
     return s
 
 
-def _read_once(s: SetExpr, leaves: list[SetExpr], has_full: bool) -> SetExpr:
+def _read_once(s: SetExpr, leaves: Sequence[SetExpr], has_full: bool) -> SetExpr:
     """A set expression with each leaf once (the `indexing` dialect numbers
     leaves): the same support with duplicates dropped where another occurrence
     already requires them, else the union of all leaves (a superset: the
@@ -419,7 +419,7 @@ def _has_full(s: SetExpr) -> bool:
 def _rest_is_identity(
     s: SetExpr,
     expr: TensorExpr,
-    sparse_leaves: list[SetExpr],
+    sparse_leaves: Sequence[SetExpr],
     is_identity: Callable[[TensorExpr], bool],
 ) -> bool:
     """Whether every presence pattern that `s` skips leaves the output as is."""

@@ -47,6 +47,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToPositionsOp,
     ToValuesOp,
 )
+from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.lower_indexing import PARALLEL
 from xsparse.transforms.sparse_analysis import (
     ZERO,
@@ -73,7 +74,7 @@ EMITTED_FROM = "Emitted from"
 
 
 def encoding_of(value_type: Attribute) -> Encoding | None:
-    if isinstance(value_type, TensorType) and isinstance(
+    if is_tensor_type(value_type) and isinstance(
         value_type.encoding, SparseTensorEncodingAttr
     ):
         return value_type.encoding.data
@@ -120,7 +121,7 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
     operands: list[Operand] = []
     for i, (value, amap) in enumerate(zip(values, maps, strict=True)):
         vtype = value.type
-        if not isinstance(vtype, TensorType):
+        if not is_tensor_type(vtype):
             raise UnsupportedKernel("sparsification expects tensor operands")
         operand = Operand(i, value, vtype, amap, encoding_of(vtype))
         if operand.encoding is not None:
@@ -306,9 +307,7 @@ class SparseKernelEmitter:
                         else:
                             buf = self.buffer("dense", operand)
                             size = self._hoisted(
-                                memref.DimOp.from_source_and_index(
-                                    buf, self.index_constant(dim)
-                                )
+                                memref.DimOp(buf, self.index_constant(dim))
                             )
                         break
                 if size is not None:

@@ -12,7 +12,7 @@ maps of the other operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -45,6 +45,7 @@ from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.errors import PassFailure
 
 
@@ -110,7 +111,7 @@ class DemapGeneric(RewritePattern):
         index = blocked[0]
         value = operands[index]
         enc = sparse_encoding(value.type)
-        assert enc is not None and isinstance(value.type, TensorType)
+        assert enc is not None and is_tensor_type(value.type)
         if enc.dim_to_lvl.num_symbols:
             raise PassFailure(
                 op, "encodings with symbols (ELL's counting map) cannot be demapped"
@@ -142,7 +143,7 @@ class DemapGeneric(RewritePattern):
         new_iterators: list[Attribute] = []
         for level_expr in enc.dim_to_lvl.results:
             loops = {
-                amap.results[e.position].position  # type: ignore[union-attr]
+                cast(AffineDimExpr, amap.results[e.position]).position
                 for e in level_expr.dfs()
                 if isinstance(e, AffineDimExpr)
             }

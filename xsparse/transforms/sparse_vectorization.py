@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, math, memref, scf, vector
@@ -55,6 +56,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i1,
 )
+from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -68,6 +70,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
+from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import (
     GatherOp,
     IndexCastUIOp,
@@ -215,9 +218,13 @@ class _LoopVectorizer:
     codegen: bool
     mask: SSAValue | None = None
     at: InsertPoint | None = None
-    substitutes: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    substitutes: dict[SSAValue, SSAValue] = field(
+        default_factory=dict[SSAValue, SSAValue]
+    )
     """Values replaced in the vector code (the scalar iter_arg by the vector one)."""
-    constants: dict[tuple[Attribute, Attribute], SSAValue] = field(default_factory=dict)
+    constants: dict[tuple[Attribute, Attribute], SSAValue] = field(
+        default_factory=dict[tuple[Attribute, Attribute], SSAValue]
+    )
     """Constants made for this loop, hoisted in front of it (one per value)."""
     anchor: Operation | None = None
     """The loop in front of which invariant code goes (the new one for reductions)."""
@@ -235,7 +242,9 @@ class _LoopVectorizer:
         self.rewriter.insert(op, InsertPoint.before(self.anchor or self.loop))
         return op.results[0]
 
-    def constant(self, attr: Attribute, t: Attribute) -> SSAValue:
+    def constant(
+        self, attr: IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr, t: Attribute
+    ) -> SSAValue:
         key = (attr, t)
         if key not in self.constants:
             self.constants[key] = self.emit_before_loop(arith.ConstantOp(attr, t))
@@ -246,10 +255,13 @@ class _LoopVectorizer:
 
     def splat_constant(self, vtype: VectorType, value: int | float) -> SSAValue:
         element = vtype.element_type
+        attr: DenseIntOrFPElementsAttr
         if isinstance(element, IntegerType | IndexType):
-            attr = DenseIntOrFPElementsAttr.from_list(vtype, [int(value)])
+            itype = cast(VectorType[IntegerType | IndexType], vtype)
+            attr = DenseIntOrFPElementsAttr.from_list(itype, [int(value)])
         else:
-            attr = DenseIntOrFPElementsAttr.from_list(vtype, [float(value)])
+            ftype = cast(VectorType[AnyFloat], vtype)
+            attr = DenseIntOrFPElementsAttr.from_list(ftype, [float(value)])
         return self.constant(attr, vtype)
 
     # Statements -----------------------------------------------------------
@@ -390,7 +402,7 @@ class _LoopVectorizer:
         vtype = self.vl.of(mem.type.element_type)  # type: ignore[attr-defined]
         zero = self.splat_constant(vtype, 0)
         assert self.mask is not None
-        if isinstance(idxs[-1].type, VectorType):
+        if is_vector_type(idxs[-1].type):
             base = [*idxs[:-1], self.index_constant(0)]
             op: Operation = GatherOp(mem, base, idxs[-1], self.mask, zero)
         else:
@@ -400,7 +412,7 @@ class _LoopVectorizer:
     def store(self, mem: SSAValue, idxs: Sequence[SSAValue], value: SSAValue) -> None:
         """genVectorStore: a scatter when the last subscript is a vector."""
         assert self.mask is not None
-        if isinstance(idxs[-1].type, VectorType):
+        if is_vector_type(idxs[-1].type):
             base = [*idxs[:-1], self.index_constant(0)]
             self.emit(ScatterOp(mem, base, idxs[-1], self.mask, value))
         else:
@@ -464,9 +476,9 @@ class _LoopVectorizer:
     def widen_index(self, vindex: SSAValue) -> SSAValue:
         """Zero-extend index vectors narrower than 32 (or 64) bits."""
         vtype = vindex.type
-        assert isinstance(vtype, VectorType)
+        assert is_vector_type(vtype)
         element = vtype.element_type
-        if isinstance(element, IntegerType):
+        if is_integer_type(element):
             width = element.width.data
             target: int | None = None
             if width < 32:
@@ -474,7 +486,11 @@ class _LoopVectorizer:
             elif width < 64 and not self.vl.index32:
                 target = 64
             if target is not None:
-                ext = arith.ExtUIOp(vindex, self.vl.of(IntegerType(target)))
+                # xDSL types `target_type` as a scalar; MLIR allows vectors.
+                ext = arith.ExtUIOp(
+                    vindex,
+                    self.vl.of(IntegerType(target)),  # pyright: ignore[reportArgumentType]
+                )
                 return self.emit(ext).results[0]
         return vindex
 
@@ -650,7 +666,7 @@ def _feeds_same_kind(value: SSAValue, kind: vector.CombiningKindFlag) -> bool:
 def _replace_chain(
     op: Operation, red: vector.ReductionOp, rewriter: PatternRewriter
 ) -> None:
-    rewriter.replace_op(op, [], [red.vector])
+    rewriter.replace(op, [], [red.vector])
     if not red.results[0].uses:
         rewriter.erase(red)
 
@@ -702,12 +718,13 @@ class StepToConstant(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: StepOp, rewriter: PatternRewriter) -> None:
         vtype = op.result.type
-        assert isinstance(vtype, VectorType)
+        assert is_vector_type(vtype)
         if vtype.get_num_scalable_dims():
             return
         (n,) = vtype.get_shape()
-        attr = DenseIntOrFPElementsAttr.from_list(vtype, list(range(n)))
-        rewriter.replace_op(op, arith.ConstantOp(attr, vtype))
+        itype = cast(VectorType[IndexType], vtype)  # vector.step yields indices
+        attr = DenseIntOrFPElementsAttr.from_list(itype, list(range(n)))
+        rewriter.replace(op, arith.ConstantOp(attr, vtype))
 
 
 def vectorization_patterns(vl: VL) -> list[RewritePattern]:
@@ -773,9 +790,9 @@ class _Scalarizer:
     """
 
     block: Block
-    mapping: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    masks: set[SSAValue] = field(default_factory=set)
-    ops: list[Operation] = field(default_factory=list)
+    mapping: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    masks: set[SSAValue] = field(default_factory=set[SSAValue])
+    ops: list[Operation] = field(default_factory=list[Operation])
 
     def emit(self, op: Operation) -> SSAValue:
         """Append `op`; its result (ops without one are appended by `emit_op`)."""
@@ -788,7 +805,7 @@ class _Scalarizer:
     def lane(self, value: SSAValue) -> SSAValue:
         if value in self.mapping:
             return self.mapping[value]
-        if not isinstance(value.type, VectorType):
+        if not is_vector_type(value.type):
             if _defined_in(value, self.block):
                 raise _CannotScalarize
             return value
@@ -797,10 +814,11 @@ class _Scalarizer:
             owner.value, DenseIntOrFPElementsAttr
         ):
             element = value.type.element_type
-            first = owner.value.get_values()[0]
+            # No complex vectors here: the lane is an int or a float.
+            first = cast(int | float, owner.value.get_values()[0])
             attr: Attribute = (
                 IntegerAttr(int(first), element)
-                if isinstance(element, IntegerType | IndexType)
+                if is_integer_type(element) or isinstance(element, IndexType)
                 else FloatAttr(float(first), element)  # type: ignore[arg-type]
             )
             return self.emit(arith.ConstantOp(attr, element))
@@ -866,7 +884,7 @@ class _Scalarizer:
             t = result.type
             new = type(op).create(
                 operands=[self.lane(v) for v in op.operands],
-                result_types=[t.element_type if isinstance(t, VectorType) else t],
+                result_types=[t.element_type if is_vector_type(t) else t],
                 properties=dict(op.properties),
                 attributes=dict(op.attributes),
             )
@@ -877,7 +895,7 @@ class _Scalarizer:
     @staticmethod
     def vl_mask(op: arith.ConstantOp) -> Attribute | None:
         t = op.result.type
-        if isinstance(t, VectorType) and t.element_type == i1:
+        if is_vector_type(t) and t.element_type == i1:
             return t
         return None
 
@@ -928,10 +946,13 @@ class PeelVectorLoop(RewritePattern):
         # The main loop: up to hi', all lanes on.
         op.operands = [op.lb, main_hi.result, op.step, *op.iter_args]
         mtype = mask.mask_vector.type
-        assert isinstance(mtype, VectorType)
-        true = DenseIntOrFPElementsAttr.from_list(mtype, [1])
+        assert is_vector_type(mtype)
+        true = DenseIntOrFPElementsAttr.from_list(
+            cast(VectorType[IntegerType], mtype),
+            [1],  # a mask: vector of i1
+        )
         bound = mask.mask_dim_sizes[0].owner
-        rewriter.replace_op(mask, arith.ConstantOp(true, mtype))
+        rewriter.replace(mask, arith.ConstantOp(true, mtype))
         if isinstance(bound, Operation) and not bound.results[0].uses:
             rewriter.erase(bound)
         rewriter.notify_op_modified(op)
@@ -948,7 +969,7 @@ class PeelVectorLoop(RewritePattern):
         for inner in op.body.block.ops:
             for value in inner.results:
                 t = value.type
-                if isinstance(t, VectorType) and t.get_num_scalable_dims():
+                if is_vector_type(t) and t.get_num_scalable_dims():
                     return False
         if _mask_of_loop(op) is None:
             return False
@@ -1050,7 +1071,7 @@ class ReassociateLoopReduction(RewritePattern):
             return
         if not _from_sparsifier_loop(op.vector):
             return
-        op.fastmath = FastMathFlagsAttr([*flags, "reassoc"])
+        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
         rewriter.notify_op_modified(op)
 
 

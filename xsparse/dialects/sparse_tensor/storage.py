@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -219,8 +219,9 @@ def build_level_buffers(
     positions: list[IntArray | None] = []
     coordinates: list[IntArray | None] = []
     # parent[k]: the position of entry k at the level above; num_parents: how many.
-    parent = np.zeros(vals.shape[0], np.int64)
+    parent = cast(IntArray, np.zeros(vals.shape[0], np.int64))
     num_parents = 1
+    node: IntArray  # the position of each entry at this level
     for level, lt in enumerate(enc.lvl_types):
         c, size = lvl[level], sizes[level]
         fmt = lt.format
@@ -241,7 +242,7 @@ def build_level_buffers(
             positions.append(bounds)
             coordinates.append(c[first])
         elif lt.n:  # structured[n, m]: exactly n entries per parent
-            node, num_nodes = np.arange(c.shape[0]), num_parents * lt.n
+            node, num_nodes = cast(IntArray, np.arange(c.shape[0])), num_parents * lt.n
             positions.append(None)
             coordinates.append(c)
         else:  # singleton: one coordinate at the parent's position

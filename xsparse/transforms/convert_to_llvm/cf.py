@@ -7,8 +7,11 @@ a chain of compares, `cf.assert` a branch to a block calling `abort`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from xdsl.dialects import cf, llvm
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
@@ -66,15 +69,18 @@ class SwitchToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: cf.SwitchOp, rewriter: PatternRewriter) -> None:
         flag = lowered(op.flag, rewriter)
-        case_values = [] if op.case_values is None else op.case_values.get_values()
+        case_values: Sequence[int] = (
+            [] if op.case_values is None else op.case_values.get_values()
+        )
         cases = list(zip(case_values, op.case_blocks, op.case_operand, strict=True))
         default = (op.default_block, list(op.default_operands))
         block = op.parent_block()
         assert block is not None
         test_block = block
         insertion = InsertPoint.before(op)
+        flag_type = cast(IntegerType, flag.type)  # cf.switch's flag is an integer
         for i, (value, target, operands) in enumerate(cases):
-            constant = llvm.ConstantOp(IntegerAttr(int(value), flag.type), flag.type)
+            constant = llvm.ConstantOp(IntegerAttr(int(value), flag_type), flag.type)
             compare = llvm.ICmpOp(flag, constant.result, IntegerAttr(0, 64))
             last = i == len(cases) - 1
             if last:

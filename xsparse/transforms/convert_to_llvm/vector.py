@@ -7,6 +7,7 @@ the `llvm.masked.*` intrinsics, reductions `llvm.vector.reduce.*`, and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import arith, llvm, vector
 from xdsl.dialects.builtin import (
@@ -18,7 +19,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     Signedness,
     VectorType,
     i1,
@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.dialects.type_guards import is_memref_type, is_vector_type
 from xsparse.dialects.xdsl_ext import (
     ConstantMaskOp,
     ExtractElementOp,
@@ -58,15 +59,15 @@ from xsparse.transforms.convert_to_llvm.common import (
 )
 
 
-def _vector_type(t: Attribute) -> VectorType:
-    if not isinstance(t, VectorType) or t.get_num_dims() != 1:
+def _vector_type(t: Attribute) -> VectorType[Attribute]:
+    if not is_vector_type(t) or t.get_num_dims() != 1:
         raise DiagnosticException(f"only 1-D vectors are supported, got {t}")
     return t
 
 
 def _alignment(memref: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     t = memref.type
-    assert isinstance(t, MemRefType)
+    assert is_memref_type(t)
     return const(element_size(t.element_type), rewriter, i32)
 
 
@@ -74,7 +75,7 @@ def _address(
     base: SSAValue, indices: Sequence[SSAValue], rewriter: PatternRewriter
 ) -> SSAValue:
     t = base.type
-    assert isinstance(t, MemRefType)
+    assert is_memref_type(t)
     return element_address(
         t, lowered(base, rewriter), [lowered(i, rewriter) for i in indices], rewriter
     )
@@ -123,7 +124,7 @@ def _lane_indices(t: VectorType, rewriter: PatternRewriter) -> SSAValue:
 def _inner_stride(base: SSAValue, rewriter: PatternRewriter) -> SSAValue | None:
     """The innermost stride of `base` when it is not known to be 1, else None."""
     t = base.type
-    assert isinstance(t, MemRefType)
+    assert is_memref_type(t)
     strides, _ = static_strides_and_offset(t)
     if not strides or strides[-1] == 1:
         return None
@@ -145,7 +146,7 @@ def _strided_lanes(
     scaled = llvm.MulOp(lanes, _splat(stride, lanes_type, rewriter))
     rewriter.insert(scaled)
     base_type = base.type
-    assert isinstance(base_type, MemRefType)
+    assert is_memref_type(base_type)
     gep = llvm.GEPOp(
         _address(base, indices, rewriter),
         [llvm.GEP_USE_SSA_VAL],
@@ -164,7 +165,7 @@ class LoadToLLVM(RewritePattern):
     def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter) -> None:
         address = _address(op.base, op.indices, rewriter)
         base_type = op.base.type
-        assert isinstance(base_type, MemRefType)
+        assert is_memref_type(base_type)
         load = llvm.LoadOp(
             address,
             convert_type(op.result.type),
@@ -180,7 +181,7 @@ class StoreToLLVM(RewritePattern):
     def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter) -> None:
         address = _address(op.base, op.indices, rewriter)
         base_type = op.base.type
-        assert isinstance(base_type, MemRefType)
+        assert is_memref_type(base_type)
         store = llvm.StoreOp(
             lowered(op.vector, rewriter),
             address,
@@ -216,7 +217,7 @@ class MaskedLoadToLLVM(RewritePattern):
         address = _address(op.base, op.indices, rewriter)
         if _is_all_true(op.mask):  # every lane on: a plain vector load
             base_type = op.base.type
-            assert isinstance(base_type, MemRefType)
+            assert is_memref_type(base_type)
             load = llvm.LoadOp(
                 address, t, alignment=element_size(base_type.element_type)
             )
@@ -258,7 +259,7 @@ class MaskedStoreToLLVM(RewritePattern):
         address = _address(op.base, op.indices, rewriter)
         if _is_all_true(op.mask):  # every lane on: a plain vector store
             base_type = op.base.type
-            assert isinstance(base_type, MemRefType)
+            assert is_memref_type(base_type)
             store = llvm.StoreOp(
                 value, address, alignment=element_size(base_type.element_type)
             )
@@ -312,7 +313,7 @@ def _lane_pointers(
     address, offsets = _lane_offsets(base, indices, index_vec, rewriter)
     offsets_type = _vector_type(offsets.type)
     base_type = base.type
-    assert isinstance(base_type, MemRefType)
+    assert is_memref_type(base_type)
     pointers_type = VectorType(
         PTR, offsets_type.get_shape(), offsets_type.scalable_dims
     )
@@ -353,7 +354,7 @@ def _scalar_lanes(
         return None
     address, offsets = _lane_offsets(op.base, op.indices, op.index_vec, rewriter)
     base_type = op.base.type
-    assert isinstance(base_type, MemRefType)
+    assert is_memref_type(base_type)
     pointers: list[SSAValue] = []
     (n,) = t.get_shape()
     for lane in range(n):
@@ -378,7 +379,7 @@ class GatherToLLVM(RewritePattern):
         lanes = _scalar_lanes(op, rewriter)
         if lanes is not None:
             base_type = op.base.type
-            assert isinstance(base_type, MemRefType)
+            assert is_memref_type(base_type)
             align = element_size(base_type.element_type)
             value: SSAValue = PoisonOp(t).res
             rewriter.insert(value.owner)  # type: ignore[arg-type]
@@ -415,7 +416,7 @@ class ScatterToLLVM(RewritePattern):
         lanes = _scalar_lanes(op, rewriter)
         if lanes is not None:
             base_type = op.base.type
-            assert isinstance(base_type, MemRefType)
+            assert is_memref_type(base_type)
             align = element_size(base_type.element_type)
             for i, pointer in enumerate(lanes):
                 element = ExtractElementOp(value, const(i, rewriter))
@@ -447,7 +448,7 @@ class BroadcastToLLVM(RewritePattern):
         if source.type == t:
             replace_with(op, [], [source], rewriter)
             return
-        if isinstance(source.type, VectorType):
+        if is_vector_type(source.type):
             raise DiagnosticException(
                 "broadcast between vector shapes is not supported"
             )
@@ -470,7 +471,14 @@ _REDUCTIONS: dict[str, tuple[str, str | None]] = {
     "minimumf": ("fminimum", "llvm.minimum"),
     "maximumf": ("fmaximum", "llvm.maximum"),
 }
-_COMBINE: dict[str, type[llvm.ArithmeticBinOperation]] = {
+_COMBINE: dict[
+    str,
+    type[
+        llvm.ArithmeticBinOperation
+        | llvm.ArithmeticBinOpOverflow
+        | llvm.ArithmeticBinOpDisjoint
+    ],
+] = {
     "add": llvm.AddOp,
     "mul": llvm.MulOp,
     "and": llvm.AndOp,
@@ -613,7 +621,10 @@ class ConstantMaskToLLVM(RewritePattern):
         if t.get_num_scalable_dims() and k not in (0, n):
             raise DiagnosticException("partial constant masks of scalable vectors")
         values = [1 if i < k else 0 for i in range(n)]
-        constant = llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, values), t)
+        mask_type = cast(VectorType[IntegerType], t)  # a vector of i1
+        constant = llvm.ConstantOp(
+            DenseIntOrFPElementsAttr.from_list(mask_type, values), t
+        )
         replace_with(op, [constant], [constant.result], rewriter)
 
 
@@ -713,7 +724,7 @@ class PrintToLLVM(RewritePattern):
     def match_and_rewrite(self, op: PrintOp, rewriter: PatternRewriter) -> None:
         source_type = op.source.type
         value = lowered(op.source, rewriter)
-        if isinstance(source_type, VectorType):
+        if is_vector_type(source_type):
             t = _vector_type(source_type)
             if t.get_num_scalable_dims():
                 raise DiagnosticException(
