@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
-    IntegerType,
 )
 from xdsl.ir import Attribute
 from xdsl.ir.affine import (
@@ -33,6 +32,7 @@ from xsparse.dialects.sparse_tensor.storage import (
     eval_affine,
     level_extent,
 )
+from xsparse.dialects.type_guards import is_integer_type
 
 IntArray = npt.NDArray[np.int64]
 AnyArray = npt.NDArray[Any]
@@ -53,7 +53,7 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
         return np.dtype(np.float32)
     if isinstance(element_type, IndexType):
         return np.dtype(np.int64)
-    if isinstance(element_type, IntegerType):
+    if is_integer_type(element_type):
         width = element_type.width.data
         return np.dtype(
             {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[width]
@@ -254,7 +254,7 @@ class SparseTensor:
                 raise ValueError(f"{where}: expected {num_parents * lt.n} coordinates")
             if crd.size and int(crd.max()) >= lt.m:
                 raise ValueError(f"{where}: coordinate out of the block of {lt.m}")
-            segments = np.arange(0, crd.shape[0] + 1, lt.n)
+            segments = cast(IntArray, np.arange(0, crd.shape[0] + 1, lt.n))
             self._check_segments(
                 crd.astype(np.int64), segments[:-1], segments[1:], lt, where
             )
@@ -306,7 +306,7 @@ class SparseTensor:
         """The level coordinates of every stored value (one array per level)."""
         enc = self.encoding
         num = self.values.shape[0]
-        node = np.arange(num, dtype=np.int64)
+        node = cast(IntArray, np.arange(num, dtype=np.int64))
         result: list[IntArray] = [np.zeros(0, np.int64)] * enc.lvl_rank
         for level in range(enc.lvl_rank - 1, -1, -1):
             lt = enc.lvl_types[level]
@@ -325,7 +325,8 @@ class SparseTensor:
                     else (p[0::2], p[1::2])
                 )
                 if fmt.positions_per_parent == 1:
-                    owner = np.repeat(np.arange(lo.shape[0]), hi - lo)
+                    parents = cast(IntArray, np.arange(lo.shape[0]))
+                    owner = np.repeat(parents, hi - lo)
                 else:
                     owner = np.full(crd.shape[0], -1, np.int64)
                     for parent in np.nonzero(hi > lo)[0]:

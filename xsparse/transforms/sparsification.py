@@ -23,6 +23,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.lower_indexing import LowerIndexingPass
 from xsparse.transforms.sparse_analysis import UnsupportedKernel
@@ -76,7 +77,7 @@ class BufferizeTensorFill(RewritePattern):
             return
         target = op.outputs[0]
         target_type = target.type
-        if not isinstance(target_type, TensorType) or is_sparse_generic(op):
+        if not is_tensor_type(target_type) or is_sparse_generic(op):
             return
         memref_type = MemRefType(target_type.element_type, target_type.get_shape())
         buffer = bufferization.ToBufferOp.create(
