@@ -121,7 +121,10 @@ def parse_module_with_spans(
     ctx: Context, text: str, filename: str = "<input>"
 ) -> tuple[ModuleOp, WeakKeyDictionary[Operation, Span]]:
     """Parse and verify; also where each op starts, to locate later errors."""
-    parser = LocatingParser(ctx, text, filename)
+    try:
+        parser = LocatingParser(ctx, text, filename)  # lexes the first token
+    except ParseError as e:
+        raise XSparseError(format_parse_error(e)) from None
     try:
         module = parser.parse_module()
     except ParseError as e:

@@ -55,7 +55,7 @@ func.func @materialize(%pos: memref<?xindex>, %vals: memref<?xf64>, %i: index) -
 // CHECK:         %[[OUT:.*]] = jagged.alloc(%{{.*}}) : !jagged.buffer<?xmemref<?xf64>>
 // CHECK:         scf.for %[[R:.*]] =
 // CHECK:           %[[SV:.*]] = memref.subview %vals[%{{.*}}] [%{{.*}}] [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: ?>>
-// CHECK-NEXT:      %[[C:.*]] = "memref.cast"(%[[SV]]) : (memref<?xf64, strided<[1], offset: ?>>) -> memref<?xf64, strided<[?], offset: ?>>
+// CHECK-NEXT:      %[[C:.*]] = memref.cast %[[SV]] : memref<?xf64, strided<[1], offset: ?>> to memref<?xf64, strided<[?], offset: ?>>
 // CHECK-NEXT:      jagged.set %[[C]], %[[OUT]][%[[R]]]
 // CHECK:         func.return %[[OUT]]
 
