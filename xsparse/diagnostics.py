@@ -40,7 +40,9 @@ class LocatingParser(Parser):
         return op
 
 
-def format_span(span: Span, message: str, severity: str = "error") -> str:
+def format_span(
+    span: Span[str] | Span[bytes], message: str, severity: str = "error"
+) -> str:
     """MLIR's diagnostic layout: location, severity, message, line, caret."""
     location = span.get_location()
     context = span.print_with_context().split("\n", 1)[1]

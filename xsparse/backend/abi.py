@@ -19,7 +19,7 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -34,6 +34,8 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
 )
 from xdsl.ir import Attribute
+
+from xsparse.dialects.type_guards import is_memref_type
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _libc.free.argtypes = [ctypes.c_void_p]
@@ -251,7 +253,7 @@ class _MemRefParam:
                 f"argument {self.position}: expected a numpy array of {self.dtype}, "
                 f"got {type(value).__name__}"
             )
-        array: np.ndarray[Any, Any] = value
+        array = cast("np.ndarray[Any, Any]", value)
         if array.dtype != self.dtype:
             raise TypeError(
                 f"argument {self.position}: expected dtype {self.dtype}, got {array.dtype}"
@@ -385,7 +387,7 @@ class NativeFunction:
         self._memref_slots: list[tuple[int, int]] = []
         slot = 0
         for position, t in enumerate(inputs):
-            if isinstance(t, MemRefType):
+            if is_memref_type(t):
                 param = _MemRefParam(
                     position,
                     scalar_of(t.element_type).dtype,
@@ -412,7 +414,7 @@ class NativeFunction:
         # per result: None for a scalar, (rank, dtype) for a memref
         self._outputs: list[tuple[int, np.dtype[Any]] | None] = [
             (t.get_num_dims(), scalar_of(t.element_type).dtype)
-            if isinstance(t, MemRefType)
+            if is_memref_type(t)
             else None
             for t in outputs
         ]
@@ -450,7 +452,8 @@ class NativeFunction:
         arrays: list[tuple[np.ndarray[Any, Any], int]] = []
         if self._memref_outputs:
             arrays = [
-                (args[position], values[slot])  # type: ignore[misc]
+                # `convert` checked that each memref argument is an array
+                (cast("np.ndarray[Any, Any]", args[position]), values[slot])
                 for position, slot in self._memref_slots
             ]
         results: list[Any] = []
@@ -480,12 +483,13 @@ def _scalar_converter(position: int, scalar: Scalar) -> Callable[[object], _Slot
         ):
             raise TypeError(
                 f"argument {position}: expected a {scalar.dtype} scalar, "
-                f"got {type(value).__name__}"
+                f"got {type(cast(object, value)).__name__}"
             )
         if python is not float and isinstance(value, float | np.floating):
             raise TypeError(
                 f"argument {position}: expected an integer ({scalar.dtype}), got {value!r}"
             )
-        return (python(value),)  # type: ignore[call-arg]
+        # `Scalar.python` is a bare `type`, so pyright cannot type the call
+        return (python(value),)  # pyright: ignore[reportUnknownArgumentType]
 
     return convert

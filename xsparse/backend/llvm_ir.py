@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -22,12 +23,13 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    VectorType,
+    StringAttr,
 )
 from xdsl.dialects.utils import FastMathAttrBase
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.xdsl_ext import (
     ExtractElementOp,
     FPToSIOp,
@@ -98,7 +100,7 @@ def type_text(t: Attribute) -> str:
         return "{ " + ", ".join(type_text(f) for f in t.types.data) + " }"
     if isinstance(t, llvm.LLVMArrayType):
         return f"[{t.size.data} x {type_text(t.type)}]"
-    if isinstance(t, VectorType):
+    if is_vector_type(t):
         (n,) = t.get_shape()
         scalable = "vscale x " if t.get_num_scalable_dims() else ""
         return f"<{scalable}{n} x {type_text(t.element_type)}>"
@@ -131,7 +133,7 @@ def constant_text(attr: Attribute, t: Attribute) -> str:
         return _float_text(attr.value.data, t)
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = list(attr.get_values())
-        if isinstance(t, VectorType):
+        if is_vector_type(t):
             element = t.element_type
             if t.get_num_scalable_dims() or (
                 values and all(v == values[0] for v in values)
@@ -182,7 +184,7 @@ def _fast_math(p: _FunctionPrinter, op: Operation) -> str:
 
 
 def _is_float_type(t: Attribute) -> bool:
-    if isinstance(t, VectorType):
+    if is_vector_type(t):
         t = t.element_type
     return isinstance(t, Float16Type | Float32Type | Float64Type)
 
@@ -237,7 +239,7 @@ class _FunctionPrinter:
         for i, block in enumerate(blocks):
             self.labels[block] = f"bb{i}"
         entry = blocks[0]
-        params = []
+        params: list[str] = []
         for arg in entry.args:
             name = self.fresh()
             self.names[arg] = name
@@ -386,7 +388,12 @@ def _gep(p: _FunctionPrinter, op: Operation) -> str:
         else:
             indices.append(f"i32 {index}")
     inbounds = " inbounds" if op.inbounds is not None else ""
-    element = type_text(op.elem_type) if op.elem_type is not None else "i8"
+    # xDSL types `elem_type` as required; kept defensive for unverified ops
+    element = (
+        type_text(op.elem_type)
+        if op.elem_type is not None  # pyright: ignore[reportUnnecessaryComparison]
+        else "i8"
+    )
     return (
         f"{p._result(op)} = getelementptr{inbounds} {element}, "
         f"{p.typed(op.ptr)}, {', '.join(indices)}"
@@ -419,7 +426,7 @@ def _alloca(p: _FunctionPrinter, op: Operation) -> str:
 
 def _position(op: Operation) -> str:
     position = op.properties["position"]
-    assert isinstance(position, llvm.DenseArrayBase)
+    assert isinstance(position, DenseArrayBase)
     return ", ".join(str(i) for i in position.get_values())
 
 
@@ -585,7 +592,7 @@ class _ModulePrinter:
         kind = "constant" if op.constant is not None else "global"
         value = op.value
         init = constant_text(value, t) if value is not None else "zeroinitializer"
-        if isinstance(value, llvm.StringAttr):
+        if isinstance(value, StringAttr):
             init = (
                 'c"'
                 + "".join(

@@ -80,7 +80,7 @@ number:
 }""",
 }
 
-_STRINGS = """@.xsparse.fmt.ld = private constant [4 x i8] c"%ld\\00"
+_FORMAT_STRINGS = """@.xsparse.fmt.ld = private constant [4 x i8] c"%ld\\00"
 @.xsparse.fmt.lu = private constant [4 x i8] c"%lu\\00"
 @.xsparse.fmt.g = private constant [3 x i8] c"%g\\00"
 @.xsparse.fmt.s = private constant [3 x i8] c"%s\\00"
@@ -102,7 +102,7 @@ def _c_string(name: str, text: str) -> str:
     return f'@{name} = private constant [{len(text) + 1} x i8] c"{escaped}\\00"\n'
 
 
-_STRINGS += "".join(
+_STRINGS = _FORMAT_STRINGS + "".join(
     _c_string(name, text)
     for name, text in (
         (".xsparse.fmt.d", "%d"),

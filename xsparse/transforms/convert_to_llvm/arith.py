@@ -7,6 +7,8 @@ themselves.
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -22,6 +24,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import FPToSIOp, FPToUIOp, IndexCastUIOp, UIToFPOp
 from xsparse.transforms.convert_to_llvm.common import (
     call_intrinsic,
@@ -33,7 +36,13 @@ from xsparse.transforms.convert_to_llvm.common import (
     replace_with,
 )
 
-_INT_BINARY: dict[type[Operation], type[llvm.ArithmeticBinOperation]] = {
+_LLVMIntBinaryOp = (
+    type[llvm.ArithmeticBinOperation]
+    | type[llvm.ArithmeticBinOpOverflow]
+    | type[llvm.ArithmeticBinOpExact]
+    | type[llvm.ArithmeticBinOpDisjoint]
+)
+_INT_BINARY: dict[type[Operation], _LLVMIntBinaryOp] = {
     arith.AddiOp: llvm.AddOp,
     arith.SubiOp: llvm.SubOp,
     arith.MuliOp: llvm.MulOp,
@@ -115,14 +124,16 @@ class NegfToLLVM(RewritePattern):
 
 def _constant_attr(value: Attribute, t: Attribute) -> Attribute:
     if isinstance(value, IntegerAttr):
-        assert isinstance(t, IntegerType)
+        assert is_integer_type(t)
         return IntegerAttr(value.value.data, t)
     if isinstance(value, FloatAttr):
-        return value
-    if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
+        return cast(Attribute, value)
+    if isinstance(value, DenseIntOrFPElementsAttr) and is_vector_type(t):
         if isinstance(value.get_element_type(), IndexType):
-            return DenseIntOrFPElementsAttr.from_list(t, value.get_values())
-        return value
+            # an index vector constant: `t` is its converted integer vector type
+            int_vector = cast("VectorType[IntegerType]", t)
+            return DenseIntOrFPElementsAttr.from_list(int_vector, value.get_values())
+        return cast(Attribute, value)
     raise DiagnosticException(f"unsupported constant {value}")
 
 
@@ -193,11 +204,11 @@ class SelectToLLVM(RewritePattern):
 
 
 def _width(t: Attribute) -> int:
-    if isinstance(t, VectorType):
+    if is_vector_type(t):
         t = t.element_type
     if isinstance(t, IndexType):
         return 64
-    if isinstance(t, IntegerType):
+    if is_integer_type(t):
         return t.width.data
     assert isinstance(t, AnyFloat)
     return t.bitwidth
@@ -266,8 +277,10 @@ class DivRoundingToLLVM(RewritePattern):
         unsigned = isinstance(op, arith.CeilDivUIOp)
         quotient = (llvm.UDivOp if unsigned else llvm.SDivOp)(a, b)
         remainder = (llvm.URemOp if unsigned else llvm.SRemOp)(a, b)
-        zero = llvm.ConstantOp(IntegerAttr(0, t), t)
-        one = llvm.ConstantOp(IntegerAttr(1, t), t)
+        # lowered integer operands (index is i64 by now)
+        int_t = cast(IntegerType, t)
+        zero = llvm.ConstantOp(IntegerAttr(0, int_t), t)
+        one = llvm.ConstantOp(IntegerAttr(1, int_t), t)
         ops: list[Operation] = [quotient, remainder, zero, one]
         inexact = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(1, 64))  # ne
         ops.append(inexact)

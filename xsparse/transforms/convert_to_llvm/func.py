@@ -16,10 +16,12 @@ first).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    FunctionType,
     MemRefType,
     UnitAttr,
     UnrankedMemRefType,
@@ -48,7 +50,7 @@ def expanded_types(t: Attribute) -> list[Attribute]:
     """The llvm argument types that carry one source-level argument."""
     if isinstance(t, MemRefType):
         rank = t.get_num_dims()
-        return [PTR, PTR, i64] + [i64] * (2 * rank)
+        return [PTR, PTR, i64, *([i64] * (2 * rank))]
     if isinstance(t, UnrankedMemRefType):
         return [i64, PTR]
     return [convert_type(t)]
@@ -63,7 +65,7 @@ def result_type(outputs: Sequence[Attribute]) -> Attribute:
     return llvm.LLVMStructType.from_type_list([convert_type(t) for t in outputs])
 
 
-def llvm_function_type(function_type: func.FunctionType) -> llvm.LLVMFunctionType:
+def llvm_function_type(function_type: FunctionType) -> llvm.LLVMFunctionType:
     inputs = [e for t in function_type.inputs.data for e in expanded_types(t)]
     return llvm.LLVMFunctionType(inputs, result_type(function_type.outputs.data))
 
@@ -152,7 +154,7 @@ def _c_interface_body(
         value = _assemble(t, block.args[position : position + count], rewriter)
         position += count
         if isinstance(t, MemRefType | UnrankedMemRefType):
-            slot = _stack_slot(convert_type(t), rewriter)
+            slot = _stack_slot(convert_type(cast(Attribute, t)), rewriter)
             rewriter.insert(llvm.StoreOp(value, slot))
             value = slot
         args.append(value)
@@ -255,7 +257,9 @@ class CallToLLVM(RewritePattern):
             return_type=None if isinstance(ret, llvm.LLVMVoidType) else ret,
         )
         if len(outputs) <= 1:
-            replace_with(op, [call], [call.returned] if outputs else [], rewriter)
+            # one output: the call returns it
+            returned = [cast(SSAValue, call.returned)] if outputs else []
+            replace_with(op, [call], returned, rewriter)
             return
         rewriter.insert(call)
         assert call.returned is not None

@@ -26,6 +26,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
@@ -99,7 +100,7 @@ class AllocToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
         sizes, strides, count = _identity_sizes_and_strides(
             t, op.dynamic_sizes, rewriter
@@ -125,7 +126,7 @@ class AllocaToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: memref.AllocaOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         sizes, strides, count = _identity_sizes_and_strides(
             t, op.dynamic_sizes, rewriter
         )
@@ -172,7 +173,7 @@ class LoadToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         indices = [lowered(i, rewriter) for i in op.indices]
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
         load = llvm.LoadOp(address, convert_type(op.res.type))
@@ -185,7 +186,7 @@ class StoreToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         indices = [lowered(i, rewriter) for i in op.indices]
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
         rewriter.replace(op, llvm.StoreOp(lowered(op.value, rewriter), address))
@@ -211,7 +212,7 @@ class DimToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
         t = op.source.type
-        if not isinstance(t, MemRefType):
+        if not is_memref_type(t):
             raise DiagnosticException(
                 "memref.dim of an unranked memref is not supported"
             )
@@ -254,9 +255,7 @@ class SubviewToLLVM(RewritePattern):
     ) -> None:
         source_type = op.source.type
         result_type = op.result.type
-        assert isinstance(source_type, MemRefType) and isinstance(
-            result_type, MemRefType
-        )
+        assert is_memref_type(source_type) and is_memref_type(result_type)
         source = Descriptor(lowered(op.source, rewriter), rewriter)
         src_strides, src_offset = static_strides_and_offset(source_type)
         strides_in = [
@@ -337,13 +336,9 @@ class CastToLLVM(RewritePattern):
     def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
         source_type, dest_type = op.source.type, op.dest.type
         source = lowered(op.source, rewriter)
-        if isinstance(source_type, MemRefType) and isinstance(
-            dest_type, UnrankedMemRefType
-        ):
+        if is_memref_type(source_type) and isinstance(dest_type, UnrankedMemRefType):
             value = to_unranked(source, source_type.get_num_dims(), rewriter)
-        elif isinstance(source_type, UnrankedMemRefType) and isinstance(
-            dest_type, MemRefType
-        ):
+        elif isinstance(source_type, UnrankedMemRefType) and is_memref_type(dest_type):
             _, pointer = _unranked_fields(source, rewriter)
             load = llvm.LoadOp(pointer, descriptor_type(dest_type.get_num_dims()))
             rewriter.insert(load)
@@ -383,9 +378,7 @@ class CopyToLLVM(RewritePattern):
     def match_and_rewrite(self, op: memref.CopyOp, rewriter: PatternRewriter) -> None:
         source_type = op.source.type
         target_type = op.destination.type
-        assert isinstance(source_type, MemRefType) and isinstance(
-            target_type, MemRefType
-        )
+        assert is_memref_type(source_type) and is_memref_type(target_type)
         if not (has_identity_layout(source_type) and has_identity_layout(target_type)):
             raise DiagnosticException("memref.copy of strided memrefs is not supported")
         source = Descriptor(lowered(op.source, rewriter), rewriter)
@@ -410,7 +403,7 @@ class ReallocToLLVM(RewritePattern):
     @lowering
     def match_and_rewrite(self, op: ReallocOp, rewriter: PatternRewriter) -> None:
         t = op.result.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         if op.alignment is not None:
             raise DiagnosticException(
                 "memref.realloc with an alignment is not supported"
@@ -476,7 +469,7 @@ class GetGlobalToLLVM(RewritePattern):
         self, op: memref.GetGlobalOp, rewriter: PatternRewriter
     ) -> None:
         t = op.memref.type
-        assert isinstance(t, MemRefType)
+        assert is_memref_type(t)
         address = llvm.AddressOfOp(op.name_.root_reference, PTR)
         dead = llvm.ConstantOp(IntegerAttr(0xDEADBEEF, i64), i64)
         allocated = llvm.IntToPtrOp(dead.result)
