@@ -46,4 +46,4 @@ def _parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
 
 def extend_linalg() -> None:
     """Install the alias-accepting parser on xDSL's `linalg.generic` (idempotent)."""
-    GenericOp.parse = classmethod(_parse_generic)  # type: ignore[method-assign]
+    GenericOp.parse = classmethod(_parse_generic)  # pyright: ignore[reportAttributeAccessIssue]

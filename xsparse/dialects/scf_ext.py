@@ -116,7 +116,7 @@ def _parse_reduce(cls: type[ReduceOp], parser: Parser) -> ReduceOp:
 
 def extend_scf() -> None:
     """Give xDSL's `scf.parallel` and `scf.reduce` MLIR's custom syntax."""
-    ParallelOp.print = _print_parallel  # type: ignore[method-assign]
-    ParallelOp.parse = classmethod(_parse_parallel)  # type: ignore[method-assign,assignment]
-    ReduceOp.print = _print_reduce  # type: ignore[method-assign]
-    ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign,assignment]
+    ParallelOp.print = _print_parallel
+    ParallelOp.parse = classmethod(_parse_parallel)  # pyright: ignore[reportAttributeAccessIssue]
+    ReduceOp.print = _print_reduce
+    ReduceOp.parse = classmethod(_parse_reduce)  # pyright: ignore[reportAttributeAccessIssue]

@@ -366,8 +366,8 @@ def _print_memref_cast(op: memref.CastOp, printer: Printer) -> None:
 def _memref_cast_syntax() -> None:
     """MLIR's custom syntax for `memref.cast` (to and from unranked memrefs in
     `printMemref*` programs); the op class stays xDSL's."""
-    memref.CastOp.parse = classmethod(_parse_memref_cast)  # type: ignore[method-assign]
-    memref.CastOp.print = _print_memref_cast  # type: ignore[method-assign]
+    memref.CastOp.parse = classmethod(_parse_memref_cast)  # pyright: ignore[reportAttributeAccessIssue]
+    memref.CastOp.print = _print_memref_cast  # pyright: ignore[reportAttributeAccessIssue]
 
 
 _CASTS: tuple[type[IRDLOperation], ...] = (
@@ -413,7 +413,7 @@ def _allow_vector_casts() -> None:
                 continue  # already element-wise
             new: Any = type(old)(scalar | VectorType.constr(scalar))
             defs[0] = (name, new)
-        op_type.verify_ = _elementwise_verify(op_type.verify_)  # type: ignore[method-assign]
+        op_type.verify_ = _elementwise_verify(op_type.verify_)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _allow_vector_geps() -> None:
@@ -467,8 +467,8 @@ def _allow_vector_conditions() -> None:
     for op_type in (arith.SelectOp, llvm.SelectOp):
         operands = op_type.get_irdl_definition().operands
         operands[0] = (operands[0][0], condition)
-    arith.SelectOp.parse = classmethod(_parse_select)  # type: ignore[method-assign]
-    arith.SelectOp.print = _print_select  # type: ignore[method-assign]
+    arith.SelectOp.parse = classmethod(_parse_select)  # pyright: ignore[reportAttributeAccessIssue]
+    arith.SelectOp.print = _print_select  # pyright: ignore[reportAttributeAccessIssue]
 
 
 LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (

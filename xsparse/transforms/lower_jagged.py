@@ -234,7 +234,7 @@ class MaterializeView(RewritePattern):
             if isinstance(op, jagged.FromPositionsOp)
             else FoldEllAccess()
         )
-        fold.match_and_rewrite(get, rewriter)  # type: ignore[arg-type]
+        fold.match_and_rewrite(get, rewriter)
         rewriter.erase(op)
 
 

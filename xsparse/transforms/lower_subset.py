@@ -143,7 +143,7 @@ class Emitter:
             body.add_op(scf.YieldOp())
             self.put(scf.ForOp(zero, bound, one, [], Region(body)))
             ivs.append(body.args[0])
-            self.point = InsertPoint.before(body.last_op)  # type: ignore[arg-type]
+            self.point = InsertPoint.before(body.last_op)  # pyright: ignore[reportArgumentType]
         try:
             yield ivs
         finally:
@@ -166,10 +166,10 @@ class Emitter:
                 Region(else_block) if with_else else None,
             )
         )
-        self.point = InsertPoint.before(then_block.last_op)  # type: ignore[arg-type]
+        self.point = InsertPoint.before(then_block.last_op)  # pyright: ignore[reportArgumentType]
 
         def otherwise() -> None:
-            self.point = InsertPoint.before(else_block.last_op)  # type: ignore[arg-type]
+            self.point = InsertPoint.before(else_block.last_op)  # pyright: ignore[reportArgumentType]
 
         try:
             yield otherwise
@@ -574,7 +574,7 @@ def _available(value: SSAValue, point: Operation) -> SSAValue | None:
         assert o is not None
         clone.operands[i] = o
     Rewriter.insert_op(clone, InsertPoint.before(point))
-    return clone.results[value.index]  # type: ignore[attr-defined]
+    return clone.results[value.index]  # pyright: ignore[reportUnknownVariableType, reportAttributeAccessIssue]
 
 
 def _built_in_place(value: SSAValue, concat: ConcatOp) -> memref.AllocOp | None:
@@ -613,7 +613,7 @@ class ConcatInPlace(RewritePattern):
             return
         block = op.parent_block()
         assert block is not None
-        first = min(allocs, key=lambda a: block.get_operation_index(a))  # type: ignore[arg-type]
+        first = min(allocs, key=lambda a: block.get_operation_index(a))  # pyright: ignore[reportArgumentType]
         assert first is not None
         e = Emitter(InsertPoint.before(first))
         sizes = _sizes_before(first, op, e)
@@ -674,7 +674,7 @@ def _sizes_before(first: Operation, op: ConcatOp, e: Emitter) -> list[SSAValue] 
             continue
         parts = allocs if d == op.dim else allocs[:1]
         values = [
-            _available(_size_of_alloc(a, d, e), first)  # type: ignore[arg-type]
+            _available(_size_of_alloc(a, d, e), first)  # pyright: ignore[reportArgumentType]
             for a in parts
         ]
         if any(v is None for v in values):

@@ -90,7 +90,7 @@ def _cast_source(value: SSAValue, type_: type) -> SSAValue | None:
 
 
 def _cast(b: Builder, value: SSAValue, type_: object) -> SSAValue:
-    op = UnrealizedConversionCastOp.get([value], [type_])  # type: ignore[list-item]
+    op = UnrealizedConversionCastOp.get([value], [type_])  # pyright: ignore[reportArgumentType]
     return b.insert(op).results[0]
 
 

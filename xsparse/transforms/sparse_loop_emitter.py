@@ -223,7 +223,7 @@ class SparseKernelEmitter:
         arg_index = {arg: i for i, arg in enumerate(self.block_args)}
         self.expr = build_expr(
             yield_op.operands[0],
-            lambda v: arg_index.get(v),  # type: ignore[arg-type]
+            lambda v: arg_index.get(v),  # pyright: ignore[reportArgumentType]
             lambda op: op.parent_block() is block,
         )
         self.output_read = bool(self.block_args[-1].uses)
@@ -680,7 +680,7 @@ def _stored_leaves(set_value: SSAValue) -> list[indexing.StoredOp]:
     op = set_value.owner
     if isinstance(op, indexing.SetAlgebraOp):
         return _stored_leaves(op.lhs) + _stored_leaves(op.rhs)
-    return [op]  # type: ignore[list-item]
+    return [op]  # pyright: ignore[reportReturnType]
 
 
 def _dims(expr: AffineExpr) -> set[int]:
@@ -690,7 +690,7 @@ def _dims(expr: AffineExpr) -> set[int]:
 def _zero_constant(element_type: Attribute) -> Operation:
     if isinstance(element_type, AnyFloat):
         return arith.ConstantOp(FloatAttr(0.0, element_type))
-    return arith.ConstantOp(IntegerAttr(0, element_type))  # type: ignore[arg-type]
+    return arith.ConstantOp(IntegerAttr(0, element_type))  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 
 def _string(text: str) -> Attribute:

@@ -329,7 +329,7 @@ class LowerMemrefFill(RewritePattern):
             rewriter.insert(loop, insertion)
             indices.append(body.args[0])
             rewriter.insert(scf.YieldOp(), InsertPoint.at_end(body))
-            insertion = InsertPoint.before(body.last_op)  # type: ignore[arg-type]
+            insertion = InsertPoint.before(body.last_op)  # pyright: ignore[reportArgumentType]
         rewriter.insert(memref.StoreOp.get(value, target, indices), insertion)
         rewriter.erase(op)
 

@@ -368,7 +368,7 @@ class _LoopVectorizer:
         mtype = self.vl.of(i1)
         lo_c, hi_c, step_c = constant_int(lo), constant_int(hi), constant_int(step)
         known = lo_c is not None and hi_c is not None and step_c is not None
-        if known and (hi_c - lo_c) % step_c == 0:  # type: ignore[operator]
+        if known and (hi_c - lo_c) % step_c == 0:  # pyright: ignore[reportOperatorIssue]
             true = self.emit(arith.ConstantOp(IntegerAttr(1, i1)))
             return self.emit(vector.BroadcastOp(true.results[0], mtype)).results[0]
         d0, d1, s0 = (
@@ -399,7 +399,7 @@ class _LoopVectorizer:
 
     def load(self, mem: SSAValue, idxs: Sequence[SSAValue]) -> SSAValue:
         """genVectorLoad: a gather when the last subscript is a vector."""
-        vtype = self.vl.of(mem.type.element_type)  # type: ignore[attr-defined]
+        vtype = self.vl.of(mem.type.element_type)  # pyright: ignore[reportUnknownArgumentType, reportAttributeAccessIssue]
         zero = self.splat_constant(vtype, 0)
         assert self.mask is not None
         if is_vector_type(idxs[-1].type):
@@ -819,7 +819,7 @@ class _Scalarizer:
             attr: Attribute = (
                 IntegerAttr(int(first), element)
                 if is_integer_type(element) or isinstance(element, IndexType)
-                else FloatAttr(float(first), element)  # type: ignore[arg-type]
+                else FloatAttr(float(first), element)  # pyright: ignore[reportCallIssue, reportArgumentType]
             )
             return self.emit(arith.ConstantOp(attr, element))
         raise _CannotScalarize
@@ -978,7 +978,7 @@ class PeelVectorLoop(RewritePattern):
             if epilogue is None:
                 return False
             rewriter.insert(epilogue, InsertPoint.after(op))
-            rewriter.insert(epilogue.step.owner, InsertPoint.before(epilogue))  # type: ignore[arg-type]
+            rewriter.insert(epilogue.step.owner, InsertPoint.before(epilogue))  # pyright: ignore[reportArgumentType]
             return True
         if len(op.results) != 1:
             return False
@@ -992,7 +992,7 @@ class PeelVectorLoop(RewritePattern):
         if epilogue is None:
             return False
         rewriter.insert(epilogue, InsertPoint.after(red))
-        rewriter.insert(epilogue.step.owner, InsertPoint.before(epilogue))  # type: ignore[arg-type]
+        rewriter.insert(epilogue.step.owner, InsertPoint.before(epilogue))  # pyright: ignore[reportArgumentType]
         red.results[0].replace_uses_with_if(
             epilogue.results[0], lambda use: use.operation is not epilogue
         )

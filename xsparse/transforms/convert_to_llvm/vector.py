@@ -152,7 +152,7 @@ def _strided_lanes(
         [llvm.GEP_USE_SSA_VAL],
         convert_type(base_type.element_type),
         ssa_indices=[scaled.res],
-        result_type=VectorType(PTR, t.get_shape(), t.scalable_dims),  # type: ignore[arg-type]
+        result_type=VectorType(PTR, t.get_shape(), t.scalable_dims),  # pyright: ignore[reportArgumentType]
     )
     rewriter.insert(gep)
     return gep.result
@@ -322,7 +322,7 @@ def _lane_pointers(
         [llvm.GEP_USE_SSA_VAL],
         convert_type(base_type.element_type),
         ssa_indices=[offsets],
-        result_type=pointers_type,  # type: ignore[arg-type]
+        result_type=pointers_type,  # pyright: ignore[reportArgumentType]
     )
     rewriter.insert(gep)
     return gep.result
@@ -382,7 +382,7 @@ class GatherToLLVM(RewritePattern):
             assert is_memref_type(base_type)
             align = element_size(base_type.element_type)
             value: SSAValue = PoisonOp(t).res
-            rewriter.insert(value.owner)  # type: ignore[arg-type]
+            rewriter.insert(value.owner)
             for i, pointer in enumerate(lanes):
                 load = llvm.LoadOp(
                     pointer, convert_type(base_type.element_type), alignment=align
@@ -552,7 +552,7 @@ class ReductionToLLVM(RewritePattern):
                 return
             neutral = 0.0 if kind == "add" else 1.0
             if acc is None:
-                start = llvm.ConstantOp(FloatAttr(neutral, t), t)  # type: ignore[arg-type]
+                start = llvm.ConstantOp(FloatAttr(neutral, t), t)  # pyright: ignore[reportCallIssue, reportArgumentType]
                 rewriter.insert(start)
                 acc = start.result
             name = f"llvm.vector.reduce.f{kind}.{suffix}"
