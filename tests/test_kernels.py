@@ -289,9 +289,69 @@ def test_parallelization_strategies(name: str, strategy: str) -> None:
     ],
 )
 def test_spmv_every_level_format(encoding: str) -> None:
-    source = (KERNELS / "spmv_csr.mlir").read_text().replace("(i, j) -> (i : dense, j : compressed)", encoding)
+    source = (
+        (KERNELS / "spmv_csr.mlir")
+        .read_text()
+        .replace("(i, j) -> (i : dense, j : compressed)", encoding)
+    )
     rng = np.random.default_rng(15)
     a = random_sparse(rng, (12, 10), 0.3)
     x = rng.standard_normal(10)
-    tensor = SparseTensor.from_dense(a, f"#sparse_tensor.encoding<{{ map = {encoding} }}>")
-    np.testing.assert_allclose(xsparse.compile(source)(tensor, x, np.zeros(12)), a @ x, atol=1e-12)
+    tensor = SparseTensor.from_dense(
+        a, f"#sparse_tensor.encoding<{{ map = {encoding} }}>"
+    )
+    np.testing.assert_allclose(
+        xsparse.compile(source)(tensor, x, np.zeros(12)), a @ x, atol=1e-12
+    )
+
+
+MASKED_SCALE = """
+#ENC = #sparse_tensor.encoding<{ map = ENCODING }>
+#trait = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @kernel(%b: tensor<?x?xf64>, %a: tensor<?x?xf64, #ENC>) -> tensor<?x?xf64, #ENC> {
+  %0 = linalg.generic #trait ins(%b : tensor<?x?xf64>) outs(%a : tensor<?x?xf64, #ENC>) {
+  ^bb0(%bv: f64, %av: f64):
+    %m = arith.mulf %av, %bv : f64
+    linalg.yield %m : f64
+  } -> tensor<?x?xf64, #ENC>
+  return %0 : tensor<?x?xf64, #ENC>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    [
+        "(i, j) -> (i : dense, j : compressed)",
+        "(i, j) -> (j : dense, i : compressed)",
+        "(i, j) -> (i : compressed, j : compressed)",
+        "(i, j) -> (i : compressed(nonunique), j : singleton)",
+    ],
+)
+def test_sparse_output_updated_in_place(encoding: str) -> None:
+    """A sparse output with an input's sparsity keeps that structure: its values
+    are updated where it stores entries, and the result is a SparseTensor."""
+    rng = np.random.default_rng(16)
+    a = random_sparse(rng, (9, 7), 0.3)
+    b = rng.standard_normal((9, 7))
+    tensor = SparseTensor.from_dense(
+        a, f"#sparse_tensor.encoding<{{ map = {encoding} }}>"
+    )
+    result = xsparse.compile(MASKED_SCALE.replace("ENCODING", encoding))(b, tensor)
+    assert isinstance(result, SparseTensor) and result.shape == a.shape
+    np.testing.assert_allclose(result.to_dense(), a * b)
+    assert np.shares_memory(result.values, tensor.values)
+
+
+def test_scale_in_place_returns_the_scaled_tensor() -> None:
+    m = sp.random_array((30, 20), density=0.1, format="csr", random_state=4)
+    result = kernel("scale_in_place")(m.copy())
+    np.testing.assert_allclose(result.to_scipy().toarray(), 2 * m.toarray())
+
+
+def test_sparse_output_needing_insertion_is_refused() -> None:
+    source = MASKED_SCALE.replace(
+        "ENCODING", "(i, j) -> (i : dense, j : compressed)"
+    ).replace("arith.mulf %av, %bv", "arith.addf %av, %bv")
+    with pytest.raises(xsparse.XSparseError, match="needs insertion"):
+        xsparse.compile(source)

@@ -34,10 +34,14 @@ from xdsl.utils.exceptions import DiagnosticException
 from xsparse import __version__
 from xsparse.backend import jit
 from xsparse.backend.lowering import lower_to_llvm
-from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype
+from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
 from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.dialects.sparse_tensor.storage import (
+    eval_affine,
+    sparse_encoding,
+    storage_fields,
+)
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
@@ -108,6 +112,8 @@ class Kernel:
             for position, t in enumerate(self._inputs)
         ]
         self._groups = [tuple((d.arg, d.dim) for d in g) for g in size_groups]
+        self._results = [_Result(t) for t in signature.outputs.data]
+        self._sparse_results = any(r.encoding is not None for r in self._results)
 
     def __call__(self, *args: Any) -> Any:
         if len(args) != len(self._arguments):
@@ -130,7 +136,12 @@ class Kernel:
                     size = shape[dim]
                 elif shape[dim] != size:
                     self._check_sizes(shapes)
-        return self._native(*flat)
+        result = self._native(*flat)
+        if not self._sparse_results:
+            return result
+        fields = list(result) if isinstance(result, tuple) else [result]
+        results = [r.take(fields) for r in self._results]
+        return results[0] if len(results) == 1 else tuple(results)
 
     def _convert(
         self, position: int, arg: Any, arg_type: Attribute
@@ -153,6 +164,42 @@ class Kernel:
                 raise ValueError(
                     f"{self.name}(): operands disagree on a loop's size: {detail}"
                 )
+
+
+class _Result:
+    """How one result of a Kernel is rebuilt from the native function's results:
+    a sparse tensor from its storage fields, anything else as it comes."""
+
+    def __init__(self, result_type: Attribute) -> None:
+        self.encoding = sparse_encoding(result_type)
+        self.fields = (
+            storage_fields(cast(TensorType[Attribute], result_type))
+            if self.encoding is not None
+            else []
+        )
+
+    def take(self, values: list[Any]) -> Any:
+        """Consume this result's values from the front of `values`."""
+        if self.encoding is None:
+            return values.pop(0)
+        enc = self.encoding
+        taken = [values.pop(0) for _ in self.fields]
+        positions: list[Any] = [None] * enc.lvl_rank
+        coordinates: list[Any] = [None] * enc.lvl_rank
+        level_sizes: list[int] = []
+        buffers: Any = None
+        for field, value in zip(self.fields, taken, strict=True):
+            if field.kind == "positions":
+                positions[field.level] = value.view(overhead_dtype(enc.pos_width))
+            elif field.kind == "coordinates":
+                coordinates[field.level] = value.view(overhead_dtype(enc.crd_width))
+            elif field.kind == "values":
+                buffers = value
+            else:
+                level_sizes.append(int(value))
+        last = [np.array([size - 1]) for size in level_sizes]
+        shape = [int(eval_affine(e, last)[0]) + 1 for e in enc.lvl_to_dim.results]
+        return SparseTensor(enc, shape, positions, coordinates, buffers, validate=False)
 
 
 class _Argument:

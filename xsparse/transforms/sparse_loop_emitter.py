@@ -41,6 +41,7 @@ from xsparse.dialects import indexing
 from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import LevelType
+from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
@@ -56,6 +57,7 @@ from xsparse.transforms.sparse_analysis import (
     IntersectSet,
     InvariantLeaf,
     LevelSet,
+    LoopSets,
     NegNode,
     OperandLeaf,
     OpNode,
@@ -213,7 +215,7 @@ class SparseKernelEmitter:
         self.operands = analyze_operands(generic)
         self.output = self.operands[-1]
         if self.output.is_sparse:
-            raise UnsupportedKernel("sparse outputs are not supported yet")
+            self._check_in_place_output(generic)
         self.num_loops = len(generic.iterator_types.data)
         self.order = loop_order(self.num_loops, self.operands)
         block = generic.body.block
@@ -240,6 +242,36 @@ class SparseKernelEmitter:
         self._sizes: dict[int, SSAValue] = {}
 
     # -- prologue helpers ---------------------------------------------------
+
+    def _emit_in_place(self) -> SSAValue:
+        """The loops updating a sparse output's values; the result is the
+        output itself (`sparse_tensor.load`, as MLIR 22 returns it)."""
+        for operand in self.operands:
+            if operand.is_sparse:
+                self.buffer("values", operand)
+            else:
+                self.buffer("dense", operand)
+        state = State(
+            depth={o.index: 0 for o in self.operands if o.is_sparse},
+            positions={
+                o.index: self.index_constant(0) for o in self.operands if o.is_sparse
+            },
+        )
+        self._emit_loop(0, self.expr, state, None, self.builder)
+        return self.builder.insert(LoadOp(self.output.value)).results[0]
+
+    def _check_in_place_output(self, generic: GenericOp) -> None:
+        """A sparse output is updated where it stores entries (MLIR's in-place
+        sparse kernels, e.g. scaling): every loop is parallel and visits each
+        of its stored entries once. New entries need insertion (not yet)."""
+        iterators = [it.data for it in generic.iterator_types.data]
+        if any(it != IteratorType.PARALLEL for it in iterators) or sorted(
+            self.output.level_loops
+        ) != list(range(len(iterators))):
+            raise UnsupportedKernel(
+                "a sparse output is only updated in place (every loop parallel, "
+                "one per level of the output); insertion is not supported yet"
+            )
 
     def _first_loop_op(self, op: Operation) -> None:
         """Prologue ops (buffers, sizes, constants) go before the loop nest."""
@@ -321,6 +353,8 @@ class SparseKernelEmitter:
 
     def emit(self) -> SSAValue:
         """Emit the kernel before the generic; returns the output tensor."""
+        if self.output.is_sparse:
+            return self._emit_in_place()
         out_buf = self.buffer("dense", self.output)
         if not self.output_read and any(o.is_sparse for o in self.operands):
             # Entries the loops skip are zero (a dense kernel visits them all).
@@ -376,7 +410,8 @@ class SparseKernelEmitter:
         leaf_operands: set[int] = set()
         located: list[Operand] = []
         for operand in self.operands:
-            if not operand.is_sparse or operand.index not in used:
+            drives = operand is self.output and operand.is_sparse
+            if not operand.is_sparse or (operand.index not in used and not drives):
                 continue
             level = state.depth[operand.index]
             if level < len(operand.level_loops) and operand.level_loops[level] == loop:
@@ -387,6 +422,8 @@ class SparseKernelEmitter:
         sets = loop_set(
             expr, lambda o: o in leaf_operands, self.output.index, self._is_identity
         )
+        if self.output.index in leaf_operands:
+            sets = self._driven_by_output(sets, expr)
         set_value = self._emit_set(sets.set_expr, loop, state, builder)
         set_value_leaves = _stored_leaves(set_value)
         leaves = set_leaves(sets.set_expr)
@@ -452,6 +489,30 @@ class SparseKernelEmitter:
             )
             return None
         return result
+
+    def _driven_by_output(self, sets: LoopSets, expr: TensorExpr) -> LoopSets:
+        """The loop of a sparse output updated in place iterates the output's
+        stored entries: its level intersected with what the expression needs,
+        which must vanish wherever the output stores nothing."""
+        out = LevelSet(self.output.index)
+        for case in sets.cases:
+            absent = frozenset(
+                leaf.operand
+                for leaf in set_leaves(sets.set_expr)
+                if isinstance(leaf, LevelSet) and leaf not in case
+            ) | {self.output.index}
+            if simplify(expr, absent) is not ZERO:
+                raise UnsupportedKernel(
+                    "the result is nonzero where the sparse output stores "
+                    "nothing; that needs insertion, which is not supported yet"
+                )
+        driven = (
+            out
+            if isinstance(sets.set_expr, FullSet)
+            else IntersectSet(out, sets.set_expr)
+        )
+        cases = [case | {out} for case in sets.cases]
+        return LoopSets(driven, cases)
 
     def _is_parallel(
         self, k: int, s: SetExpr, leaf_operands: set[int], state: State
@@ -614,10 +675,7 @@ class SparseKernelEmitter:
             if acc is not None:
                 return acc
             if "v" not in out_read:
-                buf = self.buffer("dense", self.output)
-                out_read["v"] = builder.insert(
-                    memref.LoadOp.get(buf, self._out_indices(state, builder))
-                ).res
+                out_read["v"] = self._load_element(self.output, state, builder)
             return out_read["v"]
 
         memo: dict[int, SSAValue] = {}
@@ -667,6 +725,11 @@ class SparseKernelEmitter:
         result = value(expr)
         if acc is not None:
             return result
+        if self.output.is_sparse:  # in place, at the output's position
+            values = self.buffer("values", self.output)
+            position = state.positions[self.output.index]
+            builder.insert(memref.StoreOp.get(result, values, [position]))
+            return None
         buf = self.buffer("dense", self.output)
         builder.insert(
             memref.StoreOp.get(result, buf, self._out_indices(state, builder))

@@ -68,7 +68,11 @@ from xsparse.dialects.sparse_tensor.levels import (
     LooseCompressedFormat,
     SingletonFormat,
 )
-from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReinterpretMapOp
+from xsparse.dialects.sparse_tensor.ops_conversion import (
+    ConvertOp,
+    LoadOp,
+    ReinterpretMapOp,
+)
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
@@ -290,6 +294,16 @@ class ForwardReinterpretMap(RewritePattern):
         cast = UnrealizedConversionCastOp.get(storage, [op.dest.type])
         cast.attributes[STORAGE_ATTR] = IntegerAttr(len(storage), IndexType())
         rewriter.replace(op, cast)
+
+
+class ForwardLoad(RewritePattern):
+    """`sparse_tensor.load` without inserts is its operand: a tensor updated in
+    place keeps its storage."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LoadOp, rewriter: PatternRewriter) -> None:
+        if op.has_inserts is None and _storage_of(op.tensor) is not None:
+            rewriter.replace(op, [], [op.tensor])
 
 
 class LowerMemrefFill(RewritePattern):
@@ -1098,6 +1112,7 @@ class SparseTensorCodegenPass(ModulePass):
                         ResolveBufferAccess(),
                         ResolveLevelSize(),
                         ForwardReinterpretMap(),
+                        ForwardLoad(),
                         LowerMemrefFill(),
                         LowerDenseConstant(),
                         ConvertConstantToSparse(),

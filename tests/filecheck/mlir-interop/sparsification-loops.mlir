@@ -1,7 +1,7 @@
 // The loop nests xsparse's sparsifier emits have the structure of MLIR 22's
 // (scf.for / scf.while / scf.if nesting) for the kernels of tests/kernels.
 // REQUIRES: mlir-opt
-// RUN: python %S/../../../tools/compare_loops.py %S/../../kernels/spmv_csr.mlir %S/../../kernels/spmv_coo.mlir %S/../../kernels/spmv_csc.mlir %S/../../kernels/spmv_dcsr.mlir %S/../../kernels/spmv_bsr.mlir %S/../../kernels/spmv_24.mlir %S/../../kernels/spmv_csr_f32_w32.mlir %S/../../kernels/spmm_csr.mlir %S/../../kernels/sddmm_dense_out.mlir %S/../../kernels/spmv_transposed_csr.mlir %S/../../kernels/sparse_dot.mlir %S/../../kernels/sparse_add_dense_out.mlir %S/../../kernels/csr_mul_dcsr_dense_out.mlir %S/../../kernels/sum_all.mlir %S/../../kernels/ttv_csf.mlir %S/../../kernels/scale_index.mlir | filecheck %s
+// RUN: python %S/../../../tools/compare_loops.py %S/../../kernels/spmv_csr.mlir %S/../../kernels/spmv_coo.mlir %S/../../kernels/spmv_csc.mlir %S/../../kernels/spmv_dcsr.mlir %S/../../kernels/spmv_bsr.mlir %S/../../kernels/spmv_24.mlir %S/../../kernels/spmv_csr_f32_w32.mlir %S/../../kernels/spmm_csr.mlir %S/../../kernels/sddmm_dense_out.mlir %S/../../kernels/spmv_transposed_csr.mlir %S/../../kernels/sparse_dot.mlir %S/../../kernels/sparse_add_dense_out.mlir %S/../../kernels/csr_mul_dcsr_dense_out.mlir %S/../../kernels/sum_all.mlir %S/../../kernels/ttv_csf.mlir %S/../../kernels/scale_index.mlir %S/../../kernels/scale_in_place.mlir | filecheck %s
 
 // CHECK: same loops: spmv_csr.mlir (2 loop ops)
 // CHECK: same loops: spmv_bsr.mlir (4 loop ops)
