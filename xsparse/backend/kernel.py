@@ -139,7 +139,11 @@ class Kernel:
         result = self._native(*flat)
         if not self._sparse_results:
             return result
-        fields = list(result) if isinstance(result, tuple) else [result]
+        fields: list[Any] = (
+            list(cast(tuple[Any, ...], result))
+            if isinstance(result, tuple)
+            else [result]
+        )
         results = [r.take(fields) for r in self._results]
         return results[0] if len(results) == 1 else tuple(results)
 
@@ -361,7 +365,13 @@ def compile(
     )
     key = hashlib.sha256(
         "\0".join(
-            [compiler_fingerprint(), jit.host_description(), repr(options), entry or "", source]
+            [
+                compiler_fingerprint(),
+                jit.host_description(),
+                repr(options),
+                entry or "",
+                source,
+            ]
         ).encode()
     ).hexdigest()
     with _kernels_lock:
@@ -405,7 +415,9 @@ def _compile_kernel(
         except DiagnosticException as e:  # a pass rejected the input
             raise XSparseError(locate_error(e, spans, "<source>")) from None
         except Exception as e:  # a bug in a pass: still a diagnostic, not a traceback
-            message = f"<source>: error: internal error in {p.name}: {type(e).__name__}: {e}"
+            message = (
+                f"<source>: error: internal error in {p.name}: {type(e).__name__}: {e}"
+            )
             raise XSparseError(message.split("\n", 1)[0]) from None
     lowered = lower_to_llvm(module)
     compiled = jit.compile(

@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -191,10 +192,8 @@ def static_strides_and_offset(t: MemRefType) -> tuple[list[int], int]:
         ]
         offset = layout.offset
         return strides, offset.data if not isinstance(offset, NoneAttr) else DYNAMIC
-    # FIXME: xDSL's AffineMap has no `is_identity`: a non-strided affine-map
-    # layout raises AttributeError here (kept as is: no behaviour change)
-    if (
-        not isinstance(layout, NoneAttr) and not layout.get_affine_map().is_identity()  # pyright: ignore[reportAttributeAccessIssue]
+    if not isinstance(layout, NoneAttr) and layout.get_affine_map() != AffineMap.identity(
+        len(shape)
     ):
         raise DiagnosticException(f"unsupported memref layout in {t}")
     strides = [0] * len(shape)
