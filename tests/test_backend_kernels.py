@@ -25,30 +25,7 @@ def compile_mlir(text: str, **options: Any) -> JITModule:
     return jit.compile(lower_to_llvm(Parser(ctx, text).parse_module()), **options)
 
 
-SPMV = """
-func.func @spmv(%pos: memref<?xindex>, %crd: memref<?xindex>, %val: memref<?xf64>,
-                %x: memref<?xf64>, %y: memref<?xf64>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = memref.dim %y, %c0 : memref<?xf64>
-  scf.for %i = %c0 to %n step %c1 {
-    %lo = memref.load %pos[%i] : memref<?xindex>
-    %i1 = arith.addi %i, %c1 : index
-    %hi = memref.load %pos[%i1] : memref<?xindex>
-    %init = memref.load %y[%i] : memref<?xf64>
-    %s = scf.for %j = %lo to %hi step %c1 iter_args(%acc = %init) -> (f64) {
-      %c = memref.load %crd[%j] : memref<?xindex>
-      %a = memref.load %val[%j] : memref<?xf64>
-      %b = memref.load %x[%c] : memref<?xf64>
-      %m = arith.mulf %a, %b : f64
-      %r = arith.addf %acc, %m : f64
-      scf.yield %r : f64
-    }
-    memref.store %s, %y[%i] : memref<?xf64>
-  }
-  return
-}
-"""
+SPMV = (Path(__file__).parent / "kernels" / "memref" / "spmv.mlir").read_text()
 
 
 @pytest.mark.parametrize("shape", [(50, 40), (0, 7), (9, 0)])
