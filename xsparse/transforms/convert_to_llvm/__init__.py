@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -70,63 +71,62 @@ class ConvertToLLVMPass(ModulePass):
 
 
 @dataclass(frozen=True)
-class ConvertArithToLLVMPass(ModulePass):
+class _OneDialectToLLVMPass(ModulePass):
+    """Only the patterns of one source dialect of `convert-to-llvm` (the rest
+    of the IR stays as it is, joined by casts)."""
+
+    patterns: ClassVar[Sequence[RewritePattern]]
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _run(op, self.patterns, strict=False)
+
+
+@dataclass(frozen=True)
+class ConvertArithToLLVMPass(_OneDialectToLLVMPass):
     """Only the arith patterns of `convert-to-llvm`."""
 
     name = "convert-arith-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, ARITH_PATTERNS, strict=False)
+    patterns = ARITH_PATTERNS
 
 
 @dataclass(frozen=True)
-class ConvertFuncToLLVMPass(ModulePass):
+class ConvertFuncToLLVMPass(_OneDialectToLLVMPass):
     """Only the func patterns of `convert-to-llvm`."""
 
     name = "convert-func-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, FUNC_PATTERNS, strict=False)
+    patterns = FUNC_PATTERNS
 
 
 @dataclass(frozen=True)
-class ConvertCfToLLVMPass(ModulePass):
+class ConvertCfToLLVMPass(_OneDialectToLLVMPass):
     """Only the cf patterns of `convert-to-llvm`."""
 
     name = "convert-cf-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, CF_PATTERNS, strict=False)
+    patterns = CF_PATTERNS
 
 
 @dataclass(frozen=True)
-class FinalizeMemRefToLLVMPass(ModulePass):
+class FinalizeMemRefToLLVMPass(_OneDialectToLLVMPass):
     """Only the memref patterns of `convert-to-llvm`."""
 
     name = "finalize-memref-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, MEMREF_PATTERNS, strict=False)
+    patterns = MEMREF_PATTERNS
 
 
 @dataclass(frozen=True)
-class ConvertVectorToLLVMPass(ModulePass):
+class ConvertVectorToLLVMPass(_OneDialectToLLVMPass):
     """Only the vector patterns of `convert-to-llvm`."""
 
     name = "convert-vector-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, VECTOR_PATTERNS, strict=False)
+    patterns = VECTOR_PATTERNS
 
 
 @dataclass(frozen=True)
-class ConvertMathToLLVMPass(ModulePass):
+class ConvertMathToLLVMPass(_OneDialectToLLVMPass):
     """Only the math patterns of `convert-to-llvm`."""
 
     name = "convert-math-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, MATH_PATTERNS, strict=False)
+    patterns = MATH_PATTERNS
 
 
 __all__ = [
