@@ -242,49 +242,27 @@ def matrix_workloads(
     """SpMV, SpMM or sum on `matrix`."""
     n, m = matrix.shape
     shapes: list[tuple[int, ...] | None]
-    if kernel == "spmv":
-        x = rng.random(m)
-        y = np.zeros(n)
-        want = matrix @ x
+    if kernel in ("spmv", "spmm"):
+        # y = A x, or C = A B with B of SPMM_COLUMNS columns: the same workload.
+        dense = rng.random(m) if kernel == "spmv" else rng.random((m, SPMM_COLUMNS))
+        out = np.zeros((n, *dense.shape[1:]))
+        want = matrix @ dense
 
         def args(w: int) -> list[Any]:
-            return [sparse_tensor(matrix, kernel, w), x, y]
+            return [sparse_tensor(matrix, kernel, w), dense, out]
 
         def zero() -> None:
-            y.fill(0.0)
+            out.fill(0.0)
 
         shapes = [(n, m), None, None]
         return Workload(
             kernel,
             dist,
-            "y = A x",
+            "y = A x" if kernel == "spmv" else f"C = A B, B {m}x{SPMM_COLUMNS}",
             args,
             zero,
             shapes,
-            lambda: matrix @ x,
-            lambda r: rel_error(r, want),
-            matrix.nnz,
-        )
-    if kernel == "spmm":
-        b = rng.random((m, SPMM_COLUMNS))
-        c = np.zeros((n, SPMM_COLUMNS))
-        want = matrix @ b
-
-        def args_mm(w: int) -> list[Any]:
-            return [sparse_tensor(matrix, kernel, w), b, c]
-
-        def zero_mm() -> None:
-            c.fill(0.0)
-
-        shapes = [(n, m), None, None]
-        return Workload(
-            kernel,
-            dist,
-            f"C = A B, B {m}x{SPMM_COLUMNS}",
-            args_mm,
-            zero_mm,
-            shapes,
-            lambda: matrix @ b,
+            lambda: matrix @ dense,
             lambda r: rel_error(r, want),
             matrix.nnz,
         )
