@@ -725,16 +725,20 @@ class SparseKernelEmitter:
         result = value(expr)
         if acc is not None:
             return result
+        self._store_result(result, state, builder)
+        return None
+
+    def _store_result(self, result: SSAValue, state: State, builder: Builder) -> None:
+        """Write the kernel's value at the output's current element."""
         if self.output.is_sparse:  # in place, at the output's position
             values = self.buffer("values", self.output)
             position = state.positions[self.output.index]
             builder.insert(memref.StoreOp.get(result, values, [position]))
-            return None
+            return
         buf = self.buffer("dense", self.output)
         builder.insert(
             memref.StoreOp.get(result, buf, self._out_indices(state, builder))
         )
-        return None
 
 
 def _stored_leaves(set_value: SSAValue) -> list[indexing.StoredOp]:
