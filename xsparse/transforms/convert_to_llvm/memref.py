@@ -413,7 +413,13 @@ class ReallocToLLVM(RewritePattern):
         dynamic = [op.dynamic_result_size] if op.dynamic_result_size is not None else []
         sizes, strides, count = _identity_sizes_and_strides(t, dynamic, rewriter)
         size = _byte_size(count, t.element_type, rewriter)
-        call = llvm.CallOp("realloc", source.allocated(), size, return_type=PTR)
+        # realloc(p, 0) may free p and return null: keep at least one byte.
+        one = const(1, rewriter)
+        is_empty = llvm.ICmpOp(size, one, IntegerAttr(6, 64))  # ult
+        rewriter.insert(is_empty)
+        nonzero = llvm.SelectOp(is_empty.res, one, size)
+        rewriter.insert(nonzero)
+        call = llvm.CallOp("realloc", source.allocated(), nonzero.res, return_type=PTR)
         rewriter.insert(call)
         assert call.returned is not None
         desc = Descriptor.build(

@@ -1,0 +1,777 @@
+"""Insertion into sparse tensors: the part of `sparse-tensor-codegen` that builds
+a sparse result.
+
+Mirrors MLIR 22's codegen of `tensor.insert`, `sparse_tensor.load hasInserts`,
+`sparse_tensor.expand` and `sparse_tensor.compress` (SparseTensorCodegen.cpp:
+`genInsertionStore`, `allocSchemeForRank`, `genEndInsert`, the expand/compress
+converters) on xsparse's storage:
+
+* a sparse tensor under construction (from `tensor.empty` or
+  `bufferization.alloc_tensor`) is its storage fields followed by the used
+  size of each buffer (MLIR's `pos_mem_sz`/`crd_mem_sz`/`val_mem_sz` in the
+  storage specifier); buffers grow by `memref.realloc` to twice their capacity
+  when full, so appending is amortized O(1);
+* entries are inserted in lexicographic level order: a dense level locates,
+  a compressed level appends a coordinate unless the parent's last one is the
+  same, a singleton level appends; `positions[parent + 1]` is set as entries
+  arrive and `load hasInserts` fills the positions of parents that got none,
+  then shrinks every buffer to its used size;
+* `scf.for`/`scf.while`/`scf.if` carrying such a tensor carry its fields
+  instead (a 1:N conversion through `builtin.unrealized_conversion_cast`s
+  that fold away once both ends are converted);
+* `expand` gives a dense workspace (values, filled flags, the list of added
+  coordinates) and `compress` sorts the added coordinates (heap sort), inserts
+  their entries in order and clears the workspace entries it used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, bufferization, scf
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnrealizedConversionCastOp,
+)
+from xdsl.dialects.tensor import DimOp as TensorDimOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
+from xdsl.dialects.tensor import InsertOp as TensorInsertOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from xsparse.dialects.sparse_tensor.encoding import Encoding
+from xsparse.dialects.sparse_tensor.levels import (
+    LooseCompressedFormat,
+    SingletonFormat,
+)
+from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
+from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
+from xsparse.dialects.sparse_tensor.storage import (
+    StorageField,
+    sparse_encoding,
+    storage_fields,
+)
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
+from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.post_sparsification_rewrite import INDEX, Emitter
+
+STORAGE_ATTR = "xsparse.storage"
+"""Marks the cast that stands for a sparse value made of its storage fields
+(shared with sparse_tensor_codegen)."""
+GROWING_ATTR = "xsparse.growing"
+"""Marks the cast that stands for a sparse tensor under construction."""
+UNPACK_ATTR = "xsparse.unpack"
+"""Marks the cast that takes a sparse tensor apart into its growing fields."""
+
+INITIAL_CAPACITY = 16
+I1 = IntegerType(1)
+
+
+def _memref_fields(layout: Sequence[StorageField]) -> list[int]:
+    return [
+        i
+        for i, f in enumerate(layout)
+        if f.kind in ("positions", "coordinates", "values")
+    ]
+
+
+def growing_types(tensor_type: TensorType[Attribute]) -> list[Attribute]:
+    """The types of a sparse tensor under construction: its storage fields,
+    then the used size of each buffer."""
+    layout = storage_fields(tensor_type)
+    return [f.type for f in layout] + [INDEX] * len(_memref_fields(layout))
+
+
+@dataclass
+class Growing:
+    """The fields of a sparse tensor under construction, updated as code that
+    appends to it is emitted."""
+
+    tensor_type: TensorType[Attribute]
+    values: list[SSAValue]
+
+    @property
+    def layout(self) -> list[StorageField]:
+        return storage_fields(self.tensor_type)
+
+    @property
+    def encoding(self) -> Encoding:
+        enc = sparse_encoding(self.tensor_type)
+        assert enc is not None
+        return enc
+
+    def _slot(self, kind: str, level: int) -> int:
+        for i, f in enumerate(self.layout):
+            if f.kind == kind and f.level == level:
+                return i
+        raise KeyError((kind, level))
+
+    def _used_slot(self, kind: str, level: int) -> int:
+        layout = self.layout
+        return len(layout) + _memref_fields(layout).index(self._slot(kind, level))
+
+    def buffer(self, kind: str, level: int = -1) -> SSAValue:
+        return self.values[self._slot(kind, level)]
+
+    def used(self, kind: str, level: int = -1) -> SSAValue:
+        return self.values[self._used_slot(kind, level)]
+
+    def level_size(self, level: int) -> SSAValue:
+        return self.values[self._slot("level_size", level)]
+
+    def update(self, kind: str, level: int, buffer: SSAValue, used: SSAValue) -> None:
+        self.values[self._slot(kind, level)] = buffer
+        self.values[self._used_slot(kind, level)] = used
+
+    def copy(self, values: Sequence[SSAValue]) -> Growing:
+        return Growing(self.tensor_type, list(values))
+
+
+# -- casts standing for converted values ---------------------------------------
+
+
+def _marked_cast(
+    inputs: Sequence[SSAValue], types: Sequence[Attribute], mark: str
+) -> UnrealizedConversionCastOp:
+    cast = UnrealizedConversionCastOp.get(inputs, types)
+    cast.attributes[mark] = IntegerAttr(len(inputs), IndexType())
+    return cast
+
+
+def pack(g: Growing, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
+    """The sparse value standing for fields under construction."""
+    cast = _marked_cast(g.values, [g.tensor_type], GROWING_ATTR)
+    rewriter.insert(cast, at)
+    return cast.results[0]
+
+
+def _cast_inputs(value: SSAValue, mark: str) -> list[SSAValue] | None:
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and mark in owner.attributes:
+        return list(owner.inputs)
+    return None
+
+
+def growing_of(value: SSAValue, e: Emitter) -> Growing | None:
+    """The fields under construction of a sparse value, if it is converted
+    already: a tensor being built, or a complete one (its used sizes are its
+    buffers' sizes)."""
+    t = value.type
+    assert is_tensor_type(t)
+    fields = _cast_inputs(value, GROWING_ATTR)
+    if fields is not None:
+        return Growing(t, fields)
+    fields = _cast_inputs(value, STORAGE_ATTR)
+    if fields is None:
+        return None
+    layout = storage_fields(t)
+    used = [e.dim(fields[i]) for i in _memref_fields(layout)]
+    return Growing(t, [*fields, *used])
+
+
+def unpack(
+    value: SSAValue, rewriter: PatternRewriter, at: InsertPoint
+) -> list[SSAValue]:
+    """The growing fields of a sparse value; a cast that folds later when the
+    value is not converted yet."""
+    g = growing_of(value, Emitter(rewriter, at))
+    if g is not None:
+        return g.values
+    t = value.type
+    assert is_tensor_type(t)
+    cast = _marked_cast([value], growing_types(t), UNPACK_ATTR)
+    rewriter.insert(cast, at)
+    return list(cast.results)
+
+
+def _is_sparse(t: Attribute) -> bool:
+    return sparse_encoding(t) is not None
+
+
+class FoldUnpack(RewritePattern):
+    """An unpack cast of a converted sparse value is that value's fields."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: UnrealizedConversionCastOp, rewriter: PatternRewriter
+    ) -> None:
+        if UNPACK_ATTR not in op.attributes:
+            return
+        g = growing_of(op.inputs[0], Emitter(rewriter, InsertPoint.before(op)))
+        if g is not None:
+            rewriter.replace(op, [], g.values)
+
+
+# -- 1:N conversion of scf ops carrying sparse tensors -------------------------
+
+
+def _expand_values(
+    values: Sequence[SSAValue], rewriter: PatternRewriter, at: InsertPoint
+) -> list[SSAValue]:
+    out: list[SSAValue] = []
+    for v in values:
+        out.extend(unpack(v, rewriter, at) if _is_sparse(v.type) else [v])
+    return out
+
+
+def _expand_types(types: Sequence[Attribute]) -> list[Attribute]:
+    out: list[Attribute] = []
+    for t in types:
+        if _is_sparse(t):
+            assert is_tensor_type(t)
+            out.extend(growing_types(t))
+        else:
+            out.append(t)
+    return out
+
+
+def _packed(
+    values: Sequence[SSAValue],
+    types: Sequence[Attribute],
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+) -> list[SSAValue]:
+    """The inverse of `_expand_values`: one value per type in `types`."""
+    rest = list(values)
+    out: list[SSAValue] = []
+    for t in types:
+        if _is_sparse(t):
+            assert is_tensor_type(t)
+            n = len(growing_types(t))
+            out.append(pack(Growing(t, rest[:n]), rewriter, at))
+            rest = rest[n:]
+        else:
+            out.append(rest.pop(0))
+    return out
+
+
+def _expand_block(block: Block, rewriter: PatternRewriter) -> Block:
+    """A block whose sparse arguments are expanded into their fields, with
+    `block`'s ops moved in and its terminator's sparse operands expanded."""
+    old_types = [a.type for a in block.args]
+    new = Block(arg_types=_expand_types(old_types))
+    args = _packed(new.args, old_types, rewriter, InsertPoint.at_end(new))
+    rewriter.inline_block(block, InsertPoint.at_end(new), args)
+    terminator = new.last_op
+    assert terminator is not None
+    operands = _expand_values(
+        terminator.operands, rewriter, InsertPoint.before(terminator)
+    )
+    terminator.operands = operands
+    return new
+
+
+def _carries_sparse(op: Operation) -> bool:
+    return any(_is_sparse(t) for t in (*op.operand_types, *op.result_types))
+
+
+class ExpandSparseFor(RewritePattern):
+    """`scf.for` carrying sparse tensors -> carrying their fields."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        if not _carries_sparse(op):
+            return
+        at = InsertPoint.before(op)
+        inits = _expand_values(op.iter_args, rewriter, at)
+        body = _expand_block(op.body.block, rewriter)
+        loop = scf.ForOp(op.lb, op.ub, op.step, inits, Region(body))
+        loop.attributes.update(op.attributes)
+        rewriter.insert(loop, at)
+        results = _packed(
+            loop.results, op.result_types, rewriter, InsertPoint.after(loop)
+        )
+        rewriter.replace(op, [], results)
+
+
+class ExpandSparseWhile(RewritePattern):
+    """`scf.while` carrying sparse tensors -> carrying their fields."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter) -> None:
+        if not _carries_sparse(op):
+            return
+        at = InsertPoint.before(op)
+        inits = _expand_values(op.arguments, rewriter, at)
+        before = _expand_block(op.before_region.block, rewriter)
+        after = _expand_block(op.after_region.block, rewriter)
+        loop = scf.WhileOp(
+            inits, _expand_types(op.result_types), Region(before), Region(after)
+        )
+        loop.attributes.update(op.attributes)
+        rewriter.insert(loop, at)
+        results = _packed(
+            loop.results, op.result_types, rewriter, InsertPoint.after(loop)
+        )
+        rewriter.replace(op, [], results)
+
+
+class ExpandSparseIf(RewritePattern):
+    """`scf.if` yielding sparse tensors -> yielding their fields."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.IfOp, rewriter: PatternRewriter) -> None:
+        if not any(_is_sparse(t) for t in op.result_types):
+            return
+        then = _expand_block(op.true_region.block, rewriter)
+        other = _expand_block(op.false_region.block, rewriter)
+        new = scf.IfOp(
+            op.cond, _expand_types(op.result_types), Region(then), Region(other)
+        )
+        new.attributes.update(op.attributes)
+        rewriter.insert(new, InsertPoint.before(op))
+        results = _packed(
+            new.results, op.result_types, rewriter, InsertPoint.after(new)
+        )
+        rewriter.replace(op, [], results)
+
+
+# -- emission helpers ---------------------------------------------------------
+
+
+def _if(
+    e: Emitter,
+    cond: SSAValue,
+    types: Sequence[Attribute],
+    then: Callable[[Emitter], Sequence[SSAValue]],
+    other: Callable[[Emitter], Sequence[SSAValue]],
+) -> list[SSAValue]:
+    """`scf.if` with results."""
+    blocks: list[Block] = []
+    for branch in (then, other):
+        block = Block()
+        yielded = branch(e.inside(block))
+        block.add_op(scf.YieldOp(*yielded))
+        blocks.append(block)
+    op = scf.IfOp(cond, types, Region(blocks[0]), Region(blocks[1]))
+    e.op(op)
+    return list(op.results)
+
+
+def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
+    return e.value(arith.CmpiOp(a, b, predicate))
+
+
+def _reserve(e: Emitter, buffer: SSAValue, needed: SSAValue) -> SSAValue:
+    """`buffer`, reallocated to max(2 * capacity, needed) if it holds fewer
+    than `needed` elements."""
+    t = buffer.type
+    assert is_memref_type(t)
+    capacity = e.dim(buffer)
+
+    def grow(b: Emitter) -> list[SSAValue]:
+        doubled = b.mul(capacity, b.index(2))
+        size = b.value(arith.MaxUIOp(doubled, needed))
+        return [b.value(ReallocOp(buffer, size, t))]
+
+    full = _cmp(e, needed, "ugt", capacity)
+    return _if(e, full, [t], grow, lambda _: [buffer])[0]
+
+
+def _push_back(
+    e: Emitter,
+    g: Growing,
+    kind: str,
+    level: int,
+    value: SSAValue,
+    count: SSAValue | None = None,
+) -> SSAValue:
+    """Append `count` (default one) copies of `value` to a buffer; returns the
+    position of the first."""
+    buffer, used = g.buffer(kind, level), g.used(kind, level)
+    t = buffer.type
+    assert is_memref_type(t)
+    value = (
+        e.from_index(value, t.element_type)
+        if isinstance(value.type, IndexType)
+        else value
+    )
+    needed = e.add(used, count if count is not None else e.index(1))
+    buffer = _reserve(e, buffer, needed)
+    if count is None:
+        e.store(value, buffer, [used])
+    else:
+        e.for_each(used, needed, lambda b, i: b.store(value, buffer, [i]))
+    g.update(kind, level, buffer, needed)
+    return used
+
+
+def _alloc_scheme(e: Emitter, g: Growing, start: int) -> None:
+    """Room for the entries under one new position at level `start - 1`:
+    zero positions for the next compressed level (times the dense levels in
+    between), or zero values when every level below is dense (MLIR's
+    `allocSchemeForRank`)."""
+    linear = e.index(1)
+    for level in range(start, len(g.encoding.lvl_types)):
+        fmt = g.encoding.lvl_types[level].format
+        if fmt.has_positions:
+            _push_back(e, g, "positions", level, e.index(0), linear)
+            return
+        if isinstance(fmt, SingletonFormat):
+            return
+        linear = e.mul(linear, g.level_size(level))
+    values = g.buffer("values")
+    assert is_memref_type(values.type)
+    _push_back(e, g, "values", -1, e.constant(0, values.type.element_type), linear)
+
+
+def _check_insertable(enc: Encoding) -> None:
+    for lt in enc.lvl_types:
+        fmt = lt.format
+        if isinstance(fmt, LooseCompressedFormat) or not (
+            fmt.is_dense or fmt.has_positions or isinstance(fmt, SingletonFormat)
+        ):
+            raise ValueError(f"insertion into a level of format {lt} is not supported")
+
+
+def _insert_entry(
+    e: Emitter, g: Growing, lvl_coords: Sequence[SSAValue], value: SSAValue
+) -> Growing:
+    """Append the entry at `lvl_coords` (after every entry inserted so far in
+    level order) and return the updated fields."""
+    enc = g.encoding
+    _check_insertable(enc)
+    rank = len(enc.lvl_types)
+    parent = e.index(0)
+    for level, lt in enumerate(enc.lvl_types):
+        fmt = lt.format
+        c = lvl_coords[level]
+        if fmt.is_dense:
+            parent = e.add(e.mul(parent, g.level_size(level)), c)
+        elif isinstance(fmt, SingletonFormat):
+            _push_back(e, g, "coordinates", level, c)
+        elif level == rank - 1 or not lt.is_unique:
+            parent = _append_coordinate(e, g, level, parent, c, rank)
+        else:
+            parent, g = _find_or_append(e, g, level, parent, c, rank)
+    values = g.buffer("values")
+    if enc.lvl_types[-1].format.is_dense:
+        e.store(value, values, [parent])
+    else:
+        _push_back(e, g, "values", -1, value)
+    return g
+
+
+def _append_coordinate(
+    e: Emitter, g: Growing, level: int, parent: SSAValue, c: SSAValue, rank: int
+) -> SSAValue:
+    """A new coordinate under `parent` at a compressed level; its position."""
+    position = _push_back(e, g, "coordinates", level, c)
+    positions = g.buffer("positions", level)
+    assert is_memref_type(positions.type)
+    end = e.from_index(e.add(position, e.index(1)), positions.type.element_type)
+    e.store(end, positions, [e.add(parent, e.index(1))])
+    if level + 1 < rank:
+        _alloc_scheme(e, g, level + 1)
+    return position
+
+
+def _find_or_append(
+    e: Emitter, g: Growing, level: int, parent: SSAValue, c: SSAValue, rank: int
+) -> tuple[SSAValue, Growing]:
+    """At a unique compressed level above the last: the parent's last entry if
+    it has coordinate `c`, else a new one."""
+    positions = g.buffer("positions", level)
+    coordinates = g.buffer("coordinates", level)
+    one = e.index(1)
+    first = e.to_index(e.load(positions, [parent]))
+    last = e.to_index(e.load(positions, [e.add(parent, one)]))
+    nonempty = _cmp(e, last, "ugt", first)
+    previous = e.value(
+        arith.SelectOp(nonempty, e.value(arith.SubiOp(last, one)), first)
+    )
+    same = e.value(
+        arith.AndIOp(
+            nonempty, _cmp(e, e.to_index(e.load(coordinates, [previous])), "eq", c)
+        )
+    )
+    types = [INDEX, *(v.type for v in g.values)]
+
+    def found(_: Emitter) -> list[SSAValue]:
+        return [previous, *g.values]
+
+    def append(b: Emitter) -> list[SSAValue]:
+        fresh = g.copy(g.values)
+        position = _append_coordinate(b, fresh, level, parent, c, rank)
+        return [position, *fresh.values]
+
+    results = _if(e, same, types, found, append)
+    return results[0], g.copy(results[1:])
+
+
+def _level_coordinates(
+    e: Emitter, enc: Encoding, dim_coords: Sequence[SSAValue]
+) -> list[SSAValue]:
+    return [e.affine(x, dim_coords) for x in enc.dim_to_lvl.results]
+
+
+# -- patterns -----------------------------------------------------------------
+
+
+class AllocateSparseTensor(RewritePattern):
+    """`tensor.empty` / `bufferization.alloc_tensor` of a sparse type -> empty
+    growing buffers: positions [0] per compressed level, then room for the
+    entries under the root (MLIR's `allocSchemeForRank(0)`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorEmptyOp | bufferization.AllocTensorOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.results[0].type
+        enc = sparse_encoding(t)
+        if enc is None:
+            return
+        assert is_tensor_type(t)
+        if isinstance(op, bufferization.AllocTensorOp) and op.copy is not None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        dynamic = iter(op.dynamic_sizes)
+        dims = [next(dynamic) if n < 0 else e.index(n) for n in t.get_shape()]
+        sizes = [_level_size(e, x, dims) for x in enc.dim_to_lvl.results]
+        values: list[SSAValue] = []
+        used: list[SSAValue] = []
+        for f in storage_fields(t):
+            if f.kind == "level_size":
+                values.append(sizes[f.level])
+                continue
+            assert is_memref_type(f.type)
+            buffer = e.alloc(f.type, [e.index(INITIAL_CAPACITY)])
+            if f.kind == "positions":
+                e.store(e.constant(0, f.type.element_type), buffer, [e.index(0)])
+                used.append(e.index(1))
+            else:
+                used.append(e.index(0))
+            values.append(buffer)
+        g = Growing(t, values + used)
+        _alloc_scheme(e, g, 0)
+        rewriter.replace(op, [], [pack(g, rewriter, at)])
+
+
+def _level_size(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    raise ValueError("insertion into a sparse tensor with a non-permutation encoding")
+
+
+class LowerSparseDim(RewritePattern):
+    """`tensor.dim` of a sparse tensor at a constant dimension -> the size of
+    the level that stores that dimension."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorDimOp, rewriter: PatternRewriter) -> None:
+        enc = sparse_encoding(op.source.type)
+        index = op.index.owner
+        if enc is None or not isinstance(index, arith.ConstantOp):
+            return
+        assert isinstance(index.value, IntegerAttr)
+        dim = index.value.value.data
+        g = growing_of(op.source, Emitter(rewriter, InsertPoint.before(op)))
+        if g is None:
+            return
+        for level, expr in enumerate(enc.dim_to_lvl.results):
+            if expr == AffineDimExpr(dim):
+                rewriter.replace(op, [], [g.level_size(level)])
+                return
+
+
+class LowerSparseInsert(RewritePattern):
+    """`tensor.insert` into a sparse tensor under construction -> appends to
+    its level buffers (MLIR's `genInsertionStore`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorInsertOp, rewriter: PatternRewriter) -> None:
+        enc = sparse_encoding(op.dest.type)
+        if enc is None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        g = growing_of(op.dest, e)
+        if g is None:
+            return
+        g = _insert_entry(e, g, _level_coordinates(e, enc, op.indices), op.scalar)
+        rewriter.replace(op, [], [pack(g, rewriter, at)])
+
+
+class FinalizeInsertions(RewritePattern):
+    """`sparse_tensor.load hasInserts` -> the positions of parents without
+    entries filled in (MLIR's `genEndInsert`), every buffer shrunk to its used
+    size: the storage of a complete sparse tensor."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LoadOp, rewriter: PatternRewriter) -> None:
+        if op.has_inserts is None:
+            return
+        fields = _cast_inputs(op.tensor, GROWING_ATTR)
+        if fields is None:
+            if _cast_inputs(op.tensor, STORAGE_ATTR) is not None:
+                rewriter.replace(op, [], [op.tensor])
+            return
+        t = op.tensor.type
+        assert is_tensor_type(t)
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        g = Growing(t, fields)
+        for level, lt in enumerate(g.encoding.lvl_types):
+            if lt.format.has_positions:
+                _fill_empty_positions(
+                    e, g.buffer("positions", level), g.used("positions", level)
+                )
+        storage: list[SSAValue] = []
+        for f in g.layout:
+            if f.kind == "level_size":
+                storage.append(g.level_size(f.level))
+                continue
+            assert is_memref_type(f.type)
+            buffer = g.buffer(f.kind, f.level)
+            storage.append(e.value(ReallocOp(buffer, g.used(f.kind, f.level), f.type)))
+        cast = _marked_cast(storage, [t], STORAGE_ATTR)
+        rewriter.replace(op, cast)
+
+
+def _fill_empty_positions(e: Emitter, positions: SSAValue, used: SSAValue) -> None:
+    """positions[i] = positions[i - 1] where no entry set it (it is still 0)."""
+    t = positions.type
+    assert is_memref_type(t)
+    zero = e.constant(0, t.element_type)
+
+    def fix(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        value = b.load(positions, [i])
+        unset = _cmp(b, value, "eq", zero)
+        fixed = b.value(arith.SelectOp(unset, carried[0], value))
+        b.store(fixed, positions, [i])
+        return [fixed]
+
+    e.loop(e.index(1), used, [zero], fix)
+
+
+class LowerExpand(RewritePattern):
+    """`sparse_tensor.expand` -> a zeroed dense workspace as large as the
+    innermost level, its filled flags (false) and an added list; count 0."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ExpandOp, rewriter: PatternRewriter) -> None:
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        g = growing_of(op.tensor, e)
+        if g is None:
+            return
+        size = g.level_size(len(g.encoding.lvl_types) - 1)
+        buffers: list[SSAValue] = []
+        for result, zero in ((op.values, 0), (op.filled, 0), (op.added, None)):
+            t = result.type
+            assert is_memref_type(t)
+            buffer = e.alloc(t, [size])
+            if zero is not None:
+                e.fill(buffer, e.constant(zero, t.element_type))
+            buffers.append(buffer)
+        rewriter.replace(op, [], [*buffers, e.index(0)])
+
+
+class LowerCompress(RewritePattern):
+    """`sparse_tensor.compress` -> the added coordinates sorted, their entries
+    inserted in order under the given outer level coordinates, and those
+    workspace entries cleared."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CompressOp, rewriter: PatternRewriter) -> None:
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        g = growing_of(op.tensor, e)
+        if g is None:
+            return
+        sort_indices(e, op.added, op.count)
+        values_type = op.values.type
+        assert is_memref_type(values_type)
+        zero = e.constant(0, values_type.element_type)
+        false = e.constant(0, I1)
+
+        def insert(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            column = b.load(op.added, [k])
+            value = b.load(op.values, [column])
+            updated = _insert_entry(b, g.copy(carried), [*op.lvl_coords, column], value)
+            b.store(zero, op.values, [column])
+            b.store(false, op.filled, [column])
+            return updated.values
+
+        fields = e.loop(e.index(0), op.count, g.values, insert)
+        rewriter.replace(op, [], [pack(g.copy(fields), rewriter, at)])
+
+
+def sort_indices(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
+    """Sort the first n elements of an index buffer in place (heap sort)."""
+    one = e.index(1)
+    half = e.value(arith.DivUIOp(n, e.index(2)))
+
+    def heapify(b: Emitter, i: SSAValue) -> None:
+        start = b.value(arith.SubiOp(b.value(arith.SubiOp(half, i)), one))
+        _sift_down(b, buffer, start, n)
+
+    e.for_each(e.index(0), half, heapify)
+
+    def extract(b: Emitter, i: SSAValue) -> None:
+        end = b.value(arith.SubiOp(n, i))
+        top, last = b.load(buffer, [b.index(0)]), b.load(buffer, [end])
+        b.store(last, buffer, [b.index(0)])
+        b.store(top, buffer, [end])
+        _sift_down(b, buffer, b.index(0), end)
+
+    e.for_each(one, n, extract)
+
+
+def _sift_down(e: Emitter, buffer: SSAValue, root: SSAValue, end: SSAValue) -> None:
+    """Move buffer[root] down the max-heap buffer[0:end] to its place."""
+    true = e.constant(1, I1)
+    before = Block(arg_types=[INDEX, I1])
+    b = e.inside(before)
+    node, going = before.args
+    child = b.add(b.mul(node, b.index(2)), b.index(1))
+    go = b.value(arith.AndIOp(going, _cmp(b, child, "ult", end)))
+    b.op(scf.ConditionOp(go, node))
+    after = Block(arg_types=[INDEX])
+    a = e.inside(after)
+    node = after.args[0]
+    left = a.add(a.mul(node, a.index(2)), a.index(1))
+    right = a.add(left, a.index(1))
+    has_right = _cmp(a, right, "ult", end)
+    right_or_left = a.value(arith.SelectOp(has_right, right, left))
+    left_value, right_value = a.load(buffer, [left]), a.load(buffer, [right_or_left])
+    take_right = a.value(
+        arith.AndIOp(has_right, _cmp(a, left_value, "ult", right_value))
+    )
+    child = a.value(arith.SelectOp(take_right, right_or_left, left))
+    child_value = a.value(arith.SelectOp(take_right, right_value, left_value))
+    node_value = a.load(buffer, [node])
+    swap = _cmp(a, node_value, "ult", child_value)
+
+    def exchange(s: Emitter) -> None:
+        s.store(child_value, buffer, [node])
+        s.store(node_value, buffer, [child])
+
+    a.when(swap, exchange)
+    a.op(scf.YieldOp(child, swap))
+    e.op(scf.WhileOp([root, true], [INDEX], Region(before), Region(after)))
+
+
+INSERTION_PATTERNS: list[RewritePattern] = [
+    AllocateSparseTensor(),
+    LowerSparseInsert(),
+    LowerSparseDim(),
+    FinalizeInsertions(),
+    LowerExpand(),
+    LowerCompress(),
+    ExpandSparseFor(),
+    ExpandSparseWhile(),
+    ExpandSparseIf(),
+    FoldUnpack(),
+]
