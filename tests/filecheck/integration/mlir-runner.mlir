@@ -22,3 +22,6 @@
 // RUN: %mlir-opt --sparsifier %S/../../integration/convert_runtime.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.convert_runtime.mlir-runner
 // RUN: xsparse-run %S/../../integration/convert_runtime.mlir > %t.convert_runtime.xsparse
 // RUN: diff %t.convert_runtime.mlir-runner %t.convert_runtime.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/sparse_outputs.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.sparse_outputs.mlir-runner
+// RUN: xsparse-run %S/../../integration/sparse_outputs.mlir > %t.sparse_outputs.xsparse
+// RUN: diff %t.sparse_outputs.mlir-runner %t.sparse_outputs.xsparse

@@ -16,3 +16,9 @@
 // RUN: python %S/../../../tools/compare_loops.py --options 'parallelization-strategy=any-storage-outer-loop' %S/../../kernels/spmv_dcsr.mlir %S/../../kernels/spmm_csr.mlir | filecheck %s --check-prefix=PAR
 // RUN: python %S/../../../tools/compare_loops.py --options 'parallelization-strategy=dense-any-loop' %S/../../kernels/spmm_csr.mlir | filecheck %s --check-prefix=PAR
 // PAR: same loops: {{.*}}.mlir
+
+// Sparse outputs built by insertion (tensor.insert threaded through the loops,
+// the reduction's "visited" flag, expand/compress for SpGEMM) have MLIR 22's loops.
+// RUN: python %S/../../../tools/compare_loops.py %S/inputs/sparse_output_kernels.mlir %S/../../integration/sparse_outputs.mlir | filecheck %s --check-prefix=OUT
+// OUT: same loops: sparse_output_kernels.mlir (11 loop ops)
+// OUT: same loops: sparse_outputs.mlir (18 loop ops)
