@@ -2,7 +2,9 @@
 
 `xsparse.compile(source, entry=...)` turns MLIR text (linalg.generic on tensors
 with `#sparse_tensor.encoding`) into a native kernel called on numpy arrays,
-scipy.sparse matrices and `xsparse.SparseTensor`s.
+scipy.sparse matrices and `xsparse.SparseTensor`s; `xsparse.read_mtx` /
+`write_mtx` / `read_tns` / `write_tns` (`xsparse.io`) move sparse tensors
+through files.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -13,8 +15,21 @@ if TYPE_CHECKING:
     from xsparse.backend.kernel import Kernel, compile
     from xsparse.backend.sparse_storage import SparseTensor
     from xsparse.diagnostics import XSparseError
+    from xsparse.io import FileFormatError, read_mtx, read_tns, write_mtx, write_tns
 
-__all__ = ["Kernel", "SparseTensor", "XSparseError", "compile"]
+__all__ = [
+    "FileFormatError",
+    "Kernel",
+    "SparseTensor",
+    "XSparseError",
+    "compile",
+    "read_mtx",
+    "read_tns",
+    "write_mtx",
+    "write_tns",
+]
+
+_IO = ("FileFormatError", "read_mtx", "read_tns", "write_mtx", "write_tns")
 
 
 def __getattr__(name: str) -> Any:
@@ -27,6 +42,10 @@ def __getattr__(name: str) -> Any:
         from xsparse.backend.sparse_storage import SparseTensor
 
         return SparseTensor
+    if name in _IO:
+        from xsparse import io
+
+        return getattr(io, name)
     if name == "XSparseError":
         from xsparse.diagnostics import XSparseError
 

@@ -102,6 +102,11 @@ class JITModule:
         self.key = key
         self.signatures = signatures
         self.prints = prints
+        # The runtime callbacks that modules may call (file I/O); imported here,
+        # as io_runtime builds on the kernel module, which builds on this one.
+        from xsparse.backend import io_runtime
+
+        io_runtime.register()
         # MCJIT takes ownership of its target machine: give it a fresh one.
         self._engine = llvm.create_mcjit_compiler(
             llvm.parse_assembly(""), _new_target_machine(opt_level)

@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xsparse import __version__
 from xsparse.backend import jit
 from xsparse.backend.lowering import lower_to_llvm
+from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
 from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
 from xsparse.dialects.sparse_tensor.encoding import Encoding
@@ -137,6 +138,7 @@ class Kernel:
                 elif shape[dim] != size:
                     self._check_sizes(shapes)
         result = self._native(*flat)
+        raise_pending()  # a failure of a runtime call (e.g. reading a file)
         if not self._sparse_results:
             return result
         fields: list[Any] = (

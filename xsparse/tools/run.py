@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from xsparse.backend import jit
+from xsparse.backend import jit, runtime_errors
 from xsparse.backend.kernel import make_context
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.diagnostics import XSparseError, parse_module
@@ -88,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     sys.stdout.flush()
+    runtime_errors.exit_on_error("xsparse-run")  # as MLIR's runtime: report, exit 1
     function()
     return 0
 

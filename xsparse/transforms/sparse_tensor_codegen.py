@@ -1094,6 +1094,9 @@ class SparseTensorCodegenPass(ModulePass):
     name = "sparse-tensor-codegen"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Imported here: that module builds on this one's storage helpers.
+        from xsparse.transforms.sparse_io_lowering import SPARSE_IO_PATTERNS
+
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
@@ -1120,6 +1123,7 @@ class SparseTensorCodegenPass(ModulePass):
                         ConvertSparseToSparse(),
                         ForwardSparseCast(),
                         CopySparseToSparse(),
+                        *SPARSE_IO_PATTERNS,
                         ExpandCall(),
                         ReturnBuffers(),
                         LowerDeallocTensor(),

@@ -214,7 +214,7 @@ def build_level_buffers(
             new = np.ones(vals.shape[0], bool)
             new[1:] = np.any(np.stack([c[1:] != c[:-1] for c in lvl]), axis=0)
             starts = np.flatnonzero(new)
-            vals = np.add.reduceat(vals, starts)
+            vals = np.add.reduceat(vals, starts, dtype=vals.dtype)
             lvl = [c[starts] for c in lvl]
     positions: list[IntArray | None] = []
     coordinates: list[IntArray | None] = []

@@ -1,0 +1,413 @@
+"""Patterns of `sparse-tensor-codegen` for tensors that enter or leave as a whole:
+`sparse_tensor.new` / `sparse_tensor.out` (files) and `sparse_tensor.assemble` /
+`sparse_tensor.disassemble` (level buffers).
+
+Mirrors MLIR 22's codegen of these ops (SparseTensorCodegen.cpp,
+SparseTensorRewriting.cpp) on xsparse's storage (`storage_fields`: one
+coordinates buffer per level, each buffer exactly as long as what it holds):
+
+* `sparse_tensor.new %file` -> calls of the runtime functions named below:
+  `xsparse_new_tensor(file, type)` reads the file into the storage of the
+  result type (its text passed as a NUL-terminated constant) and returns a
+  handle; per storage field, `xsparse_tensor_size(handle, k)` gives its length
+  (or the level size), a fresh buffer is allocated and
+  `xsparse_tensor_copy(handle, k, address)` fills it;
+  `xsparse_tensor_release(handle)` ends. The buffers are the tensor's own, as
+  those of any computed tensor.
+* `sparse_tensor.out %t, %file` -> `xsparse_out_begin(type)`, then
+  `xsparse_out_field(handle, k, address, length)` per field (a level size as
+  its length at address 0), then `xsparse_out_end(handle, file)`, which writes
+  the tensor in MLIR's extended FROSTT format (to stdout for an empty name).
+* `sparse_tensor.assemble` -> a tensor over the given buffers: each one seen
+  up to the length that the positions say is used (a view, no copy), except
+  constants, copied into fresh buffers, and the array-of-structs coordinates
+  of a trailing COO region, copied out into one buffer per level.
+* `sparse_tensor.disassemble` -> each storage buffer copied into the given
+  output tensor (in place when nothing else uses it), returned with the
+  used lengths.
+
+The runtime functions are external: this pass only names them; the backend
+(`xsparse.backend.io_runtime`) provides them to the JIT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, bufferization, llvm, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    MemRefType,
+    i8,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from xsparse.dialects.sparse_tensor.levels import LooseCompressedFormat
+from xsparse.dialects.sparse_tensor.ops_conversion import (
+    AssembleOp,
+    DisassembleOp,
+    NewOp,
+    OutOp,
+)
+from xsparse.dialects.sparse_tensor.storage import (
+    StorageField,
+    sparse_encoding,
+    storage_fields,
+)
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
+from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.post_sparsification_rewrite import INDEX, Emitter
+from xsparse.transforms.sparse_tensor_codegen import (
+    _as_tensor,
+    _constant_buffer,
+    _copy,
+    _dense_constant_of,
+    _global_of,
+    _storage_of,
+    _storage_value,
+    buffer_of,
+)
+
+NEW_TENSOR = "xsparse_new_tensor"
+"""`(!llvm.ptr file, index type_text) -> index handle`: read a file."""
+TENSOR_SIZE = "xsparse_tensor_size"
+"""`(index handle, index k) -> index`: the length of storage field k (a level size)."""
+TENSOR_COPY = "xsparse_tensor_copy"
+"""`(index handle, index k, index address)`: copy storage field k to `address`."""
+TENSOR_RELEASE = "xsparse_tensor_release"
+"""`(index handle)`: forget a tensor read by `xsparse_new_tensor`."""
+OUT_BEGIN = "xsparse_out_begin"
+"""`(index type_text) -> index handle`: start a tensor to write."""
+OUT_FIELD = "xsparse_out_field"
+"""`(index handle, index k, index address, index length)`: storage field k."""
+OUT_END = "xsparse_out_end"
+"""`(index handle, !llvm.ptr file)`: write the tensor (stdout for "")."""
+
+
+def _address(e: Emitter, buffer: SSAValue) -> SSAValue:
+    """The address of a buffer's first element, as an index."""
+    return e.value(memref.ExtractAlignedPointerAsIndexOp.get(buffer))
+
+
+def _type_text(e: Emitter, tensor_type: Attribute) -> SSAValue:
+    """The address of a NUL-terminated constant holding the text of a type."""
+    data = [*str(tensor_type).encode(), 0]
+    text = e.global_constant("type", MemRefType(i8, [len(data)]), data)
+    return _address(e, text)
+
+
+def _file_operand(op: Operation, value: SSAValue) -> SSAValue:
+    if not isinstance(value.type, llvm.LLVMPointerType):
+        raise PassFailure(
+            op, f"expected a file name of type !llvm.ptr, got {value.type}"
+        )
+    return value
+
+
+class LowerNewFromFile(RewritePattern):
+    """`sparse_tensor.new` of a file name -> the runtime reads the file; each
+    storage field is copied into a fresh buffer of the length it reports."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: NewOp, rewriter: PatternRewriter) -> None:
+        t = op.result.type
+        stt = SparseTensorType.of(t)
+        if stt is None or not stt.has_encoding or not is_tensor_type(t):
+            return
+        source = _file_operand(op, op.source)
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        handle = e.call(NEW_TENSOR, [source, _type_text(e, t)], [INDEX])[0]
+        static_sizes = stt.lvl_shape
+        fields: list[SSAValue] = []
+        for k, f in enumerate(storage_fields(t)):
+            if f.kind == "level_size" and static_sizes[f.level] != DYNAMIC_INDEX:
+                fields.append(e.index(static_sizes[f.level]))
+                continue
+            key = e.index(k)
+            size = e.call(TENSOR_SIZE, [handle, key], [INDEX])[0]
+            if f.kind == "level_size":
+                fields.append(size)
+                continue
+            assert is_memref_type(f.type)
+            buffer = e.alloc(f.type, [size])
+            e.call(TENSOR_COPY, [handle, key, _address(e, buffer)])
+            fields.append(buffer)
+        e.call(TENSOR_RELEASE, [handle])
+        rewriter.replace(op, [], [_storage_value(fields, t, rewriter, at)])
+
+
+class LowerOutToFile(RewritePattern):
+    """`sparse_tensor.out` -> the runtime gets every storage field (address
+    and length), then writes the tensor to the file."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: OutOp, rewriter: PatternRewriter) -> None:
+        t = op.tensor.type
+        storage = _storage_of(op.tensor)
+        if storage is None or not is_tensor_type(t):
+            return
+        dest = _file_operand(op, op.dest)
+        e = Emitter(rewriter, InsertPoint.before(op))
+        handle = e.call(OUT_BEGIN, [_type_text(e, t)], [INDEX])[0]
+        zero = e.index(0)
+        for k, value in enumerate(storage):
+            if is_memref_type(value.type):
+                address, length = _address(e, value), e.dim(value)
+            else:
+                address, length = zero, value
+            e.call(OUT_FIELD, [handle, e.index(k), address, length])
+        e.call(OUT_END, [handle, dest])
+        rewriter.erase(op)
+
+
+def _bufferized(values: Sequence[SSAValue]) -> bool:
+    """Whether every dense tensor among `values` is a buffer's tensor already."""
+    return all(isinstance(v.owner, bufferization.ToTensorOp) for v in values)
+
+
+def _used_lengths(
+    e: Emitter,
+    stt: SparseTensorType,
+    level_sizes: Sequence[SSAValue],
+    positions: dict[int, SSAValue],
+) -> tuple[dict[tuple[str, int], SSAValue], SSAValue]:
+    """How much of each positions / coordinates buffer the tensor uses (its
+    entries at a level are the last position of the level above), and how
+    many values."""
+    used: dict[tuple[str, int], SSAValue] = {}
+    one = e.index(1)
+    parents = one
+    for level, lt in enumerate(stt.lvl_types):
+        fmt = lt.format
+        if fmt.is_dense:
+            parents = e.mul(parents, level_sizes[level])
+        elif fmt.has_positions:
+            loose = isinstance(fmt, LooseCompressedFormat)
+            count = e.mul(parents, e.index(2)) if loose else e.add(parents, one)
+            used["pos", level] = count
+            last = e.value(arith.SubiOp(count, one))
+            parents = e.to_index(e.load(positions[level], [last]))
+            used["crd", level] = parents
+        elif lt.n:  # structured[n, m]
+            parents = e.mul(parents, e.index(lt.n))
+            used["crd", level] = parents
+        else:  # singleton
+            used["crd", level] = parents
+    return used, parents
+
+
+def _view(e: Emitter, buffer: SSAValue, length: SSAValue, t: Attribute) -> SSAValue:
+    """The first `length` elements of a 1-D buffer, as a buffer of type `t`."""
+    return e.value(
+        memref.ReinterpretCastOp(buffer, [], [length], [], [0], [DYNAMIC_INDEX], [1], t)
+    )
+
+
+def _input_buffer(
+    e: Emitter, value: SSAValue, hint: str, rewriter: PatternRewriter
+) -> SSAValue:
+    """The buffer of a dense tensor operand: a fresh copy of a constant (its
+    global stays read-only; index data goes through i64), else its own."""
+    constant = _dense_constant_of(value)
+    t = value.type
+    assert is_tensor_type(t)
+    if constant is None:
+        return buffer_of(value, rewriter, e.at)
+    static = MemRefType(t.element_type, [constant.size])
+    fresh = _constant_buffer(e, hint, static, constant.reshape(-1).tolist())
+    if len(t.get_shape()) == 1:
+        return fresh
+    shape = list(t.get_shape())
+    return e.value(
+        memref.ReinterpretCastOp(
+            fresh,
+            [],
+            [],
+            [],
+            [0],
+            shape,
+            [*_row_major_strides(shape)],
+            MemRefType(t.element_type, shape),
+        )
+    )
+
+
+def _row_major_strides(shape: Sequence[int]) -> list[int]:
+    strides: list[int] = []
+    running = 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= size
+    return strides[::-1]
+
+
+class LowerAssemble(RewritePattern):
+    """`sparse_tensor.assemble` -> a sparse value over the given buffers, each
+    seen up to its used length; AoS COO coordinates are split into one
+    buffer per level."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AssembleOp, rewriter: PatternRewriter) -> None:
+        t = op.result.type
+        stt = SparseTensorType.of(t)
+        if stt is None or not is_tensor_type(t):
+            return
+        operands = [*op.levels, op.values]
+        if not _bufferized(operands):
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        kinds = stt.storage_fields()  # an AoS COO region is one ("crd", level)
+        given = {
+            key: _input_buffer(e, v, key[0], rewriter)
+            for key, v in zip(kinds, op.levels, strict=True)
+        }
+        values = _input_buffer(e, op.values, "values", rewriter)
+        level_sizes = [e.index(s) for s in stt.lvl_shape]
+        positions = {lvl: b for (kind, lvl), b in given.items() if kind == "pos"}
+        used, num_values = _used_lengths(e, stt, level_sizes, positions)
+        coo = stt.aos_coo_start
+        built: dict[tuple[str, int], SSAValue] = {}
+        for f in storage_fields(t):
+            if f.kind == "positions":
+                key = ("pos", f.level)
+                built[f.kind, f.level] = _view(e, given[key], used[key], f.type)
+            elif f.kind == "coordinates" and f.level < coo:
+                key = ("crd", f.level)
+                built[f.kind, f.level] = _view(e, given[key], used[key], f.type)
+            elif f.kind == "coordinates":
+                aos = given["crd", coo]
+                built[f.kind, f.level] = _column(e, aos, f, f.level - coo, used)
+            elif f.kind == "values":
+                built[f.kind, f.level] = _view(e, values, num_values, f.type)
+        fields = [
+            level_sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
+            for f in storage_fields(t)
+        ]
+        rewriter.replace(op, [], [_storage_value(fields, t, rewriter, at)])
+
+
+def _column(
+    e: Emitter,
+    aos: SSAValue,
+    field: StorageField,
+    column: int,
+    used: dict[tuple[str, int], SSAValue],
+) -> SSAValue:
+    """Coordinates of one level of an AoS COO region: a column of `aos`
+    (entries x levels), copied into a fresh buffer."""
+    assert is_memref_type(field.type)
+    length = used["crd", field.level]
+    fresh = e.alloc(field.type, [length])
+    index = e.index(column)
+
+    def move(b: Emitter, i: SSAValue) -> None:
+        b.store(b.load(aos, [i, index]), fresh, [i])
+
+    e.for_each(e.index(0), length, move)
+    return fresh
+
+
+def _output_buffer(e: Emitter, value: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    """The buffer a disassemble writes into: the operand's own when nothing
+    else reads it, else (or for a constant) a copy."""
+    buffer = buffer_of(value, rewriter, e.at)
+    if _global_of(buffer) is not None or len(list(value.uses)) > 1:
+        buffer = _copy(e, buffer)
+    return buffer
+
+
+def _copy_prefix(e: Emitter, source: SSAValue, target: SSAValue) -> SSAValue:
+    """Copy a whole 1-D buffer into the front of another (as much as fits);
+    the source's length."""
+    length = e.dim(source)
+    fits = e.value(arith.MinUIOp(length, e.dim(target)))
+
+    def move(b: Emitter, i: SSAValue) -> None:
+        b.store(b.load(source, [i]), target, [i])
+
+    e.for_each(e.index(0), fits, move)
+    return length
+
+
+def _interleave(e: Emitter, columns: Sequence[SSAValue], target: SSAValue) -> SSAValue:
+    """Copy per-level coordinates into the rows of an AoS buffer (entries x
+    levels, as many rows as fit); the number of coordinates."""
+    rows = e.dim(columns[0])
+    fits = e.value(arith.MinUIOp(rows, e.dim(target)))
+
+    def move(b: Emitter, i: SSAValue) -> None:
+        for j, c in enumerate(columns):
+            b.store(b.load(c, [i]), target, [i, b.index(j)])
+
+    e.for_each(e.index(0), fits, move)
+    return e.mul(rows, e.index(len(columns)))
+
+
+def _as_length(e: Emitter, n: SSAValue, t: Attribute) -> SSAValue:
+    if isinstance(t, IndexType):
+        return n
+    return e.value(arith.IndexCastOp(n, t))
+
+
+class LowerDisassemble(RewritePattern):
+    """`sparse_tensor.disassemble` -> every storage buffer copied into its
+    output tensor (AoS COO coordinates interleaved), with the used lengths."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DisassembleOp, rewriter: PatternRewriter) -> None:
+        source_type = op.tensor.type
+        storage = _storage_of(op.tensor)
+        stt = SparseTensorType.of(source_type)
+        if storage is None or stt is None or sparse_encoding(source_type) is None:
+            return
+        if not _bufferized([*op.out_levels, op.out_values]):
+            return
+        assert is_tensor_type(source_type)
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        field = {
+            (f.kind, f.level): v
+            for f, v in zip(storage_fields(source_type), storage, strict=True)
+        }
+        coo = stt.aos_coo_start
+        results: list[SSAValue] = []
+        lengths: list[SSAValue] = []
+        outs = [*op.out_levels, op.out_values]
+        keys: list[tuple[str, int]] = [*stt.storage_fields(), ("values", -1)]
+        returned = [*op.ret_levels, op.ret_values]
+        for (kind, level), out, ret in zip(keys, outs, returned, strict=True):
+            target = _output_buffer(e, out, rewriter)
+            if kind == "crd" and level == coo:
+                columns = [
+                    field["coordinates", lvl] for lvl in range(coo, stt.lvl_rank)
+                ]
+                length = _interleave(e, columns, target)
+            else:
+                name = {"pos": "positions", "crd": "coordinates"}.get(kind, kind)
+                length = _copy_prefix(e, field[name, level], target)
+            results.append(_as_tensor(target, ret.type, rewriter, at))
+            lengths.append(length)
+        length_types = [*op.lvl_lens.types, op.val_len.type]
+        lens = [
+            _as_length(e, n, lt) for n, lt in zip(lengths, length_types, strict=True)
+        ]
+        rewriter.replace(op, [], [*results, *lens])
+
+
+SPARSE_IO_PATTERNS: tuple[RewritePattern, ...] = (
+    LowerNewFromFile(),
+    LowerOutToFile(),
+    LowerAssemble(),
+    LowerDisassemble(),
+)
+"""The patterns `sparse-tensor-codegen` applies with its own."""
