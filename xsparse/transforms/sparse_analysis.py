@@ -11,6 +11,16 @@ form that emits the set expressions of the `indexing` dialect directly:
   anything that does not preserve zero needs the full dense range;
 * `simplify` specializes the expression to one presence case (the operands
   absent in that case are zero), which gives each case region its body.
+
+The semiring ops of the sparse_tensor dialect (`binary`, `unary`, `select`,
+`reduce`; MLIR's `kBinary`, `kUnary`, `kSelect`, `kReduce`) say themselves
+what they compute where an operand is absent: `semiring_branch` reads that off
+their regions, which gives their sets (a `binary` unites where its `left` or
+`right` case yields, a `unary` with an `absent` value is dense) and their
+simplification (an empty case is absent, like zero). A `select` keeps its
+operand where a predicate holds, so its presence is only known at run time
+(`may_be_absent`); a semiring op over such a value is left for the loop
+emitter to dispatch on it.
 """
 
 from __future__ import annotations
@@ -20,7 +30,14 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
+
+from xsparse.dialects.sparse_tensor.ops_semiring import (
+    BinaryOp,
+    ReduceOp,
+    SelectOp,
+    UnaryOp,
+)
 
 # ---------------------------------------------------------------------------
 # Tensor expressions
@@ -67,6 +84,24 @@ class NegNode(TensorExpr):
     """`0 - child`, produced when the left side of a subtraction is absent."""
 
     child: TensorExpr
+
+
+@dataclass(frozen=True, eq=False)
+class SemiringNode(TensorExpr):
+    """A semiring op of the body (`sparse_tensor.binary`, `unary`, `select`,
+    `reduce`) applied to sub-expressions, one per operand.
+
+    `captures` gives the expression of each value of the body that its regions
+    use besides their own arguments (indices and invariants only)."""
+
+    op: Operation
+    children: tuple[TensorExpr, ...]
+    captures: tuple[tuple[SSAValue, TensorExpr], ...] = ()
+
+    @property
+    def cased(self) -> tuple[TensorExpr, ...]:
+        """The children whose presence chooses the case (not `reduce`'s identity)."""
+        return self.children[:2]
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,6 +185,53 @@ def op_kind(op: Operation) -> str:
     return _OP_KINDS.get(op.name, OpKind.OTHER)
 
 
+SEMIRING_OPS = (BinaryOp, UnaryOp, SelectOp, ReduceOp)
+
+
+@dataclass(frozen=True)
+class Branch:
+    """What a semiring op computes for one presence pattern of its operands:
+    `region` inlined with the children `args` as its block arguments, or,
+    without a region, child `args[0]` itself (`identity`)."""
+
+    region: Region | None
+    args: tuple[int, ...]
+
+
+def _branch(region: Region, args: tuple[int, ...]) -> Branch | None:
+    """The branch of a region, None where the region is empty (no value)."""
+    return Branch(region, args) if region.blocks else None
+
+
+def semiring_branch(op: Operation, present: tuple[bool, ...]) -> Branch | None:
+    """The branch a semiring op takes where its operands' presence is `present`;
+    None where it has no value (an empty region, or no operand present).
+
+    `select`'s branch is its predicate; a `reduce` combines present values
+    only (an absent side is its identity)."""
+    if isinstance(op, UnaryOp):
+        if present[0]:
+            return _branch(op.present_region, (0,))
+        return _branch(op.absent_region, ())
+    if isinstance(op, SelectOp):
+        return Branch(op.region, (0,)) if present[0] else None
+    left, right = present
+    if isinstance(op, ReduceOp):
+        if left and right:
+            return Branch(op.region, (0, 1))
+        return Branch(None, (0,) if left else (1,)) if left or right else None
+    assert isinstance(op, BinaryOp)
+    if left and right:
+        return _branch(op.overlap_region, (0, 1))
+    if left:
+        identity = op.left_identity is not None
+        return Branch(None, (0,)) if identity else _branch(op.left_region, (0,))
+    if right:
+        identity = op.right_identity is not None
+        return Branch(None, (1,)) if identity else _branch(op.right_region, (1,))
+    return None
+
+
 class UnsupportedKernel(Exception):
     """The generic cannot be sparsified; the message says why."""
 
@@ -173,6 +255,9 @@ def build_expr(
             expr = InvariantLeaf(value)
         elif isinstance(owner, IndexOp):
             expr = IndexLeaf(owner.dim.value.data, owner)
+        elif isinstance(owner, SEMIRING_OPS):
+            children = tuple(visit(v) for v in owner.operands)
+            expr = SemiringNode(owner, children, captures(owner))
         elif owner.regions:
             raise UnsupportedKernel(
                 f"'{owner.name}' with regions in a sparse kernel body"
@@ -184,6 +269,26 @@ def build_expr(
         memo[value] = expr
         return expr
 
+    def captures(op: Operation) -> tuple[tuple[SSAValue, TensorExpr], ...]:
+        """The body values a semiring op's regions use: indices and
+        invariants (MLIR's admissible branch expressions), not operands."""
+        found: dict[SSAValue, TensorExpr] = {}
+        for region in op.regions:
+            for inner in region.walk():
+                for v in inner.operands:
+                    owner = v.owner
+                    inside = isinstance(owner, Operation) and is_inside(owner)
+                    if operand_of_arg(v) is None and not inside:
+                        continue
+                    expr = visit(v)
+                    if operands_used(expr):
+                        raise UnsupportedKernel(
+                            f"a '{op.name}' region uses an operand of the kernel "
+                            "other than its own arguments"
+                        )
+                    found[v] = expr
+        return tuple(found.items())
+
     return visit(yielded)
 
 
@@ -192,6 +297,11 @@ def leaves(expr: TensorExpr) -> Iterator[TensorExpr]:
     if isinstance(expr, OpNode):
         for child in expr.children:
             yield from leaves(child)
+    elif isinstance(expr, SemiringNode):
+        for child in expr.children:
+            yield from leaves(child)
+        for _, captured in expr.captures:
+            yield from leaves(captured)
     elif isinstance(expr, NegNode):
         yield from leaves(expr.child)
     else:
@@ -204,14 +314,26 @@ def operands_used(expr: TensorExpr) -> set[int]:
 
 def simplify(expr: TensorExpr, absent: frozenset[int]) -> TensorExpr:
     """`expr` where the operands in `absent` are zero, with zeros folded away."""
+    return _simplify(expr, absent, settled=False)
+
+
+def settle(expr: TensorExpr) -> TensorExpr:
+    """A simplified `expr` where every operand left is present (all loops are
+    entered): each semiring op takes the branch of its operands' presence."""
+    return _simplify(expr, frozenset(), settled=True)
+
+
+def _simplify(expr: TensorExpr, absent: frozenset[int], settled: bool) -> TensorExpr:
     if isinstance(expr, OperandLeaf):
         return ZERO if expr.operand in absent else expr
     if isinstance(expr, NegNode):
-        child = simplify(expr.child, absent)
+        child = _simplify(expr.child, absent, settled)
         return ZERO if child is ZERO else NegNode(child)
+    if isinstance(expr, SemiringNode):
+        return _simplify_semiring(expr, absent, settled)
     if not isinstance(expr, OpNode):
         return expr
-    children = tuple(simplify(c, absent) for c in expr.children)
+    children = tuple(_simplify(c, absent, settled) for c in expr.children)
     kind = op_kind(expr.op)
     zero = [c is ZERO for c in children]
     if kind == OpKind.CONJUNCTION and any(zero):
@@ -229,6 +351,74 @@ def simplify(expr: TensorExpr, absent: frozenset[int]) -> TensorExpr:
     if all(new is old for new, old in zip(children, expr.children, strict=True)):
         return expr
     return OpNode(expr.op, children)
+
+
+def _simplify_semiring(
+    expr: SemiringNode, absent: frozenset[int], settled: bool
+) -> TensorExpr:
+    """A semiring op over simplified children. Unless `settled`, a child that
+    is not zero may still turn out absent in an inner loop, so the op folds
+    only where that cannot matter: to zero where no presence of those children
+    gives a value, to its one such child where that is `identity`."""
+    children = tuple(_simplify(c, absent, settled) for c in expr.children)
+    node = SemiringNode(expr.op, children, expr.captures)
+    cased = node.cased
+    if any(may_be_absent(c) for c in cased):
+        return node  # dispatched at run time
+    unknown = [i for i, c in enumerate(cased) if c is not ZERO]
+    if settled:
+        patterns = [tuple(c is not ZERO for c in cased)]
+    else:
+        patterns = [
+            tuple(i in chosen for i in range(len(cased)))
+            for size in range(len(unknown) + 1)
+            for chosen in combinations(unknown, size)
+        ]
+    branches = [semiring_branch(expr.op, p) for p in patterns]
+    if all(b is None for b in branches):
+        return ZERO
+    full = branches[-1]  # every child that is not zero present
+    if (settled or len(unknown) == 1) and full is not None and full.region is None:
+        return cased[full.args[0]]
+    return node
+
+
+def reduction_identity(expr: TensorExpr, output: int) -> TensorExpr | None:
+    """Where `expr` is a custom reduction into the output (a
+    `sparse_tensor.reduce` with the output as an operand), its identity: the
+    reduction starts there, not at the output's value (as in MLIR)."""
+    if not isinstance(expr, SemiringNode) or not isinstance(expr.op, ReduceOp):
+        return None
+    if any(isinstance(c, OperandLeaf) and c.operand == output for c in expr.cased):
+        return expr.children[2]
+    return None
+
+
+def may_be_absent(expr: TensorExpr) -> bool:
+    """Whether a simplified expression may have no value where its operands
+    are present (a `select` whose predicate fails, and what has no value
+    without it): its presence is a run-time flag."""
+    if isinstance(expr, SemiringNode):
+        cased = expr.cased
+        full = tuple(c is not ZERO for c in cased)
+        return (
+            isinstance(expr.op, SelectOp)
+            or any(may_be_absent(c) for c in cased)
+            or semiring_branch(expr.op, full) is None
+        )
+    if isinstance(expr, NegNode):
+        return may_be_absent(expr.child)
+    if not isinstance(expr, OpNode):
+        return False
+    flags = [may_be_absent(c) for c in expr.children]
+    kind = op_kind(expr.op)
+    if kind == OpKind.CONJUNCTION:
+        return any(flags)
+    if kind in (OpKind.LEFT_ANNIHILATED, OpKind.ZERO_PRESERVING):
+        return flags[0]
+    if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION):
+        return all(flags)
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -335,6 +525,9 @@ def loop_set(
             return LevelSet(e.operand) if sparse_here(e.operand) else FULL
         if isinstance(e, NegNode):
             return build(e.child)
+        if isinstance(e, SemiringNode):
+            sets = [None if c is ZERO else build(c) for c in e.cased]
+            return _semiring_set(e.op, sets)
         if isinstance(e, OpNode):
             kind = op_kind(e.op)
             sets = [build(c) for c in e.children]
@@ -367,6 +560,32 @@ def loop_set(
             if is_present(s, frozenset(present) | full):
                 cases.append(frozenset(present) | full)
     return LoopSets(_read_once(s, sparse_leaves, bool(full)), cases)
+
+
+def _semiring_set(op: Operation, sets: Sequence[SetExpr | None]) -> SetExpr:
+    """Where a semiring op has a value, from its operands' sets (None: an
+    absent operand), as MLIR's `combiSet`: a case with a value adds its
+    operands' set, and a `unary` with an absent value is dense (it still needs
+    its operand's presence)."""
+    if isinstance(op, UnaryOp | SelectOp):
+        absent = semiring_branch(op, (False,)) is not None
+        if sets[0] is None:
+            return FULL
+        return _union(FULL, sets[0]) if absent else sets[0]
+    lhs, rhs = sets
+    if lhs is None or rhs is None:  # the other side's set, where it has a value
+        other = lhs or rhs
+        return FULL if other is None else other
+    left = semiring_branch(op, (True, False)) is not None
+    right = semiring_branch(op, (False, True)) is not None
+    both = _intersect(lhs, rhs)
+    if left and right:
+        return _union(lhs, rhs)
+    if left:  # co-iterates the right operand to know where it is present
+        return _union(lhs, both)
+    if right:
+        return _union(both, rhs)
+    return both
 
 
 def _required(s: SetExpr) -> frozenset[SetExpr]:

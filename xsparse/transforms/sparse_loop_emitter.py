@@ -9,16 +9,17 @@ per presence case, whose body is the kernel expression specialized to that case.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects import arith, bufferization, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     TensorType,
@@ -26,7 +27,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
+from xdsl.dialects.tensor import InsertOp as TensorInsertOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -42,6 +45,9 @@ from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import LevelType
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
+from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
+from xsparse.dialects.sparse_tensor.ops_semiring import SelectOp
+from xsparse.dialects.sparse_tensor.ops_semiring import YieldOp as SparseYieldOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
@@ -60,15 +66,21 @@ from xsparse.transforms.sparse_analysis import (
     LoopSets,
     NegNode,
     OperandLeaf,
+    OpKind,
     OpNode,
+    SemiringNode,
     SetExpr,
     TensorExpr,
     UnionSet,
     UnsupportedKernel,
     build_expr,
     loop_set,
+    op_kind,
     operands_used,
+    reduction_identity,
+    semiring_branch,
     set_leaves,
+    settle,
     simplify,
 )
 
@@ -214,7 +226,10 @@ class SparseKernelEmitter:
             raise UnsupportedKernel("sparse kernels with several outputs")
         self.operands = analyze_operands(generic)
         self.output = self.operands[-1]
-        if self.output.is_sparse:
+        self.inserting = self.output.is_sparse and _is_materializing(self.output.value)
+        """The output starts empty: its entries are inserted (MLIR's
+        `tensor.insert` + `sparse_tensor.load hasInserts`), not updated in place."""
+        if self.output.is_sparse and not self.inserting:
             self._check_in_place_output(generic)
         self.num_loops = len(generic.iterator_types.data)
         self.order = loop_order(self.num_loops, self.operands)
@@ -233,6 +248,10 @@ class SparseKernelEmitter:
             self.order.index(d) for r in self.output.map.results for d in _dims(r)
         }
         self.out_depth = max(out_loops, default=-1)
+        self.expand_depth = self._expansion_depth() if self.inserting else None
+        """With access-pattern expansion (out-of-order insertion, e.g. SpGEMM):
+        the depth of the loop nest whose innermost output level goes through a
+        dense workspace (`sparse_tensor.expand` / `compress`)."""
         self.element_type = self.block_args[-1].type
         self.builder = Builder(InsertPoint.before(generic))
         self._prologue_anchor: Operation = generic
@@ -240,6 +259,13 @@ class SparseKernelEmitter:
         self._constants: dict[tuple[int, Attribute], SSAValue] = {}
         self._buffers: dict[tuple[str, int, int], SSAValue] = {}
         self._sizes: dict[int, SSAValue] = {}
+        self._out_tensor: SSAValue = self.output.value
+        """The sparse output as the insertions so far have left it."""
+        self._workspace: ExpandOp | None = None
+        self._count: SSAValue | None = None
+        """How many coordinates the workspace has in its `added` list."""
+        self._visited: SSAValue | None = None
+        """Whether the current reduction into an inserted output saw an entry."""
 
     # -- prologue helpers ---------------------------------------------------
 
@@ -260,6 +286,32 @@ class SparseKernelEmitter:
         self._emit_loop(0, self.expr, state, None, self.builder)
         return self.builder.insert(LoadOp(self.output.value)).results[0]
 
+    def _emit_insertions(self) -> SSAValue:
+        """The loops inserting a sparse output's entries in order, threading
+        the tensor through the loops (MLIR 22's IR shape); with an expanded
+        workspace for out-of-order insertion, allocated once before the nest
+        (`compress` clears the entries it used) and freed after it."""
+        for operand in self.operands[:-1]:
+            if operand.is_sparse:
+                self.buffer("values", operand)
+            else:
+                self.buffer("dense", operand)
+        if self.expand_depth is not None:
+            self._workspace = ExpandOp(self.output.value)
+            self._hoisted(self._workspace)
+        state = State(
+            depth={o.index: 0 for o in self.operands if o.is_sparse},
+            positions={
+                o.index: self.index_constant(0) for o in self.operands if o.is_sparse
+            },
+        )
+        self._emit_loop(0, self.expr, state, None, self.builder)
+        if self._workspace is not None:
+            for buffer in self._workspace.results[:3]:
+                self.builder.insert(memref.DeallocOp.get(buffer))
+        load = LoadOp(self._out_tensor, has_inserts=True)
+        return self.builder.insert(load).results[0]
+
     def _check_in_place_output(self, generic: GenericOp) -> None:
         """A sparse output is updated where it stores entries (MLIR's in-place
         sparse kernels, e.g. scaling): every loop is parallel and visits each
@@ -270,8 +322,38 @@ class SparseKernelEmitter:
         ) != list(range(len(iterators))):
             raise UnsupportedKernel(
                 "a sparse output is only updated in place (every loop parallel, "
-                "one per level of the output); insertion is not supported yet"
+                "one per level of the output); to insert entries, start from an "
+                "empty output (tensor.empty or bufferization.alloc_tensor)"
             )
+
+    def _expansion_depth(self) -> int | None:
+        """None when the loops visit the output's levels outermost first, in
+        order (insertion in order); else the number of outer output levels
+        visited in order, below which the innermost output level is reached
+        through other loops (inserted through an expanded workspace)."""
+        levels = self.output.level_loops
+        rank = len(levels)
+        if self.order[:rank] == levels:
+            return None
+        if self.order[: rank - 1] == levels[:-1]:
+            return rank - 1
+        raise UnsupportedKernel(
+            "the loops do not visit the sparse output's levels in order, "
+            "outermost first, which insertion needs"
+        )
+
+    def _threaded(self, k: int) -> str | None:
+        """What loop k carries besides a reduction: the output tensor (loops
+        that insert into it), the workspace's count (expanded loops), or
+        whether a reduction visited any entry (MLIR inserts its result only
+        then)."""
+        if not self.inserting:
+            return None
+        if k > self.out_depth:
+            return "valid" if self.expand_depth is None else None
+        if self.expand_depth is not None and k >= self.expand_depth:
+            return "count"
+        return "tensor"
 
     def _first_loop_op(self, op: Operation) -> None:
         """Prologue ops (buffers, sizes, constants) go before the loop nest."""
@@ -353,6 +435,8 @@ class SparseKernelEmitter:
 
     def emit(self) -> SSAValue:
         """Emit the kernel before the generic; returns the output tensor."""
+        if self.inserting:
+            return self._emit_insertions()
         if self.output.is_sparse:
             return self._emit_in_place()
         out_buf = self.buffer("dense", self.output)
@@ -384,7 +468,7 @@ class SparseKernelEmitter:
     def _is_identity(self, expr: TensorExpr) -> bool:
         if isinstance(expr, OperandLeaf) and expr.operand == self.output.index:
             return True
-        return expr is ZERO and not self.output_read
+        return expr is ZERO and (not self.output_read or self.inserting)
 
     def _out_indices(self, state: State, builder: Builder) -> list[SSAValue]:
         return [self._affine(r, state, builder) for r in self.output.map.results]
@@ -401,15 +485,19 @@ class SparseKernelEmitter:
             return self._emit_compute(expr, state, acc, builder)
         starts_reduction = acc is None and k == self.out_depth + 1
         if starts_reduction:
-            out_buf = self.buffer("dense", self.output)
-            acc = builder.insert(
-                memref.LoadOp.get(out_buf, self._out_indices(state, builder))
-            ).res
+            acc = self._reduction_start(expr, state, builder)
+            if self._threaded(k) == "valid":
+                self._visited = self._i1(False, builder)
+        if self.expand_depth == k:
+            assert self._workspace is not None
+            self._count = self._workspace.count
         loop = self.order[k]
         used = operands_used(expr)
         leaf_operands: set[int] = set()
         located: list[Operand] = []
         for operand in self.operands:
+            if operand is self.output and self.inserting:
+                continue  # built by insertion, not iterated
             drives = operand is self.output and operand.is_sparse
             if not operand.is_sparse or (operand.index not in used and not drives):
                 continue
@@ -440,10 +528,17 @@ class SparseKernelEmitter:
             cases.append(
                 ([i for i, leaf in enumerate(leaves) if leaf in case], case_expr)
             )
+        threaded = self._threaded(k)
         iter_args = [acc] if acc is not None else []
+        if threaded is not None:
+            iter_args.append(self._threaded_value(threaded))
         loop_op = indexing.IterateOp(set_value, iter_args, [c for c, _ in cases])
         loop_op.attributes[EMITTED_FROM] = _string("linalg.generic")
-        if acc is None and self._is_parallel(k, sets.set_expr, leaf_operands, state):
+        if (
+            acc is None
+            and threaded is None
+            and self._is_parallel(k, sets.set_expr, leaf_operands, state)
+        ):
             loop_op.attributes[PARALLEL] = UnitAttr()
         builder.insert(loop_op)
         for region, (present, case_expr) in zip(loop_op.regions, cases, strict=True):
@@ -478,17 +573,53 @@ class SparseKernelEmitter:
                 inner.positions[operand.index] = position
                 inner.depth[operand.index] += 1
             self._load_ready(case_expr, inner, k + 1, body)
-            block_acc = block.args[1 + len(present)] if acc is not None else None
+            carried = list(block.args[1 + len(present) :])
+            block_acc = carried.pop(0) if acc is not None else None
+            if threaded is not None:
+                self._set_threaded(threaded, carried[0])
             new_acc = self._emit_loop(k + 1, case_expr, inner, block_acc, body)
-            body.insert(indexing.YieldOp(*([new_acc] if new_acc is not None else [])))
+            if threaded == "valid" and k + 1 == self.num_loops:
+                self._visited = self._i1(True, body)
+            yielded = [new_acc] if new_acc is not None else []
+            if threaded is not None:
+                yielded.append(self._threaded_value(threaded))
+            body.insert(indexing.YieldOp(*yielded))
         result = loop_op.results[0] if acc is not None else None
+        if threaded is not None:
+            self._set_threaded(threaded, loop_op.results[-1])
+        if self.expand_depth == k:
+            self._compress(state, builder)
         if starts_reduction and result is not None:
-            out_buf = self.buffer("dense", self.output)
-            builder.insert(
-                memref.StoreOp.get(result, out_buf, self._out_indices(state, builder))
-            )
+            visited = self._visited if self._threaded(k) == "valid" else None
+            self._store_result(result, state, builder, visited)
             return None
         return result
+
+    def _threaded_value(self, threaded: str) -> SSAValue:
+        if threaded == "tensor":
+            return self._out_tensor
+        value = self._count if threaded == "count" else self._visited
+        assert value is not None
+        return value
+
+    def _set_threaded(self, threaded: str, value: SSAValue) -> None:
+        if threaded == "tensor":
+            self._out_tensor = value
+        elif threaded == "count":
+            self._count = value
+        else:
+            self._visited = value
+
+    def _compress(self, state: State, builder: Builder) -> None:
+        """Insert the entries of the expanded workspace, in order, under the
+        output coordinates of the loops outside the expansion."""
+        assert self._workspace is not None and self._count is not None
+        values, filled, added = self._workspace.results[:3]
+        outer = [state.coords[loop] for loop in self.output.level_loops[:-1]]
+        compress = CompressOp(
+            values, filled, added, self._count, self._out_tensor, outer
+        )
+        self._out_tensor = builder.insert(compress).results[0]
 
     def _driven_by_output(self, sets: LoopSets, expr: TensorExpr) -> LoopSets:
         """The loop of a sparse output updated in place iterates the output's
@@ -504,7 +635,8 @@ class SparseKernelEmitter:
             if simplify(expr, absent) is not ZERO:
                 raise UnsupportedKernel(
                     "the result is nonzero where the sparse output stores "
-                    "nothing; that needs insertion, which is not supported yet"
+                    "nothing; that needs insertion, into an output that starts "
+                    "empty (tensor.empty or bufferization.alloc_tensor)"
                 )
         driven = (
             out
@@ -675,10 +807,11 @@ class SparseKernelEmitter:
             if acc is not None:
                 return acc
             if "v" not in out_read:
-                out_read["v"] = self._load_element(self.output, state, builder)
+                out_read["v"] = self._load_output(state, builder)
             return out_read["v"]
 
         memo: dict[int, SSAValue] = {}
+        flags: dict[int, SSAValue] = {}
 
         def value(e: TensorExpr) -> SSAValue:
             if id(e) in memo:
@@ -709,27 +842,90 @@ class SparseKernelEmitter:
                 else:
                     zero = builder.insert(_zero_constant(child.type)).results[0]
                     result = builder.insert(arith.SubiOp(zero, child)).result
+                if id(e.child) in flags:
+                    flags[id(e)] = flags[id(e.child)]
             elif isinstance(e, OpNode):
-                mapping = {
-                    old: value(c)
-                    for old, c in zip(e.op.operands, e.children, strict=False)
-                }
-                clone = e.op.clone(value_mapper=dict(mapping))
-                builder.insert(clone)
-                result = clone.results[0]
+                result = self._emit_op(e, body)
+            elif isinstance(e, SemiringNode):
+                result = self._emit_semiring(e, body)
             else:
                 raise UnsupportedKernel(f"unexpected expression {e}")
             memo[id(e)] = result
             return result
 
+        body = _Body(value, flags, builder)
+        expr = settle(expr)  # every operand left is present here
+        if self._is_identity(expr):
+            return acc
         result = value(expr)
+        present = flags.get(id(expr))
         if acc is not None:
-            return result
-        self._store_result(result, state, builder)
+            if present is None:
+                return result
+            return builder.insert(arith.SelectOp(present, result, acc)).result
+        if present is not None and self.output.is_sparse and not self.inserting:
+            # Updated in place, an entry cannot go: where there is no value, zero.
+            result, present = self._or_zero(present, result, builder), None
+        self._store_result(result, state, builder, present)
         return None
 
-    def _store_result(self, result: SSAValue, state: State, builder: Builder) -> None:
-        """Write the kernel's value at the output's current element."""
+    def _store_expanded(self, result: SSAValue, state: State, builder: Builder) -> None:
+        """`values[j] = result` in the workspace, recording j in `added` the
+        first time (MLIR's expanded access pattern)."""
+        assert self._workspace is not None and self._count is not None
+        values, filled, added = self._workspace.results[:3]
+        column = state.coords[self.output.level_loops[-1]]
+        seen = builder.insert(memref.LoadOp.get(filled, [column])).res
+        true = builder.insert(arith.ConstantOp(IntegerAttr(1, IntegerType(1)))).result
+        fresh = builder.insert(arith.XOrIOp(seen, true)).result
+        then_block = Block()
+        then = Builder(InsertPoint.at_end(then_block))
+        then.insert(memref.StoreOp.get(true, filled, [column]))
+        then.insert(memref.StoreOp.get(column, added, [self._count]))
+        one = self.index_constant(1)
+        then.insert(scf.YieldOp(then.insert(arith.AddiOp(self._count, one)).result))
+        else_block = Block()
+        else_block.add_op(scf.YieldOp(self._count))
+        record = scf.IfOp(fresh, [IndexType()], Region(then_block), Region(else_block))
+        self._count = builder.insert(record).results[0]
+        builder.insert(memref.StoreOp.get(result, values, [column]))
+
+    def _load_output(self, state: State, builder: Builder) -> SSAValue:
+        """The output's current element: zero in an output being built by
+        insertion, the workspace's entry under expansion."""
+        if self._workspace is not None:
+            values = self._workspace.results[0]
+            column = state.coords[self.output.level_loops[-1]]
+            return builder.insert(memref.LoadOp.get(values, [column])).res
+        if self.inserting:
+            return builder.insert(_zero_constant(self.element_type)).results[0]
+        if self.output.is_sparse:
+            return self._load_element(self.output, state, builder)
+        out_buf = self.buffer("dense", self.output)
+        return builder.insert(
+            memref.LoadOp.get(out_buf, self._out_indices(state, builder))
+        ).res
+
+    def _store_result(
+        self,
+        result: SSAValue,
+        state: State,
+        builder: Builder,
+        present: SSAValue | None = None,
+    ) -> None:
+        """Write the kernel's value at the output's current element (only where
+        `present` holds, when given)."""
+        if present is not None:
+            self._store_if(present, result, state, builder)
+            return
+        if self._workspace is not None:
+            self._store_expanded(result, state, builder)
+            return
+        if self.inserting:
+            coords = self._out_indices(state, builder)
+            insert = TensorInsertOp(result, self._out_tensor, coords)
+            self._out_tensor = builder.insert(insert).results[0]
+            return
         if self.output.is_sparse:  # in place, at the output's position
             values = self.buffer("values", self.output)
             position = state.positions[self.output.index]
@@ -739,6 +935,220 @@ class SparseKernelEmitter:
         builder.insert(
             memref.StoreOp.get(result, buf, self._out_indices(state, builder))
         )
+
+    # -- semiring ops (sparse_tensor.binary / unary / select / reduce) -------
+
+    def _emit_op(self, e: OpNode, body: _Body) -> SSAValue:
+        """A body op over its children's values. A child that may have no value
+        (its flag) makes the result absent where the op annihilates it, and
+        counts as zero elsewhere; the result's flag goes into `body.flags`."""
+        value, flags, builder = body.value, body.flags, body.builder
+        kind = op_kind(e.op)
+        pairs = list(zip(e.op.operands, e.children, strict=False))
+        mapping: dict[SSAValue, SSAValue] = {}
+        for old, child in pairs:
+            if child is ZERO:  # a zero of the type the op takes
+                mapping[old] = builder.insert(_zero_constant(old.type)).results[0]
+            else:
+                mapping[old] = value(child)
+        child_flags = [flags.get(id(c)) for _, c in pairs]
+        flagged = [f for f in child_flags if f is not None]
+        annihilating: set[int] = set()
+        if kind == OpKind.CONJUNCTION:
+            annihilating = set(range(len(pairs)))
+        elif kind in (OpKind.LEFT_ANNIHILATED, OpKind.ZERO_PRESERVING):
+            annihilating = {0}
+        for i, (old, _) in enumerate(pairs):
+            flag = child_flags[i]
+            if flag is not None and i not in annihilating:
+                mapping[old] = self._or_zero(flag, mapping[old], builder)
+        present = [child_flags[i] for i in sorted(annihilating)]
+        if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION) and len(flagged) == len(
+            pairs
+        ):
+            flags[id(e)] = self._combine(arith.OrIOp, flagged, builder)
+        elif any(f is not None for f in present):
+            conds = [f for f in present if f is not None]
+            flags[id(e)] = self._combine(arith.AndIOp, conds, builder)
+        clone = e.op.clone(value_mapper=mapping)
+        builder.insert(clone)
+        return clone.results[0]
+
+    def _emit_semiring(self, e: SemiringNode, body: _Body) -> SSAValue:
+        """A semiring op: the region that its operands' presence chooses,
+        inlined with their values (an `scf.if` on each presence only known at
+        run time). A result that may have no value gets a flag in `body.flags`."""
+        value, flags, builder = body.value, body.flags, body.builder
+        args = [None if c is ZERO else value(c) for c in e.cased]
+        known: list[bool | SSAValue] = [
+            False if c is ZERO else flags.get(id(c), True) for c in e.cased
+        ]
+        captured = {old: value(c) for old, c in e.captures}
+
+        def branch(
+            present: tuple[bool, ...], b: Builder
+        ) -> tuple[SSAValue | None, SSAValue | None]:
+            chosen = semiring_branch(e.op, present)
+            if chosen is None:
+                return None, None
+            # the branch of a presence pattern takes present operands only
+            inputs = [arg for i in chosen.args if (arg := args[i]) is not None]
+            if chosen.region is None:
+                return inputs[0], None
+            result = self._inline_region(chosen.region, inputs, captured, b)
+            if isinstance(e.op, SelectOp):  # the region is the predicate
+                return inputs[0], result
+            return result, None
+
+        result_type = e.op.results[0].type
+        result, present = self._dispatch(known, branch, result_type, builder)
+        if present is not None:
+            flags[id(e)] = present
+        return result
+
+    def _dispatch(
+        self,
+        known: Sequence[bool | SSAValue],
+        branch: Callable[
+            [tuple[bool, ...], Builder], tuple[SSAValue | None, SSAValue | None]
+        ],
+        result_type: Attribute,
+        builder: Builder,
+    ) -> tuple[SSAValue, SSAValue | None]:
+        """`branch` for the presence `known` of each operand: an `scf.if` on
+        each run-time flag in it, yielding the value and, where some branch
+        may have none, whether it has one. No value: zero, flagged false."""
+        flag_at = next(
+            (i for i, k in enumerate(known) if not isinstance(k, bool)), None
+        )
+        if flag_at is None:
+            result, present = branch(tuple(bool(k) for k in known), builder)
+            if result is None:
+                zero = builder.insert(_zero_constant(result_type)).results[0]
+                return zero, self._i1(False, builder)
+            return result, present
+        blocks: list[Block] = []
+        outcomes: list[tuple[SSAValue, SSAValue | None]] = []
+        for taken in (True, False):
+            block = Block()
+            inner = [*known[:flag_at], taken, *known[flag_at + 1 :]]
+            body = Builder(InsertPoint.at_end(block))
+            outcomes.append(self._dispatch(inner, branch, result_type, body))
+            blocks.append(block)
+        flagged = any(present is not None for _, present in outcomes)
+        for block, (result, present) in zip(blocks, outcomes, strict=True):
+            yielded = [result]
+            if flagged:
+                body = Builder(InsertPoint.at_end(block))
+                yielded.append(present or self._i1(True, body))
+            block.add_op(scf.YieldOp(*yielded))
+        types = [result_type, IntegerType(1)] if flagged else [result_type]
+        flag = known[flag_at]
+        assert isinstance(flag, SSAValue)
+        if_op = builder.insert(
+            scf.IfOp(flag, types, Region(blocks[0]), Region(blocks[1]))
+        )
+        return if_op.results[0], if_op.results[1] if flagged else None
+
+    def _inline_region(
+        self,
+        region: Region,
+        args: Sequence[SSAValue],
+        captured: dict[SSAValue, SSAValue],
+        builder: Builder,
+    ) -> SSAValue:
+        """A copy of a semiring op's region at `builder`, with `args` for its
+        block arguments; returns what it yields."""
+        block = region.block
+        mapping = {**captured, **dict(zip(block.args, args, strict=True))}
+        for op in block.ops:
+            if isinstance(op, SparseYieldOp):
+                yielded = op.values[0]
+                return mapping.get(yielded, yielded)
+            builder.insert(op.clone(value_mapper=mapping))
+        raise UnsupportedKernel("a semiring region without sparse_tensor.yield")
+
+    def _or_zero(self, flag: SSAValue, value: SSAValue, builder: Builder) -> SSAValue:
+        """`value` where `flag` holds, else zero: a missing value as an operand."""
+        zero = builder.insert(_zero_constant(value.type)).results[0]
+        return builder.insert(arith.SelectOp(flag, value, zero)).result
+
+    def _combine(
+        self,
+        op: type[arith.AndIOp] | type[arith.OrIOp],
+        flags: Sequence[SSAValue],
+        builder: Builder,
+    ) -> SSAValue:
+        result = flags[0]
+        for flag in flags[1:]:
+            result = builder.insert(op(result, flag)).result
+        return result
+
+    def _i1(self, value: bool, builder: Builder) -> SSAValue:
+        return builder.insert(
+            arith.ConstantOp(IntegerAttr(int(value), IntegerType(1)))
+        ).result
+
+    def _reduction_start(
+        self, expr: TensorExpr, state: State, builder: Builder
+    ) -> SSAValue:
+        """The value a reduction starts from: the output's, or the identity of
+        a custom reduction (`sparse_tensor.reduce`), which must be invariant."""
+        identity = reduction_identity(expr, self.output.index)
+        if identity is None:
+            return self._load_output(state, builder)
+        if not isinstance(identity, InvariantLeaf):
+            raise UnsupportedKernel(
+                "the identity of a sparse_tensor.reduce must be loop invariant"
+            )
+        if identity.value is not None:
+            return identity.value
+        assert identity.op is not None
+        return builder.insert(identity.op.clone()).results[0]
+
+    def _store_if(
+        self, present: SSAValue, result: SSAValue, state: State, builder: Builder
+    ) -> None:
+        """Write the kernel's value where it has one (`present`); the `scf.if`
+        yields what the write changes (the output being inserted into, or the
+        workspace's count)."""
+        threaded = None
+        if self._workspace is not None:
+            threaded = "count"
+        elif self.inserting:
+            threaded = "tensor"
+        unchanged = self._threaded_value(threaded) if threaded else None
+        then = Block()
+        self._store_result(result, state, Builder(InsertPoint.at_end(then)))
+        if threaded is None or unchanged is None:
+            then.add_op(scf.YieldOp())
+            builder.insert(scf.IfOp(present, [], Region(then)))
+            return
+        then.add_op(scf.YieldOp(self._threaded_value(threaded)))
+        other = Block()
+        other.add_op(scf.YieldOp(unchanged))
+        op = scf.IfOp(present, [unchanged.type], Region(then), Region(other))
+        builder.insert(op)
+        self._set_threaded(threaded, op.results[0])
+
+
+def _is_materializing(value: SSAValue) -> bool:
+    """Whether a tensor is new and empty (MLIR's `isMaterializing`)."""
+    owner = value.owner
+    if isinstance(owner, bufferization.AllocTensorOp):
+        return owner.copy is None
+    return isinstance(owner, TensorEmptyOp)
+
+
+@dataclass
+class _Body:
+    """The kernel body being evaluated at one point of the loop nest."""
+
+    value: Callable[[TensorExpr], SSAValue]
+    """The value of a sub-expression (emitted once)."""
+    flags: dict[int, SSAValue]
+    """Sub-expression -> whether it has a value, where that is a run-time flag."""
+    builder: Builder
 
 
 def _stored_leaves(set_value: SSAValue) -> list[indexing.StoredOp]:

@@ -1,0 +1,29 @@
+// binary into a new CSR matrix: a + b where both are stored, 2a where only a
+// is, no entry where only b is.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#ew2 = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @kernel(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f64
+  %d0 = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %d1 = tensor.dim %a, %c1 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #CSR>
+  %0 = linalg.generic #ew2 ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>) outs(%init : tensor<?x?xf64, #CSR>) {
+  ^bb0(%av: f64, %bv: f64, %xv: f64):
+    %r = sparse_tensor.binary %av, %bv : f64, f64 to f64
+      overlap = {
+      ^bb0(%p: f64, %q: f64):
+        %s = arith.addf %p, %q : f64
+        sparse_tensor.yield %s : f64
+      }
+      left = {
+      ^bb0(%p: f64):
+        %d = arith.mulf %p, %two : f64
+        sparse_tensor.yield %d : f64
+      }
+      right = {}
+    linalg.yield %r : f64
+  } -> tensor<?x?xf64, #CSR>
+  return %0 : tensor<?x?xf64, #CSR>
+}
