@@ -71,6 +71,8 @@ def test_kernels_agree_with_scipy(width: int) -> None:
     ]
     works.append(bench.sddmm_workload(rng, 40, 200, "uniform"))
     works += [bench.vector_workload(k, rng, 500, 60) for k in ("dot", "add")]
+    works.append(bench.csr_to_csc_workload(matrix, "powerlaw"))
+    works.append(bench.dense_to_coo_workload(rng, 30))
     for work in works:
         args: list[Any] = work.arguments(width)
         kernel = xsparse.compile(bench.source(work.kernel, width), entry="kernel")
@@ -89,12 +91,35 @@ def test_kernels_agree_with_scipy(width: int) -> None:
 def test_bench_run_small_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
     """The whole driver on a tiny problem: every row checked, tables printed."""
     rows = bench.run(
-        ["--size", "60", "--nnz", "300", "--repeats", "1", "--dists", "uniform"]
+        [
+            "--size",
+            "60",
+            "--nnz",
+            "300",
+            "--dense-size",
+            "40",
+            "--repeats",
+            "1",
+            "--dists",
+            "uniform",
+        ]
     )
     assert {r.kernel for r in rows} == set(bench.KERNELS)
     assert all(r.error < 1e-9 and r.mlir is not None for r in rows)
     out = capsys.readouterr().out
     assert "xs/MLIR" in out and "mlir-opt" in out
+
+
+def test_conversion_check_compares_every_buffer() -> None:
+    """A conversion result differing from scipy's in one coordinate fails."""
+    matrix = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]]))
+    work = bench.csr_to_csc_workload(matrix, "uniform")
+    ref = matrix.tocsc()
+    good = (ref.indptr, ref.indices, ref.data)
+    assert work.check(good) == 0.0
+    bad = ref.indices.copy()
+    bad[0] += 1
+    assert work.check((ref.indptr, bad, ref.data)) == float("inf")
 
 
 def test_check_catches_a_wrong_result() -> None:

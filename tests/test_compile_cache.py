@@ -38,12 +38,18 @@ def test_new_process_loads_from_disk(tmp_path: Path) -> None:
     env = {**os.environ, "XSPARSE_CACHE_DIR": str(tmp_path)}
     first = subprocess.run(
         [sys.executable, "-c", f"import xsparse; xsparse.compile({KERNEL!r})"],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert first.returncode == 0
     assert any(p.suffix == ".json" for p in tmp_path.iterdir())
     second = subprocess.run(
         [sys.executable, "-c", f"SOURCE = {KERNEL!r}\n" + NEW_PROCESS],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert second.stdout.strip() == str(np.array([7.0, 6.0]).tolist())

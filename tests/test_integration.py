@@ -39,9 +39,9 @@ def xsparse_run(program: Path) -> str:
     return done.stdout
 
 
-def mlir_runner(program: Path) -> str:
+def mlir_runner(program: Path, sparsifier: str = "--sparsifier") -> str:
     compiled = subprocess.run(
-        ["mlir-opt-22", "--sparsifier", str(program)],
+        ["mlir-opt-22", sparsifier, str(program)],
         capture_output=True,
         text=True,
         check=True,

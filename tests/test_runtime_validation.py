@@ -57,10 +57,14 @@ CORRUPTIONS = ["set", "add", "swap", "truncate", "extend", "dtype"]
     position=st.integers(0, 1000),
     value=st.integers(-5, 40),
 )
-def test_corrupted_buffers_raise_or_compute(name: str, which: int, corruption: str, position: int, value: int) -> None:
+def test_corrupted_buffers_raise_or_compute(
+    name: str, which: int, corruption: str, position: int, value: int
+) -> None:
     a = sample_matrix(name)
     good = SparseTensor.from_dense(a, ENCODINGS[name])
-    buffers = [b for b in (*good.positions, *good.coordinates) if b is not None] + [good.values]
+    buffers = [b for b in (*good.positions, *good.coordinates) if b is not None] + [
+        good.values
+    ]
     target_index = which % len(buffers)
     positions = [None if p is None else p.copy() for p in good.positions]
     coordinates = [None if c is None else c.copy() for c in good.coordinates]
@@ -80,11 +84,15 @@ def test_corrupted_buffers_raise_or_compute(name: str, which: int, corruption: s
         if corruption == "truncate":
             buf = buf[:-1]
         elif corruption == "extend":
-            buf = np.concatenate([buf, buf[-1:] if buf.size else np.zeros(1, buf.dtype)])
+            buf = np.concatenate(
+                [buf, buf[-1:] if buf.size else np.zeros(1, buf.dtype)]
+            )
         else:
             buf = buf.astype(np.int16 if buf.dtype.kind in "iu" else np.float16)
         mutable[target_index] = buf
-        slots = [("p", i) for i, p in enumerate(positions) if p is not None] + [("c", i) for i, c in enumerate(coordinates) if c is not None]
+        slots = [("p", i) for i, p in enumerate(positions) if p is not None] + [
+            ("c", i) for i, c in enumerate(coordinates) if c is not None
+        ]
         if target_index < len(slots):
             kind, level = slots[target_index]
             (positions if kind == "p" else coordinates)[level] = buf
@@ -114,7 +122,10 @@ def test_mutating_a_validated_tensor_is_refused() -> None:
         ((sp.csr_array(np.eye(3)), np.ones(4), np.zeros(3)), ValueError),  # x too long
         ((sp.csr_array(np.eye(3)), np.ones(3), np.zeros(2)), ValueError),  # y too short
         ((sp.csr_array(np.eye(3)), np.ones(3, np.float32), np.zeros(3)), TypeError),
-        ((sp.csr_array(np.eye(3, dtype=np.float32)), np.ones(3), np.zeros(3)), TypeError),
+        (
+            (sp.csr_array(np.eye(3, dtype=np.float32)), np.ones(3), np.zeros(3)),
+            TypeError,
+        ),
         ((np.eye(3), np.ones((3, 1)), np.zeros(3)), ValueError),  # wrong rank
         (("not a matrix", np.ones(3), np.zeros(3)), TypeError),
         ((sp.csr_array(np.eye(3)), np.ones(3)), TypeError),  # missing argument
@@ -126,13 +137,17 @@ def test_bad_arguments_raise(args: tuple[Any, ...], error: type[Exception]) -> N
 
 
 def test_unsorted_scipy_indices_are_sorted_not_trusted() -> None:
-    m = sp.csr_array((np.array([1.0, 2.0]), np.array([2, 0]), np.array([0, 2, 2])), shape=(2, 3))
+    m = sp.csr_array(
+        (np.array([1.0, 2.0]), np.array([2, 0]), np.array([0, 2, 2])), shape=(2, 3)
+    )
     m.has_sorted_indices = False
     y = kernel("spmv_csr")(m, np.arange(3.0), np.zeros(2))
     np.testing.assert_allclose(y, m.toarray() @ np.arange(3.0))
 
 
 def test_out_of_range_scipy_coordinates_raise() -> None:
-    m = sp.csr_array((np.array([1.0]), np.array([7]), np.array([0, 1, 1])), shape=(2, 3), copy=False)
+    m = sp.csr_array(
+        (np.array([1.0]), np.array([7]), np.array([0, 1, 1])), shape=(2, 3), copy=False
+    )
     with pytest.raises(ValueError):
         kernel("spmv_csr")(m, np.arange(3.0), np.zeros(2))

@@ -58,7 +58,9 @@ def test_coiterate_with_iter_args(overlap: str) -> None:
     if overlap == "none":
         b[a != 0] = 0
     kernel = xsparse.compile(DOT)
-    result = kernel(SparseTensor.from_dense(a, SV), SparseTensor.from_dense(b, SV), 0.25)
+    result = kernel(
+        SparseTensor.from_dense(a, SV), SparseTensor.from_dense(b, SV), 0.25
+    )
     assert result == pytest.approx(0.25 + a @ b)
 
 

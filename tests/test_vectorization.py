@@ -37,7 +37,9 @@ def kernel(name: str, vl: int = 1, index32: bool = False) -> Any:
     return _compiled[key]
 
 
-def sparse(rng: np.random.Generator, shape: tuple[int, ...], density: float) -> np.ndarray:
+def sparse(
+    rng: np.random.Generator, shape: tuple[int, ...], density: float
+) -> np.ndarray:
     dense = rng.standard_normal(shape)
     dense[rng.random(shape) >= density] = 0
     if shape[0] > 2:
@@ -50,28 +52,76 @@ def sparse(rng: np.random.Generator, shape: tuple[int, ...], density: float) -> 
 Args = Callable[[np.random.Generator], list[Any]]
 
 ARGS: dict[str, Args] = {
-    "spmv_csr": lambda r: [sp.csr_array(sparse(r, (41, 67), 0.2)), r.random(67), r.random(41)],
-    "spmv_csc": lambda r: [sp.csc_array(sparse(r, (41, 67), 0.2)), r.random(67), r.random(41)],
-    "spmv_coo": lambda r: [sp.coo_array(sparse(r, (41, 67), 0.2)), r.random(67), r.random(41)],
+    "spmv_csr": lambda r: [
+        sp.csr_array(sparse(r, (41, 67), 0.2)),
+        r.random(67),
+        r.random(41),
+    ],
+    "spmv_csc": lambda r: [
+        sp.csc_array(sparse(r, (41, 67), 0.2)),
+        r.random(67),
+        r.random(41),
+    ],
+    "spmv_coo": lambda r: [
+        sp.coo_array(sparse(r, (41, 67), 0.2)),
+        r.random(67),
+        r.random(41),
+    ],
     "spmv_dcsr": lambda r: [sparse(r, (41, 67), 0.2), r.random(67), r.random(41)],
-    "spmv_transposed_csr": lambda r: [sp.csr_array(sparse(r, (41, 67), 0.2)), r.random(41), np.zeros(67)],
-    "spmv_bsr": lambda r: [sp.bsr_array(sparse(r, (12, 10), 0.3), blocksize=(2, 2)), r.random(10), np.zeros(12)],
+    "spmv_transposed_csr": lambda r: [
+        sp.csr_array(sparse(r, (41, 67), 0.2)),
+        r.random(41),
+        np.zeros(67),
+    ],
+    "spmv_bsr": lambda r: [
+        sp.bsr_array(sparse(r, (12, 10), 0.3), blocksize=(2, 2)),
+        r.random(10),
+        np.zeros(12),
+    ],
     "spmv_csr_f32_w32": lambda r: [
-        SparseTensor.from_scipy(sp.csr_array(sparse(r, (41, 67), 0.2).astype(np.float32)), CSR32),
+        SparseTensor.from_scipy(
+            sp.csr_array(sparse(r, (41, 67), 0.2).astype(np.float32)), CSR32
+        ),
         r.random(67).astype(np.float32),
         np.zeros(41, np.float32),
     ],
-    "spmm_csr": lambda r: [sp.csr_array(sparse(r, (37, 29), 0.2)), r.random((29, 8)), np.zeros((37, 8))],
-    "sddmm_dense_out": lambda r: [
-        sp.csr_array(sparse(r, (37, 29), 0.3)), r.random((37, 5)), r.random((5, 29)), r.random((37, 29))
+    "spmm_csr": lambda r: [
+        sp.csr_array(sparse(r, (37, 29), 0.2)),
+        r.random((29, 8)),
+        np.zeros((37, 8)),
     ],
-    "sparse_dot": lambda r: [SparseTensor.from_dense(sparse(r, (300,), 0.4), SV), SparseTensor.from_dense(sparse(r, (300,), 0.4), SV), np.zeros(())],
-    "sparse_add_dense_out": lambda r: [SparseTensor.from_dense(sparse(r, (300,), 0.3), SV), SparseTensor.from_dense(sparse(r, (300,), 0.3), SV), np.full(300, 7.0)],
-    "sparse_sub_exp": lambda r: [SparseTensor.from_dense(sparse(r, (300,), 0.3), SV), SparseTensor.from_dense(sparse(r, (300,), 0.3), SV), np.zeros(300)],
-    "csr_mul_dcsr_dense_out": lambda r: [sp.csr_array(sparse(r, (37, 29), 0.4)), sparse(r, (37, 29), 0.5), np.full((37, 29), 3.0)],
+    "sddmm_dense_out": lambda r: [
+        sp.csr_array(sparse(r, (37, 29), 0.3)),
+        r.random((37, 5)),
+        r.random((5, 29)),
+        r.random((37, 29)),
+    ],
+    "sparse_dot": lambda r: [
+        SparseTensor.from_dense(sparse(r, (300,), 0.4), SV),
+        SparseTensor.from_dense(sparse(r, (300,), 0.4), SV),
+        np.zeros(()),
+    ],
+    "sparse_add_dense_out": lambda r: [
+        SparseTensor.from_dense(sparse(r, (300,), 0.3), SV),
+        SparseTensor.from_dense(sparse(r, (300,), 0.3), SV),
+        np.full(300, 7.0),
+    ],
+    "sparse_sub_exp": lambda r: [
+        SparseTensor.from_dense(sparse(r, (300,), 0.3), SV),
+        SparseTensor.from_dense(sparse(r, (300,), 0.3), SV),
+        np.zeros(300),
+    ],
+    "csr_mul_dcsr_dense_out": lambda r: [
+        sp.csr_array(sparse(r, (37, 29), 0.4)),
+        sparse(r, (37, 29), 0.5),
+        np.full((37, 29), 3.0),
+    ],
     "sum_all": lambda r: [sp.csr_array(sparse(r, (41, 67), 0.3)), np.zeros(())],
     "ttv_csf": lambda r: [sparse(r, (5, 6, 23), 0.5), r.random(23), np.zeros((5, 6))],
-    "scale_index": lambda r: [sp.csr_array(sparse(r, (19, 31), 0.4)), np.full((19, 31), 5.0)],
+    "scale_index": lambda r: [
+        sp.csr_array(sparse(r, (19, 31), 0.4)),
+        np.full((19, 31), 5.0),
+    ],
     "scale_in_place": lambda r: [sp.csr_array(sparse(r, (41, 67), 0.2))],
 }
 
@@ -135,7 +185,9 @@ def _llvm_ir(name: str, **options: Any) -> str:
     return lower_to_llvm(module).llvm_ir()
 
 
-@pytest.mark.parametrize("name", ["spmv_csr", "sum_all", "spmv_csr_f32_w32", "scale_index"])
+@pytest.mark.parametrize(
+    "name", ["spmv_csr", "sum_all", "spmv_csr_f32_w32", "scale_index"]
+)
 def test_vla_compiles_for_sve(name: str) -> None:
     """Scalable vectors lower to `<vscale x N x T>` and compile for AArch64 SVE."""
     import llvmlite.binding as llvm

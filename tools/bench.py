@@ -1,11 +1,14 @@
 """Benchmark xsparse's kernels against scipy.sparse and MLIR 22's own compiled kernels.
 
 Kernels: SpMV, SpMM (64 columns), SDDMM, sparse dot, sparse add (into a dense
-vector), sum. Matrices are n x n with `nnz` nonzeros, rows uniform or power-law
-(Zipf, exponent 1, rows shuffled); the vector kernels use sparse vectors of
-length 100 n with `nnz` nonzeros; SDDMM, whose output is dense (xsparse has no
-sparse outputs yet), runs on an m x m sample matrix with m chosen so that the
-dense output stays within a few GiB. Every kernel is timed single-threaded:
+vector), sum, and two conversions: CSR -> CSC (`sparse_tensor.convert`; scipy's
+`tocsc`) and a dense array -> COO (scipy's `coo_array(dense)`), whose results
+are checked buffer by buffer against scipy's. Matrices are n x n with `nnz`
+nonzeros, rows uniform or power-law (Zipf, exponent 1, rows shuffled); the
+vector kernels use sparse vectors of length 100 n with `nnz` nonzeros; SDDMM,
+whose output is dense (xsparse has no sparse outputs yet), runs on an m x m
+sample matrix with m chosen so that the dense output stays within a few GiB.
+Every kernel is timed single-threaded:
 
 - xsparse with its default encodings (`index` = 64-bit positions and coordinates),
 - xsparse with `posWidth = 32, crdWidth = 32` (zero-copy views of scipy's int32
@@ -13,6 +16,9 @@ dense output stays within a few GiB. Every kernel is timed single-threaded:
 - MLIR 22's kernel for the same source and encoding (`tools/bench_mlir.py`),
   when `mlir-opt-22` is installed, fed the very same buffers,
 - scipy.sparse (its own int32 CSR; SDDMM: scipy + numpy on the sampled entries).
+
+The dense -> COO conversion runs on a `--dense-size` square array (4000,
+`--small`: 1000) with 10% nonzeros.
 
 Every result is checked against scipy before any time is printed. Then compile
 times: `xsparse.compile` from text to callable, cold (empty `XSPARSE_CACHE_DIR`,
@@ -54,13 +60,18 @@ import xsparse  # noqa: E402
 from xsparse.backend.kernel import clear_memory_caches  # noqa: E402
 from xsparse.backend.sparse_storage import SparseTensor  # noqa: E402
 
-KERNELS = ("spmv", "spmm", "sddmm", "dot", "add", "sum")
+KERNELS = ("spmv", "spmm", "sddmm", "dot", "add", "sum", "csr_to_csc", "dense_to_coo")
+CONVERSIONS = ("csr_to_csc", "dense_to_coo")
+DENSE_DENSITY = 0.1
 DISTS = ("uniform", "powerlaw")
 SPMM_COLUMNS = 64
 SDDMM_K = 64
 
 _CSR = "#CSR = #sparse_tensor.encoding<{{ map = (i, j) -> (i : dense, j : compressed){w} }}>\n"
 _SV = "#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed){w} }}>\n"
+_CSC = "#CSC = #sparse_tensor.encoding<{{ map = (i, j) -> (j : dense, i : compressed){w} }}>\n"
+# SoA coordinates: MLIR's COO keeps them interleaved otherwise, xsparse never.
+_COO = "#COO = #sparse_tensor.encoding<{{ map = (i, j) -> (i : compressed(nonunique), j : singleton(soa)){w} }}>\n"
 
 SOURCES: dict[str, str] = {
     "spmv": _CSR
@@ -133,6 +144,19 @@ func.func @kernel(%a: tensor<?x?xf64, #CSR>, %x: tensor<f64>) -> tensor<f64> {{
     linalg.yield %s : f64
   }} -> tensor<f64>
   return %0 : tensor<f64>
+}}
+""",
+    "csr_to_csc": _CSR
+    + _CSC
+    + """func.func @kernel(%a: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSC> {{
+  %0 = sparse_tensor.convert %a : tensor<?x?xf64, #CSR> to tensor<?x?xf64, #CSC>
+  return %0 : tensor<?x?xf64, #CSC>
+}}
+""",
+    "dense_to_coo": _COO
+    + """func.func @kernel(%a: tensor<?x?xf64>) -> tensor<?x?xf64, #COO> {{
+  %0 = sparse_tensor.convert %a : tensor<?x?xf64> to tensor<?x?xf64, #COO>
+  return %0 : tensor<?x?xf64, #COO>
 }}
 """,
 }
@@ -387,6 +411,70 @@ def vector_workload(
     )
 
 
+def storage_buffers(result: Any) -> list[np.ndarray[Any, Any]]:
+    """A sparse result's buffers in storage order (per level its positions and
+    coordinates, then the values): of xsparse's SparseTensor, or the tuple
+    MLIR 22's wrapper returns."""
+    if isinstance(result, SparseTensor):
+        levels = zip(result.positions, result.coordinates, strict=True)
+        return [b for pair in levels for b in pair if b is not None] + [result.values]
+    return [np.asarray(b) for b in result]
+
+
+def storage_error(result: Any, want: Sequence[np.ndarray[Any, Any]]) -> float:
+    """inf unless every position / coordinate buffer equals the reference's;
+    else the values' relative error."""
+    got = storage_buffers(result)
+    if len(got) != len(want):
+        return float("inf")
+    for g, w in zip(got[:-1], want[:-1], strict=True):
+        if g.shape != w.shape or not np.array_equal(g.astype(np.int64), w):
+            return float("inf")
+    return rel_error(got[-1], want[-1])
+
+
+def csr_to_csc_workload(matrix: sp.csr_array, dist: str) -> Workload:
+    """CSR -> CSC of `matrix`; scipy: `tocsc`."""
+    ref = matrix.tocsc()
+    want = [ref.indptr.astype(np.int64), ref.indices.astype(np.int64), ref.data]
+
+    def args(w: int) -> list[Any]:
+        return [sparse_tensor(matrix, "csr_to_csc", w)]
+
+    return Workload(
+        "csr_to_csc",
+        dist,
+        "CSC of A",
+        args,
+        lambda: None,
+        [matrix.shape],
+        matrix.tocsc,
+        lambda r: storage_error(r, want),
+        matrix.nnz,
+    )
+
+
+def dense_to_coo_workload(rng: np.random.Generator, size: int) -> Workload:
+    """A size x size array with DENSE_DENSITY nonzeros -> sorted COO; scipy:
+    `coo_array(dense)`."""
+    dense = rng.random((size, size))
+    dense[rng.random((size, size)) >= DENSE_DENSITY] = 0.0
+    rows, cols = np.nonzero(dense)
+    nnz = rows.shape[0]
+    want = [np.array([0, nnz]), rows, cols, dense[rows, cols]]
+    return Workload(
+        "dense_to_coo",
+        "uniform",
+        f"COO of a dense {size}x{size}",
+        lambda w: [dense],
+        lambda: None,
+        [None],
+        lambda: sp.coo_array(dense),
+        lambda r: storage_error(r, want),
+        nnz,
+    )
+
+
 # -- timing --------------------------------------------------------------------
 
 
@@ -566,7 +654,7 @@ def format_row(r: Row) -> str:
     vs_mlir = f"{r.xsparse / r.mlir:8.2f}" if r.mlir is not None else f"{'-':>8}"
     misses = r.misses()
     return (
-        f"{r.kernel:6} {r.dist:9} {'i' + str(r.width):4} {r.nnz:>10} "
+        f"{r.kernel:12} {r.dist:9} {'i' + str(r.width):4} {r.nnz:>10} "
         f"{r.xsparse * 1e3:10.3f} {r.scipy * 1e3:10.3f} {mlir} "
         f"{r.xsparse / r.scipy:8.2f} {vs_mlir}  "
         f"{'MISS ' + ', '.join(misses) if misses else 'ok'}"
@@ -574,7 +662,7 @@ def format_row(r: Row) -> str:
 
 
 HEADER = (
-    f"{'kernel':6} {'rows':9} {'idx':4} {'nnz':>10} {'xsparse ms':>10} "
+    f"{'kernel':12} {'rows':9} {'idx':4} {'nnz':>10} {'xsparse ms':>10} "
     f"{'scipy ms':>10} {'MLIR22 ms':>10} {'xs/scipy':>8} {'xs/MLIR':>8}  target"
 )
 
@@ -584,6 +672,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--small", action="store_true", help="20k x 20k, 200k nonzeros")
     parser.add_argument("--size", type=int, default=1_000_000, help="matrix size n")
     parser.add_argument("--nnz", type=int, default=None, help="nonzeros (default 10 n)")
+    parser.add_argument(
+        "--dense-size", type=int, default=None, help="dense -> COO: array size"
+    )
     parser.add_argument(
         "--repeats", type=int, default=None, help="timed calls per median"
     )
@@ -601,6 +692,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.small:
         args.size = 20_000
+    if args.dense_size is None:
+        args.dense_size = 1000 if args.small else 4000
     if args.nnz is None:
         args.nnz = 10 * args.size
     if args.repeats is None:
@@ -636,55 +729,43 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
     rows: list[Row] = []
     mlir_kernels: dict[tuple[str, int, tuple[Any, ...]], Any] = {}
     print("\n" + HEADER, flush=True)
-    matrix_kernels = [k for k in kernels_wanted if k in ("spmv", "spmm", "sum")]
+
+    def measure(make: Callable[..., Workload], *make_args: Any) -> None:
+        """Build a workload, run it, and free its data before the next one."""
+        rows.extend(
+            run_workload(
+                make(*make_args),
+                widths,
+                args.repeats,
+                kernels,
+                mlir_kernels,
+                use_mlir,
+                tolerance,
+                args.clock,
+            )
+        )
+        gc.collect()
+
+    matrix_kernels = [
+        k for k in kernels_wanted if k in ("spmv", "spmm", "sum", "csr_to_csc")
+    ]
     for dist in dists:
         if matrix_kernels:
             matrix = random_csr(rng, args.size, args.size, args.nnz, dist)
             for k in matrix_kernels:
-                work = matrix_workloads(k, matrix, dist, rng)
-                rows += run_workload(
-                    work,
-                    widths,
-                    args.repeats,
-                    kernels,
-                    mlir_kernels,
-                    use_mlir,
-                    tolerance,
-                    args.clock,
-                )
-                del work
-                gc.collect()
+                if k == "csr_to_csc":
+                    measure(csr_to_csc_workload, matrix, dist)
+                else:
+                    measure(matrix_workloads, k, matrix, dist, rng)
             del matrix
             gc.collect()
         if "sddmm" in kernels_wanted:
-            work = sddmm_workload(rng, args.size, args.nnz, dist)
-            rows += run_workload(
-                work,
-                widths,
-                args.repeats,
-                kernels,
-                mlir_kernels,
-                use_mlir,
-                tolerance,
-                args.clock,
-            )
-            del work
-            gc.collect()
+            measure(sddmm_workload, rng, args.size, args.nnz, dist)
     for k in ("dot", "add"):
         if k in kernels_wanted:
-            work = vector_workload(k, rng, 100 * args.size, args.nnz)
-            rows += run_workload(
-                work,
-                widths,
-                args.repeats,
-                kernels,
-                mlir_kernels,
-                use_mlir,
-                tolerance,
-                args.clock,
-            )
-            del work
-            gc.collect()
+            measure(vector_workload, k, rng, 100 * args.size, args.nnz)
+    if "dense_to_coo" in kernels_wanted:
+        measure(dense_to_coo_workload, rng, args.dense_size)
     print_compile_table(compile_rows, mlir_kernels)
     missed = [r for r in rows if r.misses()]
     print(
@@ -700,7 +781,7 @@ def print_compile_table(
 ) -> None:
     """xsparse.compile times beside mlir-opt-22 / mlir-translate-22 / llvmlite O3."""
     print(
-        f"\n{'compile':8} {'idx':4} {'cold ms':>9} {'disk ms':>9} {'memory ms':>9} "
+        f"\n{'compile':12} {'idx':4} {'cold ms':>9} {'disk ms':>9} {'memory ms':>9} "
         f"{'mlir-opt':>9} {'translate':>9} {'O3+JIT':>9}  target (SpMV: <1000 cold, <50 cached)"
     )
     for k, w, t in compile_rows:
@@ -718,7 +799,7 @@ def print_compile_table(
             ok = t.cold < 1.0 and t.disk < 0.05
             target = "ok" if ok else "MISS"
         print(
-            f"{k:8} {'i' + str(w):4} {t.cold * 1e3:9.1f} {t.disk * 1e3:9.1f} "
+            f"{k:12} {'i' + str(w):4} {t.cold * 1e3:9.1f} {t.disk * 1e3:9.1f} "
             f"{t.memory * 1e3:9.1f} {mlir}  {target}"
         )
 

@@ -24,7 +24,9 @@ from xdsl.parser import Parser
 from xsparse.backend import jit, lower_to_llvm
 from xsparse.dialects import get_all_dialects as get_xsparse_dialects
 
-SPMV = (Path(__file__).parents[1] / "tests" / "kernels" / "memref" / "spmv.mlir").read_text()
+SPMV = (
+    Path(__file__).parents[1] / "tests" / "kernels" / "memref" / "spmv.mlir"
+).read_text()
 
 EMPTY = """
 func.func @empty(%a: memref<?xf64>, %b: memref<?x?xf32>, %c: memref<?xindex>) {

@@ -7,9 +7,11 @@ sparse argument its level buffers (positions / coordinates per level, as
 the tensor itself. The wrapper assembles the sparse tensor zero-copy (MLIR 22's
 `assemble` needs a static shape, so the wrapper is built per shape and the
 tensor is `tensor.cast` back to the kernel's dynamic type), calls the kernel and
-returns its results. Then:
+returns its results. A sparse result comes back as its level buffers
+(positions / coordinates per level, then the values: MLIR's
+`--sparse-assembler=direct-out=true` on the wrapper). Then:
 
-    mlir-opt-22 --sparsifier="enable-runtime-library=false"
+    mlir-opt-22 --sparse-assembler=direct-out=true --sparsifier="enable-runtime-library=false"
     mlir-translate-22 --mlir-to-llvmir
 
 and the LLVM IR goes through `xsparse.backend.jit.compile` (llvmlite, O3 for the
@@ -50,6 +52,7 @@ WRAPPER = "xs_bench_wrap"
 MLIR_OPT = "mlir-opt-22"
 MLIR_TRANSLATE = "mlir-translate-22"
 SPARSIFIER = "--sparsifier=enable-runtime-library=false"
+ASSEMBLER = "--sparse-assembler=direct-out=true"
 
 
 def mlir_available() -> bool:
@@ -87,6 +90,19 @@ def _memref_of(t: Attribute) -> Attribute:
     """The memref type a dense tensor type bufferizes to at the function boundary."""
     assert isinstance(t, TensorType)
     return MemRefType(t.element_type, t.get_shape())
+
+
+def _result_memrefs(t: Attribute) -> list[Attribute]:
+    """What a result of type `t` is at the wrapper's boundary: a dense tensor's
+    memref, or a sparse tensor's level buffers and values (direct-out)."""
+    assert isinstance(t, TensorType)
+    if sparse_encoding(t) is None:
+        return [_memref_of(t)]
+    return [
+        MemRefType(f.type.element_type, [DYNAMIC_INDEX])
+        for f in storage_fields(t)
+        if isinstance(f.type, MemRefType)
+    ]
 
 
 @dataclass
@@ -197,7 +213,9 @@ def wrapper_source(
         + "\n".join(body)
         + "\n}\n"
     )
-    signature = FunctionType.from_lists(param_types, [_memref_of(t) for t in outputs])
+    signature = FunctionType.from_lists(
+        param_types, [m for t in outputs for m in _result_memrefs(t)]
+    )
     return private + "\n" + wrapper, signature, sparse_args
 
 
@@ -234,7 +252,7 @@ def build(
 ) -> MLIRKernel:
     """MLIR 22's kernel for `source` (sparse arguments of the given shapes), JIT-compiled."""
     text, signature, sparse_args = wrapper_source(source, entry, shapes)
-    lowered, opt_seconds = _run([MLIR_OPT, SPARSIFIER], text)
+    lowered, opt_seconds = _run([MLIR_OPT, ASSEMBLER, SPARSIFIER], text)
     llvm_ir, translate_seconds = _run([MLIR_TRANSLATE, "--mlir-to-llvmir"], lowered)
     llvm_ir = no_inline(llvm_ir, entry)
     start = time.perf_counter()

@@ -179,16 +179,13 @@ def main() -> None:
             times.append(best_time(native_call(kernel, case.args()), args.reps))
         scipy_ms = best_time(case.scipy, args.reps)
         rows.append((case.name, times, scipy_ms))
-    header = (
-        f"{'kernel':44} {'scipy':>8} {'scalar':>8} "
-        + " ".join(f"{'vl=' + str(v):>14}" for v in vls[1:])
+    header = f"{'kernel':44} {'scipy':>8} {'scalar':>8} " + " ".join(
+        f"{'vl=' + str(v):>14}" for v in vls[1:]
     )
     print(header)
     print("-" * len(header))
     for name, times, scipy_ms in rows:
-        cells = " ".join(
-            f"{t:8.3f} ({times[0] / t:4.2f}x)" for t in times[1:]
-        )
+        cells = " ".join(f"{t:8.3f} ({times[0] / t:4.2f}x)" for t in times[1:])
         print(f"{name:44} {scipy_ms:8.3f} {times[0]:8.3f} {cells}")
     print("\nms, best of", args.reps, "calls; (Nx) = speed-up over scalar xsparse")
     print(

@@ -319,10 +319,13 @@ def _memref_result(
     dtype: np.dtype[Any],
     values: Sequence[int],
     arguments: Sequence[tuple[np.ndarray[Any, Any], int]],
+    owners: dict[int, _MallocOwner],
 ) -> np.ndarray[Any, Any]:
     """The numpy array of a memref result (`values`: its descriptor's slots);
     `arguments` are the memref arguments with their data pointers (a result
-    that aliases one keeps it alive)."""
+    that aliases one keeps it alive); `owners` the buffers the kernel malloc'd
+    that earlier results of the call returned (results that share one, e.g. a
+    sparse result and a view of it, free it once)."""
     allocated, aligned, offset = values[0], values[1], values[2]
     shape = tuple(values[3 : 3 + rank])
     itemsize = dtype.itemsize
@@ -347,7 +350,10 @@ def _memref_result(
         return np.asarray(_View(interface, owner))
     if allocated == GLOBAL_ALLOCATED:
         return np.asarray(_View(interface, None)).copy()
-    return np.asarray(_View(interface, _MallocOwner(allocated)))
+    malloc_owner = owners.get(allocated)
+    if malloc_owner is None:
+        malloc_owner = owners[allocated] = _MallocOwner(allocated)
+    return np.asarray(_View(interface, malloc_owner))
 
 
 _Buffer = tuple[ctypes.Array[ctypes.c_char], int]
@@ -457,13 +463,14 @@ class NativeFunction:
                 for position, slot in self._memref_slots
             ]
         results: list[Any] = []
+        owners: dict[int, _MallocOwner] = {}
         index = 0
         for memref in self._outputs:
             if memref is not None:
                 rank, dtype = memref
                 n = 3 + 2 * rank
                 results.append(
-                    _memref_result(rank, dtype, raw[index : index + n], arrays)
+                    _memref_result(rank, dtype, raw[index : index + n], arrays, owners)
                 )
                 index += n
             else:

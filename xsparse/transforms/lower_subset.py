@@ -50,6 +50,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
 from xsparse.dialects import jagged
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.subset import (
     ConcatOp,
     GatherOp,
@@ -307,11 +308,15 @@ class BufferizeScatter(RewritePattern):
 
 
 class BufferizeConcat(RewritePattern):
-    """Tensor `subset.concat` -> a buffer concat seen as a tensor."""
+    """Tensor `subset.concat` -> a buffer concat seen as a tensor. A concat with
+    a sparse operand or result stays: `sparse-tensor-codegen` builds it by
+    level buffers (`xsparse.transforms.sparse_concat`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
         if not is_tensor_type(op.result.type):
+            return
+        if any(sparse_encoding(v.type) for v in (*op.inputs, op.result)):
             return
         e = Emitter(InsertPoint.before(op))
         concat = ConcatOp(

@@ -266,6 +266,44 @@ class Emitter:
         block.add_op(scf.YieldOp())
         self.op(scf.IfOp(cond, [], Region(block)))
 
+    def branch(
+        self,
+        cond: SSAValue,
+        then: Callable[[Emitter], Sequence[SSAValue]],
+        other: Callable[[Emitter], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """`scf.if` with an else branch; both yield values of the same types."""
+        regions: list[Region] = []
+        types: list[Attribute] = []
+        for fn in (then, other):
+            block = Block()
+            yielded = fn(self.inside(block))
+            block.add_op(scf.YieldOp(*yielded))
+            regions.append(Region(block))
+            types = [v.type for v in yielded]
+        op = scf.IfOp(cond, types, regions[0], regions[1])
+        self.op(op)
+        return list(op.results)
+
+    def while_loop(
+        self,
+        inits: Sequence[SSAValue],
+        cond: Callable[[Emitter, list[SSAValue]], SSAValue],
+        body: Callable[[Emitter, list[SSAValue]], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """`scf.while` carrying `inits`: `body(emitter, args)` runs while
+        `cond(emitter, args)` holds; the last carried values are returned."""
+        types = [v.type for v in inits]
+        before = Block(arg_types=types)
+        test = cond(self.inside(before), list(before.args))
+        before.add_op(scf.ConditionOp(test, *before.args))
+        after = Block(arg_types=types)
+        yielded = body(self.inside(after), list(after.args))
+        after.add_op(scf.YieldOp(*yielded))
+        op = scf.WhileOp(inits, types, Region(before), Region(after))
+        self.op(op)
+        return list(op.results)
+
     # -- runtime calls ------------------------------------------------------
 
     def module(self) -> ModuleOp:
@@ -394,43 +432,73 @@ def for_each_stored(
 ) -> None:
     """A loop nest over the stored entries of a sparse tensor in storage order;
     `body(emitter, level_coordinates, value_position)`."""
+
+    def wrapped(
+        b: Emitter, coords: list[SSAValue], p: SSAValue, _: list[SSAValue]
+    ) -> list[SSAValue]:
+        body(b, coords, p)
+        return []
+
+    walk_stored(e, tensor, stt, [], wrapped)
+
+
+StoredBody = Callable[
+    [Emitter, list[SSAValue], SSAValue, list[SSAValue]], Sequence[SSAValue]
+]
+
+
+def walk_stored(
+    e: Emitter,
+    tensor: SSAValue,
+    stt: SparseTensorType,
+    inits: Sequence[SSAValue],
+    body: StoredBody,
+) -> list[SSAValue]:
+    """`for_each_stored` carrying `inits` through the loop nest:
+    `body(emitter, level_coordinates, value_position, carried)` returns the
+    carried values for the next entry; the last ones are returned."""
     sizes = level_sizes(e, tensor, stt)
 
-    def level(b: Emitter, lvl: int, parent: SSAValue, coords: list[SSAValue]) -> None:
+    def level(
+        b: Emitter,
+        lvl: int,
+        parent: SSAValue,
+        coords: list[SSAValue],
+        carried: list[SSAValue],
+    ) -> list[SSAValue]:
         if lvl == stt.lvl_rank:
-            body(b, coords, parent)
-            return
+            return list(body(b, coords, parent, carried))
         lt = stt.lvl_types[lvl]
         fmt = lt.format
         if fmt.is_dense:
 
-            def dense(c: Emitter, i: SSAValue) -> None:
-                level(c, lvl + 1, c.add(c.mul(parent, sizes[lvl]), i), [*coords, i])
+            def dense(c: Emitter, i: SSAValue, args: list[SSAValue]) -> list[SSAValue]:
+                at = c.add(c.mul(parent, sizes[lvl]), i)
+                return level(c, lvl + 1, at, [*coords, i], args)
 
-            b.for_each(b.index(0), sizes[lvl], dense)
-            return
+            return b.loop(b.index(0), sizes[lvl], carried, dense)
         crd = b.value(ToCoordinatesOp(tensor, lvl))
 
-        def at(c: Emitter, p: SSAValue) -> None:
-            level(c, lvl + 1, p, [*coords, c.to_index(c.load(crd, [p]))])
+        def at(c: Emitter, p: SSAValue, args: list[SSAValue]) -> list[SSAValue]:
+            crd_p = c.to_index(c.load(crd, [p]))
+            return level(c, lvl + 1, p, [*coords, crd_p], args)
 
         if isinstance(fmt, SingletonFormat):
-            at(b, parent)
-        elif isinstance(fmt, StructuredFormat):
+            return at(b, parent, carried)
+        if isinstance(fmt, StructuredFormat):
             n = b.index(lt.n)
             start = b.mul(parent, n)
-            b.for_each(start, b.add(start, n), at)
-        else:
-            pos = b.value(ToPositionsOp(tensor, lvl))
-            lo_at = parent
-            if isinstance(fmt, LooseCompressedFormat):
-                lo_at = b.mul(parent, b.index(2))
-            hi_at = b.add(lo_at, b.index(1))
-            lo = b.to_index(b.load(pos, [lo_at]))
-            hi = b.to_index(b.load(pos, [hi_at]))
-            b.for_each(lo, hi, at)
+            return b.loop(start, b.add(start, n), carried, at)
+        pos = b.value(ToPositionsOp(tensor, lvl))
+        lo_at = parent
+        if isinstance(fmt, LooseCompressedFormat):
+            lo_at = b.mul(parent, b.index(2))
+        hi_at = b.add(lo_at, b.index(1))
+        lo = b.to_index(b.load(pos, [lo_at]))
+        hi = b.to_index(b.load(pos, [hi_at]))
+        return b.loop(lo, hi, carried, at)
 
-    level(e, 0, e.index(0), [])
+    return level(e, 0, e.index(0), [], list(inits))
 
 
 class LowerPrint(RewritePattern):

@@ -86,7 +86,6 @@ from xsparse.dialects.sparse_tensor.storage import (
     sparse_encoding,
     storage_fields,
 )
-from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
 from xsparse.transforms.errors import PassFailure
@@ -94,13 +93,13 @@ from xsparse.transforms.post_sparsification_rewrite import (
     GLOBAL_PREFIX,
     INDEX,
     Emitter,
-    dim_sizes,
-    for_each_stored,
-    level_sizes,
 )
-
-STORAGE_ATTR = "xsparse.storage"
-"""Marks the cast that stands for a sparse argument until its uses resolve."""
+from xsparse.transforms.sparse_insertion import (
+    GROWING_ATTR,
+    INSERTION_PATTERNS,
+    STORAGE_ATTR,
+    UNPACK_ATTR,
+)
 
 
 def dense_buffer_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
@@ -925,6 +924,23 @@ def build_storage_at_runtime(
     dims = e.sizes(dense)
     sizes = [_level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
     entries = _gather_entries(e, dense, enc, sizes, stored)
+    fields = storage_from_entries(e, entries, tensor_type, sizes)
+    for temporary in (entries.coords, entries.values):
+        e.op(memref.DeallocOp.get(temporary))
+    return fields
+
+
+def storage_from_entries(
+    e: Emitter,
+    entries: _Entries,
+    tensor_type: TensorType[Attribute],
+    sizes: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """Storage fields of `entries` (sorted in the storage order of
+    `tensor_type`, whose level sizes are `sizes`), built level by level outside
+    in; the entries' buffers stay the caller's."""
+    enc = sparse_encoding(tensor_type)
+    assert enc is not None
     zero = e.index(0)
     parent = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [entries.nnz])
     e.fill(parent, zero)
@@ -967,8 +983,7 @@ def build_storage_at_runtime(
         b.store(b.load(entries.values, [k]), values, [b.load(parent, [k])])
 
     e.for_each(zero, entries.nnz, put)
-    for temporary in (entries.coords, entries.values, parent):
-        e.op(memref.DeallocOp.get(temporary))
+    e.op(memref.DeallocOp.get(parent))
     built["values", -1] = values
     return [
         sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
@@ -1014,46 +1029,12 @@ class ConvertDenseToSparse(RewritePattern):
         rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
 
 
-class ConvertSparseToSparse(RewritePattern):
-    """`sparse_tensor.convert` between encodings -> every stored entry (explicit
-    zeros included, as MLIR keeps them) scattered into a dense buffer with a
-    mask of the stored places, then the storage built from both by loops."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
-        source, dest_type = op.source, op.dest.type
-        src_enc, dst_enc = sparse_encoding(source.type), sparse_encoding(dest_type)
-        if src_enc is None or dst_enc is None or src_enc == dst_enc:
-            return
-        stt = SparseTensorType.of(source.type)
-        if _storage_of(source) is None or stt is None:
-            return
-        assert is_tensor_type(dest_type)
-        at = InsertPoint.before(op)
-        e = Emitter(rewriter, at)
-        dims = dim_sizes(e, source, stt, level_sizes(e, source, stt))
-        dense = e.alloc(MemRefType(stt.element_type, stt.dim_shape), dims)
-        stored = e.alloc(MemRefType(IntegerType(8), stt.dim_shape), dims)
-        e.fill(dense, e.constant(0, stt.element_type))
-        e.fill(stored, e.constant(0, IntegerType(8)))
-        values = e.value(ToValuesOp(source))
-
-        def scatter(b: Emitter, coords: list[SSAValue], p: SSAValue) -> None:
-            at = [b.affine(x, coords) for x in src_enc.lvl_to_dim.results]
-            b.store(b.load(values, [p]), dense, at)
-            b.store(b.constant(1, IntegerType(8)), stored, at)
-
-        for_each_stored(e, source, stt, scatter)
-        fields = build_storage_at_runtime(e, dense, dest_type, stored)
-        e.op(memref.DeallocOp.get(dense))
-        e.op(memref.DeallocOp.get(stored))
-        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
-
-
 def _check_no_tensors_left(module: ModuleOp) -> None:
     for op in module.walk():
-        if isinstance(op, UnrealizedConversionCastOp) and STORAGE_ATTR in op.attributes:
-            for use in op.results[0].uses:
+        if isinstance(op, UnrealizedConversionCastOp) and any(
+            mark in op.attributes for mark in (STORAGE_ATTR, GROWING_ATTR, UNPACK_ATTR)
+        ):
+            for use in (u for r in op.results for u in r.uses):
                 raise PassFailure(
                     use.operation,
                     "uses a sparse tensor in a way sparse-tensor-codegen does not support",
@@ -1094,8 +1075,11 @@ class SparseTensorCodegenPass(ModulePass):
     name = "sparse-tensor-codegen"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # Imported here: that module builds on this one's storage helpers.
+        # Imported here: those modules build on this one's storage helpers.
+        from xsparse.transforms.sparse_concat import CONCAT_PATTERNS
+        from xsparse.transforms.sparse_conversion import CONVERSION_PATTERNS
         from xsparse.transforms.sparse_io_lowering import SPARSE_IO_PATTERNS
+        from xsparse.transforms.sparse_reshape import RESHAPE_PATTERNS
 
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
@@ -1119,10 +1103,12 @@ class SparseTensorCodegenPass(ModulePass):
                         LowerMemrefFill(),
                         LowerDenseConstant(),
                         ConvertConstantToSparse(),
+                        *CONVERSION_PATTERNS,
                         ConvertDenseToSparse(),
-                        ConvertSparseToSparse(),
                         ForwardSparseCast(),
                         CopySparseToSparse(),
+                        *CONCAT_PATTERNS,
+                        *RESHAPE_PATTERNS,
                         *SPARSE_IO_PATTERNS,
                         ExpandCall(),
                         ReturnBuffers(),
@@ -1131,6 +1117,7 @@ class SparseTensorCodegenPass(ModulePass):
                         BufferizeDenseCast(),
                         BufferizeExtract(),
                         LowerTransferRead(),
+                        *INSERTION_PATTERNS,
                     ]
                 ),
             ).rewrite_module(op)

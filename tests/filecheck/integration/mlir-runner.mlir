@@ -25,3 +25,9 @@
 // RUN: %mlir-opt --sparsifier %S/../../integration/sparse_outputs.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.sparse_outputs.mlir-runner
 // RUN: xsparse-run %S/../../integration/sparse_outputs.mlir > %t.sparse_outputs.xsparse
 // RUN: diff %t.sparse_outputs.mlir-runner %t.sparse_outputs.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/concatenate.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.concatenate.mlir-runner
+// RUN: xsparse-run %S/../../integration/concatenate.mlir > %t.concatenate.xsparse
+// RUN: diff %t.concatenate.mlir-runner %t.concatenate.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/reshape.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.reshape.mlir-runner
+// RUN: xsparse-run %S/../../integration/reshape.mlir > %t.reshape.xsparse
+// RUN: diff %t.reshape.mlir-runner %t.reshape.xsparse

@@ -1,0 +1,1198 @@
+"""Conversions of sparse storage by loops over entries: `sparse_tensor.convert`
+between two sparse encodings (and of a dense buffer to a sparse encoding),
+`sparse_tensor.reorder_coo` and `sparse_tensor.sort`. Part of
+`sparse-tensor-codegen`.
+
+MLIR 22 stages a sparse-to-sparse `convert` (StageSparseOperations.cpp,
+SparseTensorRewriting.cpp) as a `foreach` inserting every entry into an
+unordered COO tensor, `reorder_coo` (a quick sort, O(nnz log nnz)), then a
+`foreach` inserting into the destination. xsparse converts directly, in
+O(nnz + level sizes), without a dense intermediate:
+
+1. *entries*: every stored entry of the source (explicit zeros included, as
+   MLIR keeps them) in the source's storage order, with its coordinates in the
+   target's level space (source levels -> dimensions -> target levels, one
+   affine expression per target level) and its value cast to the target's
+   element type;
+2. *sort*: stable LSD counting sorts into the target's storage order, one pass
+   per target level, least significant first. The passes that the source
+   order makes unnecessary are skipped: when the source is sorted by the
+   target's trailing levels, only the leading ones are sorted (CSR -> CSC: one
+   pass, on columns, like scipy's `tocsc`); when it is sorted by all of them
+   (CSR -> DCSR, CSR -> COO) there is none. One counting pass over the source
+   gives the histograms of all passes (a histogram does not depend on order);
+3. *build*: where each entry has a place of its own in the target (leading
+   dense or compressed level, then one compressed level that cannot meet a
+   duplicate, or a COO region), the last pass writes straight into the
+   target's buffers and the leading level comes from its histogram (CSR, CSC,
+   DCSR, DCSC, COO targets). Otherwise the sorted entries go through the level
+   builders of `sparse_tensor_codegen` (`storage_from_entries`: BSR, CSF, ...).
+
+Duplicates (a COO source may repeat a coordinate tuple) are summed where the
+target stores each coordinate once (every level unique), as scipy and
+`SparseTensor.from_coo` do, and kept where it has a nonunique level (COO), as
+`reorder_coo` keeps them. MLIR 22 does neither: its insertion keeps the first
+coordinate but appends every value, so values and coordinates fall out of step.
+
+Between encodings that differ only in position/coordinate widths or element
+type, `convert` copies every buffer with a cast (MLIR's "direct convertible"
+case). Element types convert as MLIR's `genCast`: integers are signed
+(`sitofp`, `fptosi`, `extsi`/`trunci`), floats `extf`/`truncf`.
+
+`sparse_tensor.reorder_coo` is the conversion between its two COO types (the
+stable counting sort satisfies every algorithm it names);
+`sparse_tensor.sort` is a bottom-up merge sort (stable, so it too satisfies
+every algorithm), as MLIR's `sparse-buffer-rewrite` lowers it to loops.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from xsparse.dialects.sparse_tensor.encoding import Encoding
+from xsparse.dialects.sparse_tensor.levels import (
+    CompressedFormat,
+    DenseFormat,
+    LevelType,
+    LooseCompressedFormat,
+    SingletonFormat,
+    StructuredFormat,
+)
+from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReorderCOOOp
+from xsparse.dialects.sparse_tensor.ops_insertion import SortOp
+from xsparse.dialects.sparse_tensor.ops_storage import ToCoordinatesOp, ToValuesOp
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.type_guards import is_integer_type, is_memref_type, is_tensor_type
+from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.post_sparsification_rewrite import (
+    INDEX,
+    Emitter,
+    dim_sizes,
+    level_sizes,
+    walk_stored,
+)
+from xsparse.transforms.sparse_tensor_codegen import (
+    _copy,
+    _dense_constant_of,
+    _Entries,
+    _is_nonzero,
+    _level_extent,
+    _level_space_nest,
+    _storage_of,
+    _storage_value,
+    buffer_of,
+    storage_from_entries,
+)
+
+I1 = IntegerType(1)
+
+
+# -- scalars -------------------------------------------------------------------
+
+
+def cast_element(e: Emitter, v: SSAValue, to: Attribute) -> SSAValue:
+    """`v` as element type `to`, as MLIR's `genCast` converts: integers are
+    signed, floats extended or truncated."""
+    src = v.type
+    if src == to:
+        return v
+    if isinstance(src, IndexType) or isinstance(to, IndexType):
+        return e.value(arith.IndexCastOp(v, to))
+    if isinstance(to, AnyFloat):
+        if isinstance(src, AnyFloat):
+            wider = src.bitwidth < to.bitwidth
+            return e.value(arith.ExtFOp(v, to) if wider else arith.TruncFOp(v, to))
+        return e.value(arith.SIToFPOp(v, to))
+    assert is_integer_type(to)
+    if isinstance(src, AnyFloat):
+        return e.value(arith.FPToSIOp(v, to))
+    assert is_integer_type(src)
+    if src.width.data < to.width.data:
+        return e.value(arith.ExtSIOp(v, to))
+    return e.value(arith.TruncIOp(v, to))
+
+
+def _as_index(e: Emitter, flag: SSAValue) -> SSAValue:
+    """An i1 as the index 0 or 1."""
+    return e.value(arith.IndexCastOp(e.value(arith.ExtUIOp(flag, i64)), INDEX))
+
+
+def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
+    return e.value(arith.CmpiOp(a, b, predicate))
+
+
+HUGE_PAGES_FROM = 1 << 22
+"""Buffers of at least this many bytes are advised to the kernel for
+transparent huge pages (as numpy advises its own)."""
+MADV_HUGEPAGE = 14
+PAGE = 4096
+
+
+def _buffer(e: Emitter, t: MemRefType[Attribute], size: SSAValue) -> SSAValue:
+    """A 1-D buffer of `size` elements. A large one gets transparent huge pages
+    (Linux `madvise`): the scatter passes write it at random places, and with
+    4 KiB pages nearly every write misses the TLB (CSR -> CSC of 10M entries:
+    1.8x slower)."""
+    buffer = e.alloc(t, [size])
+    elem = t.element_type
+    width = 8 if isinstance(elem, IndexType) else _bytes(elem)
+    length = e.mul(size, e.index(width))
+
+    def advise(b: Emitter) -> None:
+        start = b.value(memref.ExtractAlignedPointerAsIndexOp.get(buffer))
+        first = b.value(arith.AndIOp(b.add(start, b.index(PAGE - 1)), b.index(-PAGE)))
+        end = b.add(start, length)
+        b.call(
+            "madvise",
+            [first, b.value(arith.SubiOp(end, first)), b.constant(MADV_HUGEPAGE, i32)],
+            [i32],
+        )
+
+    e.when(_cmp(e, length, "uge", e.index(HUGE_PAGES_FROM)), advise)
+    return buffer
+
+
+def _bytes(t: Attribute) -> int:
+    if isinstance(t, AnyFloat):
+        return t.bitwidth // 8
+    assert is_integer_type(t)
+    return max(t.width.data // 8, 1)
+
+
+def _index_buffer(e: Emitter, size: SSAValue) -> SSAValue:
+    return _buffer(e, MemRefType(INDEX, [DYNAMIC_INDEX]), size)
+
+
+@dataclass
+class _Histogram:
+    """The number of entries at each coordinate of a level, then (after a
+    prefix sum) the next place of each coordinate's entries: a counting sort's
+    cursor. Coordinate c is at `buffer[c + offset]`."""
+
+    buffer: SSAValue
+    offset: int = 0
+
+    def at(self, e: Emitter, c: SSAValue) -> SSAValue:
+        """The place of coordinate c in the buffer."""
+        return e.add(c, e.index(self.offset)) if self.offset else c
+
+    def read(self, e: Emitter, at: SSAValue) -> SSAValue:
+        return e.to_index(e.load(self.buffer, [at]))
+
+    def write(self, e: Emitter, at: SSAValue, v: SSAValue) -> None:
+        t = self.buffer.type
+        assert is_memref_type(t)
+        e.store(e.from_index(v, t.element_type), self.buffer, [at])
+
+    def bump(self, e: Emitter, c: SSAValue) -> SSAValue:
+        """Add one at coordinate c; returns the old value."""
+        at = self.at(e, c)
+        old = self.read(e, at)
+        self.write(e, at, e.add(old, e.index(1)))
+        return old
+
+
+def _free(e: Emitter, *buffers: SSAValue) -> None:
+    for b in buffers:
+        e.op(memref.DeallocOp.get(b))
+
+
+# -- entries -------------------------------------------------------------------
+
+
+@dataclass
+class _Entry:
+    """One entry met by a loop over entries: its coordinates in the target's
+    level space and its value, emitted on first use in the loop body."""
+
+    emitter: Emitter
+    coordinate_of: Callable[[Emitter, int], SSAValue]
+    value_of: Callable[[Emitter], SSAValue]
+    index: SSAValue | None
+    """Its rank in the loop's order, where the loop knows it."""
+    _seen: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
+
+    def coordinate(self, level: int) -> SSAValue:
+        if level not in self._seen:
+            self._seen[level] = self.coordinate_of(self.emitter, level)
+        return self._seen[level]
+
+    def value(self) -> SSAValue:
+        if -1 not in self._seen:
+            self._seen[-1] = self.value_of(self.emitter)
+        return self._seen[-1]
+
+
+EntryBody = Callable[[Emitter, _Entry, list[SSAValue]], list[SSAValue]]
+"""`body(emitter, entry, carried)` returns the carried values for the next entry."""
+PresentBody = Callable[[Emitter, _Entry, SSAValue, list[SSAValue]], list[SSAValue]]
+"""`body(emitter, entry, present, carried)`: as an EntryBody, for an entry
+that is there if the i1 `present` holds."""
+
+
+def _walk_table(
+    e: Emitter, table: _Entries, inits: Sequence[SSAValue], body: EntryBody
+) -> list[SSAValue]:
+    """A loop over the entries of a table, in its order."""
+
+    def visit(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        base = b.mul(k, b.index(table.rank))
+
+        def coordinate(c: Emitter, level: int) -> SSAValue:
+            return c.load(table.coords, [c.add(base, c.index(level))])
+
+        entry = _Entry(b, coordinate, lambda c: c.load(table.values, [k]), k)
+        return body(b, entry, carried)
+
+    return e.loop(e.index(0), table.nnz, inits, visit)
+
+
+def _new_table(
+    e: Emitter, nnz: SSAValue, rank: int, element_type: Attribute
+) -> _Entries:
+    coords = _index_buffer(e, e.mul(nnz, e.index(rank)))
+    values = _buffer(e, MemRefType(element_type, [DYNAMIC_INDEX]), nnz)
+    return _Entries(nnz, coords, values, rank)
+
+
+class _Source(ABC):
+    """Where the entries of a conversion come from, in the source's storage
+    order, with coordinates in the target's level space."""
+
+    keys: list[AffineExpr]
+    """Each target level's coordinate as an expression of the source's level
+    coordinates."""
+    target_element: Attribute
+    sorted_levels: int
+    """The entries come sorted lexicographically by this many leading source
+    levels."""
+    may_repeat: bool
+    """Whether two entries may have equal coordinates."""
+    indexed: bool
+    """Whether the walk knows each entry's rank (else a pass counts)."""
+    has_places: bool = False
+    """Whether `walk_all` walks the places that may hold entries."""
+
+    @abstractmethod
+    def dims(self, e: Emitter) -> list[SSAValue]:
+        """The dimension sizes."""
+
+    @abstractmethod
+    def size(self, e: Emitter) -> SSAValue | None:
+        """The number of entries, where the storage says it."""
+
+    @abstractmethod
+    def walk(
+        self, e: Emitter, inits: Sequence[SSAValue], body: EntryBody
+    ) -> list[SSAValue]:
+        """A loop nest over the entries in storage order."""
+
+    def walk_keys(
+        self, e: Emitter, levels: Sequence[int], size: SSAValue, body: EntryBody
+    ) -> list[SSAValue] | None:
+        """A cheaper loop over the `size` entries for bodies that read only the
+        target coordinates of `levels` (no value, no rank), if there is one."""
+        return None
+
+    def walk_all(
+        self, e: Emitter, inits: Sequence[SSAValue], body: PresentBody
+    ) -> list[SSAValue]:
+        """A loop over every place that may hold an entry, where the body is
+        told whether one is there (so that it can do without a branch); for
+        sources that `has_places`."""
+        raise NotImplementedError
+
+    def count(self, e: Emitter) -> SSAValue:
+        """The number of entries, by a pass."""
+
+        def step(b: Emitter, entry: _Entry, n: list[SSAValue]) -> list[SSAValue]:
+            return [b.add(n[0], b.index(1))]
+
+        return self.walk(e, [e.index(0)], step)[0]
+
+    def _entry(
+        self,
+        b: Emitter,
+        coords: Sequence[SSAValue],
+        value: Callable[[Emitter], SSAValue],
+        index: SSAValue | None,
+    ) -> _Entry:
+        keys = self.keys
+
+        def coordinate(c: Emitter, level: int) -> SSAValue:
+            return c.affine(keys[level], coords)
+
+        def cast_value(c: Emitter) -> SSAValue:
+            return cast_element(c, value(c), self.target_element)
+
+        return _Entry(b, coordinate, cast_value, index)
+
+
+def _target_keys(target: Encoding, lvl_to_dim: AffineMap) -> list[AffineExpr]:
+    return list(target.dim_to_lvl.compose(lvl_to_dim).results)
+
+
+class _SparseSource(_Source):
+    """The stored entries of a sparse tensor value."""
+
+    def __init__(
+        self,
+        tensor: SSAValue,
+        stt: SparseTensorType,
+        target: Encoding,
+        target_element: Attribute,
+    ) -> None:
+        enc = sparse_encoding(tensor.type)
+        assert enc is not None
+        self.tensor, self.stt = tensor, stt
+        self.keys = _target_keys(target, enc.lvl_to_dim)
+        self.target_element = target_element
+        types = enc.lvl_types
+        ordered = [lt.is_ordered for lt in types]
+        self.sorted_levels = ordered.index(False) if False in ordered else len(types)
+        self.may_repeat = not all(lt.is_unique for lt in types)
+        self.loose = any(isinstance(lt.format, LooseCompressedFormat) for lt in types)
+        # Without loose levels, the value positions are 0, 1, ... in storage order.
+        self.indexed = not self.loose
+
+    def dims(self, e: Emitter) -> list[SSAValue]:
+        return dim_sizes(
+            e, self.tensor, self.stt, level_sizes(e, self.tensor, self.stt)
+        )
+
+    def size(self, e: Emitter) -> SSAValue | None:
+        if self.loose:
+            return None
+        return e.dim(e.value(ToValuesOp(self.tensor)))
+
+    def walk(
+        self, e: Emitter, inits: Sequence[SSAValue], body: EntryBody
+    ) -> list[SSAValue]:
+        values = e.value(ToValuesOp(self.tensor))
+
+        def visit(
+            b: Emitter, coords: list[SSAValue], p: SSAValue, carried: list[SSAValue]
+        ) -> list[SSAValue]:
+            entry = self._entry(
+                b, coords, lambda c: c.load(values, [p]), p if self.indexed else None
+            )
+            return body(b, entry, carried)
+
+        return walk_stored(e, self.tensor, self.stt, inits, visit)
+
+    def walk_keys(
+        self, e: Emitter, levels: Sequence[int], size: SSAValue, body: EntryBody
+    ) -> list[SSAValue] | None:
+        """One loop over a coordinates buffer with an entry per position, when
+        the keys of `levels` read only the coordinate of that source level."""
+        used = {
+            x.position
+            for level in levels
+            for x in self.keys[level].dfs()
+            if isinstance(x, AffineDimExpr)
+        }
+        types = self.stt.lvl_types
+        if self.loose or len(used) != 1:
+            return None
+        (source_level,) = used
+        if not types[source_level].format.has_coordinates or not all(
+            isinstance(lt.format, SingletonFormat) for lt in types[source_level + 1 :]
+        ):
+            return None
+        crd = e.value(ToCoordinatesOp(self.tensor, source_level))
+
+        def visit(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            c = b.to_index(b.load(crd, [p]))
+            coords = [c] * len(types)  # only `source_level` is read
+            return body(b, self._entry(b, coords, lambda _: c, None), carried)
+
+        return e.loop(e.index(0), size, [], visit)
+
+
+class _DenseSource(_Source):
+    """The nonzeros of a dense buffer, in row-major order."""
+
+    def __init__(
+        self, buffer: SSAValue, target: Encoding, target_element: Attribute
+    ) -> None:
+        t = buffer.type
+        assert is_memref_type(t)
+        self.buffer = buffer
+        self.keys = list(target.dim_to_lvl.results)
+        self.target_element = target_element
+        self.sorted_levels = t.get_num_dims()
+        self.may_repeat = False
+        self.indexed = False
+        self.has_places = True
+
+    def dims(self, e: Emitter) -> list[SSAValue]:
+        return e.sizes(self.buffer)
+
+    def size(self, e: Emitter) -> SSAValue | None:
+        return None
+
+    def walk(
+        self, e: Emitter, inits: Sequence[SSAValue], body: EntryBody
+    ) -> list[SSAValue]:
+        """Every element, the body under `scf.if` its value is nonzero."""
+
+        def guarded(
+            b: Emitter, entry: _Entry, present: SSAValue, carried: list[SSAValue]
+        ) -> list[SSAValue]:
+            return b.branch(
+                present, lambda c: body(c, entry, carried), lambda _: carried
+            )
+
+        return self.walk_all(e, inits, guarded)
+
+    def walk_all(
+        self, e: Emitter, inits: Sequence[SSAValue], body: PresentBody
+    ) -> list[SSAValue]:
+        def visit(
+            b: Emitter, coords: list[SSAValue], carried: list[SSAValue]
+        ) -> list[SSAValue]:
+            v = b.load(self.buffer, coords)
+            entry = self._entry(b, coords, lambda _: v, None)
+            return body(b, entry, _is_nonzero(b, v), carried)
+
+        return _level_space_nest(e, self.dims(e), inits, visit)
+
+    def count(self, e: Emitter) -> SSAValue:
+        """Branch-free: the count grows by each element's `!= 0`."""
+
+        def step(
+            b: Emitter, entry: _Entry, present: SSAValue, n: list[SSAValue]
+        ) -> list[SSAValue]:
+            return [b.add(n[0], _as_index(b, present))]
+
+        return self.walk_all(e, [e.index(0)], step)[0]
+
+
+# -- where entries go ------------------------------------------------------------
+
+
+class _Sink(ABC):
+    """Where a pass writes each entry."""
+
+    @abstractmethod
+    def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None: ...
+
+
+@dataclass
+class _TableSink(_Sink):
+    table: _Entries
+
+    def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None:
+        base = b.mul(at, b.index(self.table.rank))
+        for level in range(self.table.rank):
+            where = b.add(base, b.index(level))
+            b.store(entry.coordinate(level), self.table.coords, [where])
+        b.store(entry.value(), self.table.values, [at])
+
+
+@dataclass
+class _StorageSink(_Sink):
+    """The target's coordinates buffers of the levels with one coordinate per
+    entry, and its values."""
+
+    coordinates: dict[int, SSAValue]
+    values: SSAValue
+
+    def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None:
+        for level, crd in self.coordinates.items():
+            t = crd.type
+            assert is_memref_type(t)
+            b.store(b.from_index(entry.coordinate(level), t.element_type), crd, [at])
+        b.store(entry.value(), self.values, [at])
+
+
+Walk = Callable[[Emitter, Sequence[SSAValue], EntryBody], list[SSAValue]]
+
+
+def _scatter(
+    e: Emitter,
+    walk: Walk,
+    indexed: bool,
+    sink: _Sink,
+    cursor: tuple[int, _Histogram] | None,
+) -> None:
+    """One pass over entries into `sink`: at the cursor of the entry's
+    coordinate at a level (a counting sort pass; the cursor holds each bucket's
+    next place), or in order."""
+    if cursor is not None:
+        level, next_place = cursor
+
+        def sort(b: Emitter, entry: _Entry, carried: list[SSAValue]) -> list[SSAValue]:
+            sink.put(b, next_place.bump(b, entry.coordinate(level)), entry)
+            return carried
+
+        walk(e, [], sort)
+    elif indexed:
+
+        def copy(b: Emitter, entry: _Entry, carried: list[SSAValue]) -> list[SSAValue]:
+            assert entry.index is not None
+            sink.put(b, entry.index, entry)
+            return carried
+
+        walk(e, [], copy)
+    else:
+
+        def append(b: Emitter, entry: _Entry, n: list[SSAValue]) -> list[SSAValue]:
+            sink.put(b, n[0], entry)
+            return [b.add(n[0], b.index(1))]
+
+        walk(e, [e.index(0)], append)
+
+
+# -- the plan --------------------------------------------------------------------
+
+
+def sort_passes(keys: Sequence[AffineExpr], sorted_levels: int) -> list[int]:
+    """The target levels to counting-sort by, in pass order (least significant
+    first), for entries sorted by their first `sorted_levels` source levels:
+    the passes of the trailing target levels that are those source levels,
+    in order, are skipped."""
+    rank = len(keys)
+    for first in range(rank + 1):
+        tail = keys[first:]
+        if len(tail) <= sorted_levels and all(
+            x == AffineDimExpr(i) for i, x in enumerate(tail)
+        ):
+            return list(range(first - 1, -1, -1))
+    raise AssertionError("unreachable: the empty tail is always sorted")
+
+
+def _compressed(lt: LevelType) -> bool:
+    return isinstance(lt.format, CompressedFormat)
+
+
+def _singletons(types: Sequence[LevelType]) -> bool:
+    return all(isinstance(lt.format, SingletonFormat) for lt in types)
+
+
+@dataclass(frozen=True)
+class DirectLayout:
+    """A target whose sorted entries each have a place of their own: the last
+    sort pass writes them straight into its buffers."""
+
+    head: str | None
+    """Level 0 when it is built from its histogram ('dense' or 'compressed');
+    None when every level holds one coordinate per entry."""
+    entry_levels: tuple[int, ...]
+    """The levels with one coordinate per entry."""
+
+
+def direct_layout(enc: Encoding, may_repeat: bool) -> DirectLayout | None:
+    """The direct layout of a target encoding, if it has one: a COO region
+    (compressed, then singletons: duplicates kept where level 0 is nonunique),
+    or a dense or unique compressed level 0 followed by such a region or by
+    one compressed level (which then must not meet a duplicate)."""
+    types = enc.lvl_types
+    rank = len(types)
+    if not types:
+        return None
+    first = types[0]
+    coo = _compressed(first) and _singletons(types[1:])
+    if coo and (first.nonunique or (rank == 1 and not may_repeat)):
+        return DirectLayout(None, tuple(range(rank)))
+    head = (
+        "dense"
+        if isinstance(first.format, DenseFormat)
+        else "compressed"
+        if _compressed(first) and first.is_unique
+        else None
+    )
+    if (
+        head is None
+        or rank < 2
+        or not _compressed(types[1])
+        or not _singletons(types[2:])
+    ):
+        return None
+    if types[1].is_unique and (rank > 2 or may_repeat):
+        return None
+    return DirectLayout(head, tuple(range(1, rank)))
+
+
+# -- building ----------------------------------------------------------------------
+
+
+def _field_types(
+    tensor_type: TensorType[Attribute],
+) -> dict[tuple[str, int], MemRefType[Attribute]]:
+    types: dict[tuple[str, int], MemRefType[Attribute]] = {}
+    for f in storage_fields(tensor_type):
+        if is_memref_type(f.type):
+            types[f.kind, f.level] = f.type
+    return types
+
+
+PrefixStep = Callable[
+    [Emitter, SSAValue, SSAValue, SSAValue, list[SSAValue]], list[SSAValue]
+]
+"""`step(emitter, coordinate, start, count, carried)` for each coordinate of a
+prefix sum."""
+
+
+def _prefix_sum(
+    e: Emitter,
+    histogram: _Histogram,
+    size: SSAValue,
+    inits: Sequence[SSAValue] = (),
+    step: PrefixStep | None = None,
+    inclusive: bool = False,
+) -> list[SSAValue]:
+    """Turn the counts into each coordinate's start (or end, if `inclusive`),
+    in place; returns the total and the values `step` carried."""
+
+    def visit(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        start, rest = carried[0], carried[1:]
+        at = histogram.at(b, i)
+        count = histogram.read(b, at)
+        end = b.add(start, count)
+        histogram.write(b, at, end if inclusive else start)
+        if step is not None:
+            rest = step(b, i, start, count, rest)
+        return [end, *rest]
+
+    return e.loop(e.index(0), size, [e.index(0), *inits], visit)
+
+
+def _pair(
+    e: Emitter, t: MemRefType[Attribute], first: SSAValue, second: SSAValue
+) -> SSAValue:
+    """A buffer of type `t` holding two index values."""
+    buffer = e.alloc(t, [e.index(2)])
+    e.store(e.from_index(first, t.element_type), buffer, [e.index(0)])
+    e.store(e.from_index(second, t.element_type), buffer, [e.index(1)])
+    return buffer
+
+
+def _histograms(
+    e: Emitter,
+    levels: Sequence[int],
+    sizes: Sequence[SSAValue],
+    head: str | None,
+    types: dict[tuple[str, int], MemRefType[Attribute]],
+) -> dict[int, _Histogram]:
+    """Zeroed histograms of the levels. A dense level 0 counts straight into
+    the positions of level 1 (coordinate c at c + 1; as scipy's `tocsc` does):
+    after the prefix sum and the scatter pass, each holds its end."""
+    found: dict[int, _Histogram] = {}
+    for level in levels:
+        if level == 0 and head == "dense":
+            size = e.add(sizes[0], e.index(1))
+            h = _Histogram(_buffer(e, types["positions", 1], size), 1)
+        else:
+            h = _Histogram(_index_buffer(e, sizes[level]))
+        t = h.buffer.type
+        assert is_memref_type(t)
+        e.fill(h.buffer, e.constant(0, t.element_type))
+        found[level] = h
+    return found
+
+
+def _build_head(
+    e: Emitter,
+    head: str,
+    histogram: _Histogram,
+    size: SSAValue,
+    nnz: SSAValue,
+    sorted_by_head: bool,
+    types: dict[tuple[str, int], MemRefType[Attribute]],
+) -> dict[tuple[str, int], SSAValue]:
+    """Level 0 (dense or compressed) and the positions of level 1, from the
+    histogram of level-0 coordinates, which becomes each coordinate's start
+    (the cursor of the last sort pass when `sorted_by_head`)."""
+    if head == "dense":
+        _prefix_sum(e, histogram, size, inclusive=not sorted_by_head)
+        return {("positions", 1): histogram.buffer}
+    pos_type, crd_type = types["positions", 1], types["coordinates", 0]
+    pos_elem = pos_type.element_type
+    capacity = e.value(arith.MinUIOp(size, nnz))
+    coordinates = e.alloc(crd_type, [capacity])
+    positions = e.alloc(pos_type, [e.add(capacity, e.index(1))])
+    e.store(e.from_index(e.index(0), pos_elem), positions, [e.index(0)])
+
+    def nonempty(
+        b: Emitter, i: SSAValue, at: SSAValue, count: SSAValue, carried: list[SSAValue]
+    ) -> list[SSAValue]:
+        nodes = carried[0]
+        used = _cmp(b, count, "ne", b.index(0))
+
+        def record(c: Emitter) -> None:
+            c.store(c.from_index(i, crd_type.element_type), coordinates, [nodes])
+            end = c.from_index(c.add(at, count), pos_elem)
+            c.store(end, positions, [c.add(nodes, c.index(1))])
+
+        b.when(used, record)
+        return [b.add(nodes, _as_index(b, used))]
+
+    nodes = _prefix_sum(e, histogram, size, [e.index(0)], nonempty)[1]
+    return {
+        ("positions", 0): _pair(e, types["positions", 0], e.index(0), nodes),
+        ("coordinates", 0): e.value(ReallocOp(coordinates, nodes, crd_type)),
+        ("positions", 1): e.value(
+            ReallocOp(positions, e.add(nodes, e.index(1)), pos_type)
+        ),
+    }
+
+
+def _merge_duplicates(e: Emitter, table: _Entries) -> _Entries:
+    """Sum the values of adjacent entries with equal coordinates (in place);
+    the table of the merged entries."""
+    rank = table.rank
+
+    def at(b: Emitter, k: SSAValue, level: int) -> SSAValue:
+        return b.add(b.mul(k, b.index(rank)), b.index(level))
+
+    def visit(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        n = carried[0]
+        last = b.value(arith.SubiOp(n, b.index(1)))
+
+        def same(c: Emitter) -> list[SSAValue]:
+            equal = c.constant(1, I1)
+            for level in range(rank):
+                mine = c.load(table.coords, [at(c, k, level)])
+                theirs = c.load(table.coords, [at(c, last, level)])
+                equal = c.value(arith.AndIOp(equal, _cmp(c, mine, "eq", theirs)))
+            return [equal]
+
+        repeat = b.branch(
+            _cmp(b, n, "ne", b.index(0)), same, lambda c: [c.constant(0, I1)]
+        )[0]
+
+        def add(c: Emitter) -> list[SSAValue]:
+            total = _add(c, c.load(table.values, [last]), c.load(table.values, [k]))
+            c.store(total, table.values, [last])
+            return [n]
+
+        def keep(c: Emitter) -> list[SSAValue]:
+            for level in range(rank):
+                c.store(
+                    c.load(table.coords, [at(c, k, level)]),
+                    table.coords,
+                    [at(c, n, level)],
+                )
+            c.store(c.load(table.values, [k]), table.values, [n])
+            return [c.add(n, c.index(1))]
+
+        return b.branch(repeat, add, keep)
+
+    n = e.loop(e.index(0), table.nnz, [e.index(0)], visit)[0]
+    return _Entries(n, table.coords, table.values, rank)
+
+
+def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    if isinstance(a.type, AnyFloat):
+        return e.value(arith.AddfOp(a, b))
+    return e.add(a, b)
+
+
+def convert_entries(
+    e: Emitter, source: _Source, tensor_type: TensorType[Attribute]
+) -> list[SSAValue]:
+    """The storage fields of `tensor_type` holding the entries of `source`:
+    counting pass, sort passes, then the target's levels (see the module
+    docstring)."""
+    enc = sparse_encoding(tensor_type)
+    assert enc is not None
+    types = _field_types(tensor_type)
+    rank = enc.lvl_rank
+    dims = source.dims(e)
+    sizes = [_level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
+    passes = sort_passes(source.keys, source.sorted_levels)
+    direct = direct_layout(enc, source.may_repeat)
+    head = direct.head if direct is not None else None
+    counted: list[int] = sorted({*passes, *([0] if head is not None else [])})
+    histograms = _histograms(e, counted, sizes, head, types)
+    nnz = _count(e, source, histograms, source.size(e))
+    built: dict[tuple[str, int], SSAValue] = {}
+    for level, h in histograms.items():
+        if level == 0 and head is not None:
+            built |= _build_head(e, head, h, sizes[0], nnz, 0 in passes, types)
+        else:
+            _prefix_sum(e, h, sizes[level])
+    element = types["values", -1].element_type
+    # A source that says where entries are not (a dense buffer) is copied
+    # without a branch when nothing is sorted: every place is written at the
+    # next free slot, which only an entry takes; one slot more for the places
+    # after the last entry.
+    branch_free = not passes and source.has_places
+    capacity = e.add(nnz, e.index(1)) if branch_free else nnz
+    table: _Entries | None = None
+    final: _Sink
+    if direct is not None:
+        coordinates = {
+            level: _buffer(e, types["coordinates", level], capacity)
+            for level in direct.entry_levels
+        }
+        values = _buffer(e, types["values", -1], capacity)
+        final = _StorageSink(coordinates, values)
+        if head is None:
+            built["positions", 0] = _pair(e, types["positions", 0], e.index(0), nnz)
+    else:
+        table = _new_table(e, capacity, rank, element)
+        final = _TableSink(table)
+    walk: Walk = source.walk
+    indexed = source.indexed
+    read: _Entries | None = None
+    steps: list[int | None] = [*passes] or [None]
+    for i, level in enumerate(steps):
+        last = i == len(steps) - 1
+        out = None if last else _new_table(e, nnz, rank, element)
+        sink = final if out is None else _TableSink(out)
+        if branch_free:
+            _append_all(e, source, sink)
+            continue
+        cursor = None if level is None else (level, histograms[level])
+        _scatter(e, walk, indexed, sink, cursor)
+        if read is not None:
+            _free(e, read.coords, read.values)
+        if out is not None:
+            walk, indexed, read = _table_walk(out), True, out
+    if isinstance(final, _StorageSink):
+        for level, c in final.coordinates.items():
+            built["coordinates", level] = _shrink(e, c, nnz, branch_free)
+        built["values", -1] = _shrink(e, final.values, nnz, branch_free)
+    if table is not None:
+        table = _Entries(nnz, table.coords, table.values, rank)
+    _free(e, *(h.buffer for lvl, h in histograms.items() if lvl or head != "dense"))
+    if table is None:
+        return _fields(tensor_type, built, sizes)
+    if source.may_repeat and all(lt.is_unique for lt in enc.lvl_types):
+        table = _merge_duplicates(e, table)
+    fields = storage_from_entries(e, table, tensor_type, sizes)
+    _free(e, table.coords, table.values)
+    return fields
+
+
+def _append_all(e: Emitter, source: _Source, sink: _Sink) -> None:
+    """Write every place of the source at the next free slot of `sink`, which
+    moves on past entries only."""
+
+    def append(
+        b: Emitter, entry: _Entry, present: SSAValue, n: list[SSAValue]
+    ) -> list[SSAValue]:
+        sink.put(b, n[0], entry)
+        return [b.add(n[0], _as_index(b, present))]
+
+    source.walk_all(e, [e.index(0)], append)
+
+
+def _shrink(e: Emitter, buffer: SSAValue, size: SSAValue, needed: bool) -> SSAValue:
+    """`buffer` cut to `size` elements if `needed`."""
+    if not needed:
+        return buffer
+    t = buffer.type
+    assert is_memref_type(t)
+    return e.value(ReallocOp(buffer, size, t))
+
+
+def _table_walk(table: _Entries) -> Walk:
+    def walk(e: Emitter, inits: Sequence[SSAValue], body: EntryBody) -> list[SSAValue]:
+        return _walk_table(e, table, inits, body)
+
+    return walk
+
+
+def _count(
+    e: Emitter,
+    source: _Source,
+    histograms: dict[int, _Histogram],
+    size: SSAValue | None,
+) -> SSAValue:
+    """The number of entries (`size` where the storage says it) and the
+    histogram of each level's coordinates: one pass over the source, unless
+    there is nothing to count."""
+    if not histograms:
+        return source.count(e) if size is None else size
+    count = size is None
+
+    def body(b: Emitter, entry: _Entry, carried: list[SSAValue]) -> list[SSAValue]:
+        for level, h in histograms.items():
+            h.bump(b, entry.coordinate(level))
+        return [b.add(carried[0], b.index(1))] if count else carried
+
+    if size is not None:
+        if source.walk_keys(e, list(histograms), size, body) is None:
+            source.walk(e, [], body)
+        return size
+    return source.walk(e, [e.index(0)], body)[0]
+
+
+def _fields(
+    tensor_type: TensorType[Attribute],
+    built: dict[tuple[str, int], SSAValue],
+    sizes: Sequence[SSAValue],
+) -> list[SSAValue]:
+    return [
+        sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
+        for f in storage_fields(tensor_type)
+    ]
+
+
+# -- sparse_tensor.sort ------------------------------------------------------------
+
+
+@dataclass
+class _Tuples:
+    """The n tuples that `sparse_tensor.sort` sorts: tuple k is
+    `xy[k * stride .. (k + 1) * stride)` and `ys[j][k]`."""
+
+    xy: SSAValue
+    ys: list[SSAValue]
+    stride: int
+
+    def move(self, e: Emitter, k: SSAValue, into: _Tuples, at: SSAValue) -> None:
+        """Copy tuple k into tuple `at` of `into`."""
+        for i in range(self.stride):
+            x = e.load(self.xy, [e.add(e.mul(k, e.index(self.stride)), e.index(i))])
+            e.store(x, into.xy, [e.add(e.mul(at, e.index(into.stride)), e.index(i))])
+        for y, to in zip(self.ys, into.ys, strict=True):
+            e.store(e.load(y, [k]), to, [at])
+
+
+def _less(
+    e: Emitter, t: _Tuples, keys: Sequence[int], a: SSAValue, b: SSAValue
+) -> SSAValue:
+    """Whether tuple a sorts before tuple b: x values compared unsigned,
+    lexicographically in the order `keys`."""
+    less = e.constant(0, I1)
+    for key in reversed(keys):
+        xa = e.load(t.xy, [e.add(e.mul(a, e.index(t.stride)), e.index(key))])
+        xb = e.load(t.xy, [e.add(e.mul(b, e.index(t.stride)), e.index(key))])
+        tie = e.value(arith.AndIOp(_cmp(e, xa, "eq", xb), less))
+        less = e.value(arith.OrIOp(_cmp(e, xa, "ult", xb), tie))
+    return less
+
+
+def merge_sort(e: Emitter, n: SSAValue, data: _Tuples, keys: Sequence[int]) -> None:
+    """Sort the first n tuples of `data` in place, stably: bottom-up merges of
+    runs of 1, 2, 4, ... tuples into a scratch copy, copied back each round."""
+    xy_type, ys_types = data.xy.type, [y.type for y in data.ys]
+    assert is_memref_type(xy_type)
+    scratch = _Tuples(
+        e.alloc(
+            MemRefType(xy_type.element_type, [DYNAMIC_INDEX]),
+            [e.mul(n, e.index(data.stride))],
+        ),
+        [],
+        data.stride,
+    )
+    for t in ys_types:
+        assert is_memref_type(t)
+        scratch.ys.append(e.alloc(MemRefType(t.element_type, [DYNAMIC_INDEX]), [n]))
+
+    def merge(b: Emitter, lo: SSAValue, width: SSAValue) -> None:
+        mid = b.value(arith.MinUIOp(b.add(lo, width), n))
+        hi = b.value(arith.MinUIOp(b.add(mid, width), n))
+
+        def take(c: Emitter, k: SSAValue, ij: list[SSAValue]) -> list[SSAValue]:
+            i, j = ij
+            left, right = _cmp(c, i, "ult", mid), _cmp(c, j, "ult", hi)
+
+            def compare(d: Emitter) -> list[SSAValue]:
+                after = _less(d, data, keys, j, i)
+                return [d.value(arith.XOrIOp(after, d.constant(1, I1)))]
+
+            both = c.value(arith.AndIOp(left, right))
+            from_left = c.branch(both, compare, lambda _: [left])[0]
+            data.move(c, c.value(arith.SelectOp(from_left, i, j)), scratch, k)
+            step = _as_index(c, from_left)
+            return [c.add(i, step), c.add(j, c.value(arith.SubiOp(c.index(1), step)))]
+
+        b.loop(lo, hi, [lo, mid], take)
+
+    def round_(b: Emitter, carried: list[SSAValue]) -> list[SSAValue]:
+        width = carried[0]
+        twice = b.mul(width, b.index(2))
+
+        def runs(c: Emitter, lo: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            merge(c, lo, width)
+            return []
+
+        b.loop(b.index(0), n, [], runs, step=twice)
+        b.for_each(b.index(0), n, lambda c, k: scratch.move(c, k, data, k))
+        return [twice]
+
+    e.while_loop([e.index(1)], lambda b, w: _cmp(b, w[0], "ult", n), round_)
+    _free(e, scratch.xy, *scratch.ys)
+
+
+# -- patterns ----------------------------------------------------------------------
+
+
+def _same_levels(a: Encoding, b: Encoding) -> bool:
+    return a.dim_to_lvl == b.dim_to_lvl and a.lvl_types == b.lvl_types
+
+
+def _convert(
+    op: ConvertOp | ReorderCOOOp,
+    source: SSAValue,
+    dest_type: Attribute,
+    rewriter: PatternRewriter,
+) -> None:
+    """Replace `op` by the storage of `source`'s entries in `dest_type`, once
+    the source's storage is known."""
+    stt = SparseTensorType.of(source.type)
+    enc = sparse_encoding(dest_type)
+    if stt is None or enc is None or _storage_of(source) is None:
+        return
+    assert is_tensor_type(dest_type)
+    for lt in enc.lvl_types:
+        if isinstance(lt.format, StructuredFormat):
+            raise PassFailure(
+                op,
+                f"converting to a {lt} level is not supported (each block "
+                f"would need padding to {lt.n} entries)",
+            )
+    at = InsertPoint.before(op)
+    entries = _SparseSource(source, stt, enc, dest_type.element_type)
+    fields = convert_entries(Emitter(rewriter, at), entries, dest_type)
+    rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+
+
+class ConvertSparseToSparse(RewritePattern):
+    """`sparse_tensor.convert` between sparse encodings with other levels ->
+    the source's entries counting-sorted into the target's storage order and
+    the target's levels built from them."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        src, dst = sparse_encoding(op.source.type), sparse_encoding(op.dest.type)
+        if src is not None and dst is not None and not _same_levels(src, dst):
+            _convert(op, op.source, op.dest.type, rewriter)
+
+
+class ConvertDenseToSparseDirect(RewritePattern):
+    """`sparse_tensor.convert` of a dense tensor computed at run time to an
+    encoding with a direct layout (CSR, CSC, DCSR, DCSC, COO, sparse vectors)
+    -> a sweep of the dense buffer counting the nonzeros (and the histograms
+    of the sort passes, none for a row-major target), then sweeps writing each
+    nonzero straight into its place (other encodings: `ConvertDenseToSparse`
+    of sparse_tensor_codegen)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        source, dest_type = op.source, op.dest.type
+        enc = sparse_encoding(dest_type)
+        if enc is None or sparse_encoding(source.type) is not None:
+            return
+        if direct_layout(enc, False) is None:
+            return
+        if not isinstance(source.owner, bufferization.ToTensorOp):
+            return  # once the source is bufferized
+        if _dense_constant_of(source) is not None:
+            return  # built at compile time
+        assert is_tensor_type(dest_type)
+        at = InsertPoint.before(op)
+        dense = _DenseSource(
+            buffer_of(source, rewriter, at), enc, dest_type.element_type
+        )
+        fields = convert_entries(Emitter(rewriter, at), dense, dest_type)
+        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+
+
+class LowerReorderCOO(RewritePattern):
+    """`sparse_tensor.reorder_coo` -> the conversion between its two COO types:
+    a copy when the input is ordered, else stable counting sorts."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReorderCOOOp, rewriter: PatternRewriter) -> None:
+        _convert(op, op.input_coo, op.result_coo.type, rewriter)
+
+
+def _cast_buffer(
+    e: Emitter, buffer: SSAValue, t: MemRefType[Attribute], values: bool
+) -> SSAValue:
+    """A fresh buffer of type `t` holding the elements of `buffer`, converted:
+    values as `cast_element`, positions and coordinates as unsigned."""
+    if buffer.type == t:
+        return _copy(e, buffer)
+    size = e.dim(buffer)
+    fresh = e.alloc(t, [size])
+    elem = t.element_type
+
+    def move(b: Emitter, i: SSAValue) -> None:
+        v = b.load(buffer, [i])
+        v = cast_element(b, v, elem) if values else b.from_index(b.to_index(v), elem)
+        b.store(v, fresh, [i])
+
+    e.for_each(e.index(0), size, move)
+    return fresh
+
+
+class CastSparseStorage(RewritePattern):
+    """`sparse_tensor.convert` between encodings with the same levels stored in
+    other types (position or coordinate widths, element type) -> a copy of
+    every buffer, cast elementwise."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        source, dest_type = op.source, op.dest.type
+        src, dst = sparse_encoding(source.type), sparse_encoding(dest_type)
+        if src is None or dst is None or not _same_levels(src, dst):
+            return
+        assert is_tensor_type(source.type) and is_tensor_type(dest_type)
+        if src == dst and source.type.element_type == dest_type.element_type:
+            return  # the same storage (another shape at most)
+        storage = _storage_of(source)
+        if storage is None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        fields: list[SSAValue] = []
+        for value, f in zip(storage, storage_fields(dest_type), strict=True):
+            if is_memref_type(f.type):
+                value = _cast_buffer(e, value, f.type, f.kind == "values")
+            fields.append(value)
+        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+
+
+class LowerSort(RewritePattern):
+    """`sparse_tensor.sort` -> a bottom-up merge sort of the tuples (stable,
+    so it satisfies every algorithm the op names)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SortOp, rewriter: PatternRewriter) -> None:
+        perm = op.perm_map.data
+        keys = [x.position for x in perm.results if isinstance(x, AffineDimExpr)]
+        ny = 0 if op.ny is None else op.ny.value.data
+        data = _Tuples(op.xy, list(op.ys), perm.num_dims + ny)
+        merge_sort(Emitter(rewriter, InsertPoint.before(op)), op.n, data, keys)
+        rewriter.erase(op)
+
+
+CONVERSION_PATTERNS: tuple[RewritePattern, ...] = (
+    ConvertDenseToSparseDirect(),
+    CastSparseStorage(),
+    ConvertSparseToSparse(),
+    LowerReorderCOO(),
+    LowerSort(),
+)
+"""The patterns of this module, for `sparse-tensor-codegen`."""
