@@ -28,6 +28,22 @@ O(nnz + level sizes), without a dense intermediate:
    DCSR, DCSC, COO targets). Otherwise the sorted entries go through the level
    builders of `sparse_tensor_codegen` (`storage_from_entries`: BSR, CSF, ...).
 
+The large buffers that the passes write at random places ask for transparent
+huge pages (`alloc_large`), as numpy's arrays do; with 4 KiB pages nearly every
+scattered write misses the TLB.
+
+Encodings with non-permutation maps (BSR, 2:4) reach this pass with their
+mapped types (`sparse-reinterpret-map` demaps kernels, not conversions): their
+entries are read through `lvl_to_dim` and placed through the target's
+`dim_to_lvl`, so BSR -> CSR is two sort passes and CSR -> BSR goes through the
+level builders (blocks filled with explicit zeros). Converting to a
+`structured[n, m]` level is refused (it would need padding per block).
+
+A dense tensor computed at run time converts the same way to the targets with
+a direct layout: a vectorized sweep counts the nonzeros, a second one writes
+each element at the next free slot without a branch (a sorted target) or
+scatters the nonzeros (CSC). Other targets keep `ConvertDenseToSparse`.
+
 Duplicates (a COO source may repeat a coordinate tuple) are summed where the
 target stores each coordinate once (every level unique), as scipy and
 `SparseTensor.from_coo` do, and kept where it has a nonunique level (COO), as
@@ -59,7 +75,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     TensorType,
-    i32,
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
@@ -95,6 +110,7 @@ from xsparse.transforms.post_sparsification_rewrite import (
     level_sizes,
     walk_stored,
 )
+from xsparse.transforms.sparse_concat import alloc_large
 from xsparse.transforms.sparse_tensor_codegen import (
     _copy,
     _dense_constant_of,
@@ -145,46 +161,8 @@ def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
     return e.value(arith.CmpiOp(a, b, predicate))
 
 
-HUGE_PAGES_FROM = 1 << 22
-"""Buffers of at least this many bytes are advised to the kernel for
-transparent huge pages (as numpy advises its own)."""
-MADV_HUGEPAGE = 14
-PAGE = 4096
-
-
-def _buffer(e: Emitter, t: MemRefType[Attribute], size: SSAValue) -> SSAValue:
-    """A 1-D buffer of `size` elements. A large one gets transparent huge pages
-    (Linux `madvise`): the scatter passes write it at random places, and with
-    4 KiB pages nearly every write misses the TLB (CSR -> CSC of 10M entries:
-    1.8x slower)."""
-    buffer = e.alloc(t, [size])
-    elem = t.element_type
-    width = 8 if isinstance(elem, IndexType) else _bytes(elem)
-    length = e.mul(size, e.index(width))
-
-    def advise(b: Emitter) -> None:
-        start = b.value(memref.ExtractAlignedPointerAsIndexOp.get(buffer))
-        first = b.value(arith.AndIOp(b.add(start, b.index(PAGE - 1)), b.index(-PAGE)))
-        end = b.add(start, length)
-        b.call(
-            "madvise",
-            [first, b.value(arith.SubiOp(end, first)), b.constant(MADV_HUGEPAGE, i32)],
-            [i32],
-        )
-
-    e.when(_cmp(e, length, "uge", e.index(HUGE_PAGES_FROM)), advise)
-    return buffer
-
-
-def _bytes(t: Attribute) -> int:
-    if isinstance(t, AnyFloat):
-        return t.bitwidth // 8
-    assert is_integer_type(t)
-    return max(t.width.data // 8, 1)
-
-
 def _index_buffer(e: Emitter, size: SSAValue) -> SSAValue:
-    return _buffer(e, MemRefType(INDEX, [DYNAMIC_INDEX]), size)
+    return alloc_large(e, MemRefType(INDEX, [DYNAMIC_INDEX]), size)
 
 
 @dataclass
@@ -275,7 +253,7 @@ def _new_table(
     e: Emitter, nnz: SSAValue, rank: int, element_type: Attribute
 ) -> _Entries:
     coords = _index_buffer(e, e.mul(nnz, e.index(rank)))
-    values = _buffer(e, MemRefType(element_type, [DYNAMIC_INDEX]), nnz)
+    values = alloc_large(e, MemRefType(element_type, [DYNAMIC_INDEX]), nnz)
     return _Entries(nnz, coords, values, rank)
 
 
@@ -425,10 +403,13 @@ class _SparseSource(_Source):
             return None
         crd = e.value(ToCoordinatesOp(self.tensor, source_level))
 
+        def no_value(_: Emitter) -> SSAValue:
+            raise AssertionError("walk_keys bodies read no value")
+
         def visit(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             c = b.to_index(b.load(crd, [p]))
             coords = [c] * len(types)  # only `source_level` is read
-            return body(b, self._entry(b, coords, lambda _: c, None), carried)
+            return body(b, self._entry(b, coords, no_value, None), carried)
 
         return e.loop(e.index(0), size, [], visit)
 
@@ -706,7 +687,7 @@ def _histograms(
     for level in levels:
         if level == 0 and head == "dense":
             size = e.add(sizes[0], e.index(1))
-            h = _Histogram(_buffer(e, types["positions", 1], size), 1)
+            h = _Histogram(alloc_large(e, types["positions", 1], size), 1)
         else:
             h = _Histogram(_index_buffer(e, sizes[level]))
         t = h.buffer.type
@@ -848,10 +829,10 @@ def convert_entries(
     final: _Sink
     if direct is not None:
         coordinates = {
-            level: _buffer(e, types["coordinates", level], capacity)
+            level: alloc_large(e, types["coordinates", level], capacity)
             for level in direct.entry_levels
         }
-        values = _buffer(e, types["values", -1], capacity)
+        values = alloc_large(e, types["values", -1], capacity)
         final = _StorageSink(coordinates, values)
         if head is None:
             built["positions", 0] = _pair(e, types["positions", 0], e.index(0), nnz)
