@@ -39,7 +39,13 @@ MAPS_3D = {
 MAPS_24 = {
     "2:4": "(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4])"
 }
-MAPS = {**MAPS_2D, **MAPS_3D, **MAPS_24}
+MAPS_DUP = {
+    # COO that may repeat a coordinate tuple (a nonunique last level), sorted
+    # or not; the default COO promises distinct tuples.
+    "DCOO": "(i, j) -> (i : compressed(nonunique), j : singleton(nonunique))",
+    "UDCOO": "(i, j) -> (i : compressed(nonunique, nonordered), j : singleton(nonunique, nonordered))",
+}
+MAPS = {**MAPS_2D, **MAPS_3D, **MAPS_24, **MAPS_DUP}
 DTYPES = {"f64": np.float64, "f32": np.float32, "i32": np.int32}
 
 
@@ -274,12 +280,12 @@ def test_from_scipy_is_canonical() -> None:
 
 
 def coo_with_duplicates(name: str) -> SparseTensor:
-    """A 3 x 3 COO with the coordinate (0, 1) twice and (1, 2) twice, unsorted
-    when the format allows."""
+    """A 3 x 3 COO that may repeat coordinates (DCOO, unsorted: UDCOO) with
+    (0, 1) twice and (1, 2) twice."""
     rows = np.array([0, 0, 1, 1, 1, 2])
     cols = np.array([1, 1, 0, 2, 2, 2])
     values = np.array([1.0, 2.0, 3.0, 4.0, 6.0, 5.0])
-    if name == "UCOO":
+    if name == "UDCOO":
         order = np.array([5, 1, 3, 0, 4, 2])
         rows, cols, values = rows[order], cols[order], values[order]
     return SparseTensor(
@@ -287,16 +293,15 @@ def coo_with_duplicates(name: str) -> SparseTensor:
     )
 
 
-@pytest.mark.parametrize("src", ["COO", "UCOO"])
-@pytest.mark.parametrize("dst", ["CSR", "CSC", "DCSR", "BSR"])
+@pytest.mark.parametrize("src", ["DCOO", "UDCOO"])
+@pytest.mark.parametrize("dst", ["CSR", "CSC", "DCSR", "COO", "BSR"])
 def test_duplicates_are_summed(src: str, dst: str) -> None:
-    """Into a format that stores each coordinate once, duplicates are summed
-    (as scipy and SparseTensor.from_coo do)."""
+    """Into a format that stores each coordinate once (its last level unique,
+    the default COO included), duplicates are summed (as scipy and
+    SparseTensor.from_coo do)."""
     result = converter(src, dst)(coo_with_duplicates(src))
     expected = np.array([[0.0, 3.0, 0.0], [3.0, 0.0, 10.0], [0.0, 0.0, 5.0]])
-    if dst == "BSR":
-        expected = np.pad(expected, ((0, 1), (0, 1)))
-    np.testing.assert_array_equal(result.to_dense()[:3, :3], expected[:3, :3])
+    np.testing.assert_array_equal(result.to_dense()[:3, :3], expected)
     if dst != "BSR":
         assert result.nse == 4
 
@@ -306,16 +311,17 @@ DUPLICATES_SORTED = [(0, 1), (0, 1), (1, 0), (1, 2), (1, 2), (2, 2)]
 
 
 def test_duplicates_are_kept_in_coo() -> None:
-    """Into a COO (nonunique level) duplicates stay, sorted stably."""
-    result = converter("UCOO", "COO")(coo_with_duplicates("UCOO"))
+    """Into a COO that may repeat coordinates they stay, sorted stably."""
+    result = converter("UDCOO", "DCOO")(coo_with_duplicates("UDCOO"))
     assert result.nse == 6
     r, c = result.coordinates[0], result.coordinates[1]
     assert r is not None and c is not None
     assert list(zip(r.tolist(), c.tolist(), strict=True)) == DUPLICATES_SORTED
-    assert sorted(result.values[:2].tolist()) == [1.0, 2.0]
+    assert result.values.tolist() == [2.0, 1.0, 3.0, 4.0, 6.0, 5.0]
 
 
-def test_unordered_coo_is_sorted() -> None:
+def shuffled_coo() -> tuple[np.ndarray[Any, Any], SparseTensor]:
+    """A random array and its nonzeros as an unordered COO, shuffled."""
     rng = np.random.default_rng(5)
     array = random_array(rng, (20, 16), 0.3, np.float64)
     rows, cols = np.nonzero(array)
@@ -328,6 +334,11 @@ def test_unordered_coo_is_sorted() -> None:
         [rows, cols],
         array[rows, cols],
     )
+    return array, source
+
+
+def test_unordered_coo_is_sorted() -> None:
+    array, source = shuffled_coo()
     for dst in ("CSR", "CSC", "COO", "DCSR"):
         result = converter("UCOO", dst)(source)
         np.testing.assert_array_equal(result.to_dense(), array)
@@ -335,7 +346,7 @@ def test_unordered_coo_is_sorted() -> None:
 
 
 def test_reorder_coo() -> None:
-    """`sparse_tensor.reorder_coo` sorts an unordered COO, keeping duplicates."""
+    """`sparse_tensor.reorder_coo` sorts an unordered COO."""
     text = f"""
 #U = {encoding("UCOO")}
 #O = {encoding("COO")}
@@ -344,10 +355,10 @@ func.func @f(%a: tensor<?x?xf64, #U>) -> tensor<?x?xf64, #O> {{
   return %b : tensor<?x?xf64, #O>
 }}
 """
-    result = xsparse.compile(text, entry="f")(coo_with_duplicates("UCOO"))
-    r, c = result.coordinates[0], result.coordinates[1]
-    assert list(zip(r.tolist(), c.tolist(), strict=True)) == DUPLICATES_SORTED
-    assert result.values.tolist()[2:] == [3.0, 4.0, 6.0, 5.0]
+    array, source = shuffled_coo()
+    result = xsparse.compile(text, entry="f")(source)
+    np.testing.assert_array_equal(result.to_dense(), array)
+    check_storage(result, source, "COO")
 
 
 SORT_PROGRAM = """

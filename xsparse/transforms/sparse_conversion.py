@@ -44,11 +44,16 @@ a direct layout: a vectorized sweep counts the nonzeros, a second one writes
 each element at the next free slot without a branch (a sorted target) or
 scatters the nonzeros (CSC). Other targets keep `ConvertDenseToSparse`.
 
-Duplicates (a COO source may repeat a coordinate tuple) are summed where the
-target stores each coordinate once (every level unique), as scipy and
-`SparseTensor.from_coo` do, and kept where it has a nonunique level (COO), as
-`reorder_coo` keeps them. MLIR 22 does neither: its insertion keeps the first
-coordinate but appends every value, so values and coordinates fall out of step.
+Duplicates: a tensor repeats a coordinate tuple only where its last level is
+nonunique (`singleton(nonunique)`); the default COO, `compressed(nonunique),
+singleton`, promises distinct tuples, as MLIR's level properties say and as
+`SparseTensor.from_coo` builds it (so CSR/CSC/COO targets of it are written
+directly). Declared duplicates are summed where the target's last level is
+unique (it stores each coordinate tuple once), as scipy and
+`SparseTensor.from_coo` do, and kept where it is nonunique, as `reorder_coo`
+keeps them.
+MLIR 22 does neither: its insertion keeps the first coordinate but appends
+every value, so values and coordinates fall out of step.
 
 Between encodings that differ only in position/coordinate widths or element
 type, `convert` copies every buffer with a cast (MLIR's "direct convertible"
@@ -352,7 +357,9 @@ class _SparseSource(_Source):
         types = enc.lvl_types
         ordered = [lt.is_ordered for lt in types]
         self.sorted_levels = ordered.index(False) if False in ordered else len(types)
-        self.may_repeat = not all(lt.is_unique for lt in types)
+        # Coordinate tuples repeat only under a nonunique last level: a COO
+        # of `compressed(nonunique), singleton` promises distinct tuples.
+        self.may_repeat = bool(types) and not types[-1].is_unique
         self.loose = any(isinstance(lt.format, LooseCompressedFormat) for lt in types)
         # Without loose levels, the value positions are 0, 1, ... in storage order.
         self.indexed = not self.loose
@@ -589,16 +596,17 @@ class DirectLayout:
 
 def direct_layout(enc: Encoding, may_repeat: bool) -> DirectLayout | None:
     """The direct layout of a target encoding, if it has one: a COO region
-    (compressed, then singletons: duplicates kept where level 0 is nonunique),
-    or a dense or unique compressed level 0 followed by such a region or by
-    one compressed level (which then must not meet a duplicate)."""
+    (level 0 compressed and nonunique, or alone, then singletons), or a dense
+    or unique compressed level 0 followed by such a region or by one
+    compressed level. Entries that `may_repeat` have a place each only where
+    the target keeps duplicates (its last level nonunique)."""
     types = enc.lvl_types
     rank = len(types)
-    if not types:
+    if not types or (may_repeat and types[-1].is_unique):
         return None
     first = types[0]
     coo = _compressed(first) and _singletons(types[1:])
-    if coo and (first.nonunique or (rank == 1 and not may_repeat)):
+    if coo and (first.nonunique or rank == 1):
         return DirectLayout(None, tuple(range(rank)))
     head = (
         "dense"
@@ -612,9 +620,8 @@ def direct_layout(enc: Encoding, may_repeat: bool) -> DirectLayout | None:
         or rank < 2
         or not _compressed(types[1])
         or not _singletons(types[2:])
+        or (types[1].is_unique and rank > 2)
     ):
-        return None
-    if types[1].is_unique and (rank > 2 or may_repeat):
         return None
     return DirectLayout(head, tuple(range(1, rank)))
 
@@ -865,7 +872,7 @@ def convert_entries(
     _free(e, *(h.buffer for lvl, h in histograms.items() if lvl or head != "dense"))
     if table is None:
         return _fields(tensor_type, built, sizes)
-    if source.may_repeat and all(lt.is_unique for lt in enc.lvl_types):
+    if source.may_repeat and enc.lvl_types[-1].is_unique:
         table = _merge_duplicates(e, table)
     fields = storage_from_entries(e, table, tensor_type, sizes)
     _free(e, table.coords, table.values)
