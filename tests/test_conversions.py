@@ -178,9 +178,11 @@ PAIRS_2D = [(a, b) for a in MAPS_2D for b in MAPS_2D if a != b]
 
 
 @pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("width", [0, 32], ids=["index", "i32"])
 @pytest.mark.parametrize("src, dst", PAIRS_2D, ids=[f"{a}-{b}" for a, b in PAIRS_2D])
-def test_every_2d_pair(src: str, dst: str, case: str) -> None:
-    run_pair(Conversion(src, dst), case)
+def test_every_2d_pair(src: str, dst: str, width: int, case: str) -> None:
+    """Both sides with index (64-bit) or 32-bit positions and coordinates."""
+    run_pair(Conversion(src, dst, width, width), case)
 
 
 PAIRS_3D = [(a, b) for a in MAPS_3D for b in MAPS_3D if a != b]
