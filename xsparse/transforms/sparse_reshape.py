@@ -57,9 +57,7 @@ from xsparse.dialects.xdsl_ext import DeallocTensorOp
 from xsparse.transforms.post_sparsification_rewrite import (
     INDEX,
     Emitter,
-    dim_sizes,
     for_each_stored,
-    level_sizes,
 )
 from xsparse.transforms.sparse_concat import (
     FieldKey,
@@ -69,6 +67,7 @@ from xsparse.transforms.sparse_concat import (
     buffer_type_of,
     dense_staging,
     from_staging,
+    operand_dims,
     scatter_entries,
     storage_result,
 )
@@ -111,13 +110,8 @@ class Reshape:
     def start(op: AnyReshape, rewriter: PatternRewriter) -> Reshape:
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
-        stt = SparseTensorType.of(op.src.type)
-        assert stt is not None
-        if stt.has_encoding:
-            source_sizes = dim_sizes(e, op.src, stt, level_sizes(e, op.src, stt))
-        else:
-            assert isinstance(op.src.owner, bufferization.ToTensorOp)
-            source_sizes = e.sizes(op.src.owner.memref)
+        source_sizes = operand_dims(e, op.src)
+        assert source_sizes is not None
         groups = reassociation(op)
         if isinstance(op, ExpandShapeOp):
             dynamic = iter(op.dynamic_output_shape)

