@@ -26,7 +26,7 @@ converters) on xsparse's storage:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, scf
@@ -339,25 +339,6 @@ class ExpandSparseIf(RewritePattern):
 # -- emission helpers ---------------------------------------------------------
 
 
-def _if(
-    e: Emitter,
-    cond: SSAValue,
-    types: Sequence[Attribute],
-    then: Callable[[Emitter], Sequence[SSAValue]],
-    other: Callable[[Emitter], Sequence[SSAValue]],
-) -> list[SSAValue]:
-    """`scf.if` with results."""
-    blocks: list[Block] = []
-    for branch in (then, other):
-        block = Block()
-        yielded = branch(e.inside(block))
-        block.add_op(scf.YieldOp(*yielded))
-        blocks.append(block)
-    op = scf.IfOp(cond, types, Region(blocks[0]), Region(blocks[1]))
-    e.op(op)
-    return list(op.results)
-
-
 def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
     return e.value(arith.CmpiOp(a, b, predicate))
 
@@ -375,7 +356,7 @@ def _reserve(e: Emitter, buffer: SSAValue, needed: SSAValue) -> SSAValue:
         return [b.value(ReallocOp(buffer, size, t))]
 
     full = _cmp(e, needed, "ugt", capacity)
-    return _if(e, full, [t], grow, lambda _: [buffer])[0]
+    return e.branch(full, grow, lambda _: [buffer])[0]
 
 
 def _push_back(
@@ -495,7 +476,6 @@ def _find_or_append(
             nonempty, _cmp(e, e.to_index(e.load(coordinates, [previous])), "eq", c)
         )
     )
-    types = [INDEX, *(v.type for v in g.values)]
 
     def found(_: Emitter) -> list[SSAValue]:
         return [previous, *g.values]
@@ -505,7 +485,7 @@ def _find_or_append(
         position = _append_coordinate(b, fresh, level, parent, c, rank)
         return [position, *fresh.values]
 
-    results = _if(e, same, types, found, append)
+    results = e.branch(same, found, append)
     return results[0], g.copy(results[1:])
 
 
@@ -731,36 +711,38 @@ def sort_indices(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
 
 def _sift_down(e: Emitter, buffer: SSAValue, root: SSAValue, end: SSAValue) -> None:
     """Move buffer[root] down the max-heap buffer[0:end] to its place."""
-    true = e.constant(1, I1)
-    before = Block(arg_types=[INDEX, I1])
-    b = e.inside(before)
-    node, going = before.args
-    child = b.add(b.mul(node, b.index(2)), b.index(1))
-    go = b.value(arith.AndIOp(going, _cmp(b, child, "ult", end)))
-    b.op(scf.ConditionOp(go, node))
-    after = Block(arg_types=[INDEX])
-    a = e.inside(after)
-    node = after.args[0]
-    left = a.add(a.mul(node, a.index(2)), a.index(1))
-    right = a.add(left, a.index(1))
-    has_right = _cmp(a, right, "ult", end)
-    right_or_left = a.value(arith.SelectOp(has_right, right, left))
-    left_value, right_value = a.load(buffer, [left]), a.load(buffer, [right_or_left])
-    take_right = a.value(
-        arith.AndIOp(has_right, _cmp(a, left_value, "ult", right_value))
-    )
-    child = a.value(arith.SelectOp(take_right, right_or_left, left))
-    child_value = a.value(arith.SelectOp(take_right, right_value, left_value))
-    node_value = a.load(buffer, [node])
-    swap = _cmp(a, node_value, "ult", child_value)
 
-    def exchange(s: Emitter) -> None:
-        s.store(child_value, buffer, [node])
-        s.store(node_value, buffer, [child])
+    def has_child(b: Emitter, carried: list[SSAValue]) -> SSAValue:
+        node, going = carried
+        left = b.add(b.mul(node, b.index(2)), b.index(1))
+        return b.value(arith.AndIOp(going, _cmp(b, left, "ult", end)))
 
-    a.when(swap, exchange)
-    a.op(scf.YieldOp(child, swap))
-    e.op(scf.WhileOp([root, true], [INDEX], Region(before), Region(after)))
+    def step(a: Emitter, carried: list[SSAValue]) -> list[SSAValue]:
+        node = carried[0]
+        left = a.add(a.mul(node, a.index(2)), a.index(1))
+        right = a.add(left, a.index(1))
+        has_right = _cmp(a, right, "ult", end)
+        right_or_left = a.value(arith.SelectOp(has_right, right, left))
+        left_value, right_value = (
+            a.load(buffer, [left]),
+            a.load(buffer, [right_or_left]),
+        )
+        take_right = a.value(
+            arith.AndIOp(has_right, _cmp(a, left_value, "ult", right_value))
+        )
+        child = a.value(arith.SelectOp(take_right, right_or_left, left))
+        child_value = a.value(arith.SelectOp(take_right, right_value, left_value))
+        node_value = a.load(buffer, [node])
+        swap = _cmp(a, node_value, "ult", child_value)
+
+        def exchange(s: Emitter) -> None:
+            s.store(child_value, buffer, [node])
+            s.store(node_value, buffer, [child])
+
+        a.when(swap, exchange)
+        return [child, swap]
+
+    e.while_loop([root, e.constant(1, I1)], has_child, step)
 
 
 INSERTION_PATTERNS: list[RewritePattern] = [
