@@ -55,6 +55,29 @@ def test_wrapper_source_assembles_every_sparse_argument() -> None:
     assert len(signature.inputs.data) == 7  # 2 x (pos, crd, values) + x
 
 
+def test_wrapper_source_returns_a_sparse_result_as_buffers() -> None:
+    """SpGEMM's CSR result comes back as positions, coordinates and values."""
+    _, signature, sparse = bench_mlir.wrapper_source(
+        bench.source("spgemm", 64), "kernel", [(5, 6), (6, 7)]
+    )
+    assert sparse == [True, True]
+    assert len(signature.outputs.data) == 3
+
+
+def test_sparse_output_check_sorts_scipy_spgemm() -> None:
+    """scipy's SpGEMM result may have unsorted columns: the reference sorts them,
+    and a result with a wrong coordinate fails."""
+    rng = np.random.default_rng(4)
+    a = bench.random_csr(rng, 30, 30, 150, "uniform")
+    b = bench.random_csr(rng, 30, 30, 150, "uniform")
+    work = bench.sparse_output_workload("spgemm", a, b, "uniform")
+    ref = sp.csr_array(a @ b).sorted_indices()
+    assert work.check((ref.indptr, ref.indices, ref.data)) < 1e-12
+    bad = ref.indices.copy()
+    bad[[0, 1]] = bad[[1, 0]]
+    assert work.check((ref.indptr, bad, ref.data)) == float("inf")
+
+
 def test_no_inline_marks_the_kernel() -> None:
     ir = "define i64 @kernel(i64 %0) {\n  ret i64 %0\n}\n"
     assert "@kernel(i64 %0) noinline {" in bench_mlir.no_inline(ir, "kernel")
@@ -71,6 +94,13 @@ def test_kernels_agree_with_scipy(width: int) -> None:
     ]
     works.append(bench.sddmm_workload(rng, 40, 200, "uniform"))
     works += [bench.vector_workload(k, rng, 500, 60) for k in ("dot", "add")]
+    other = bench.random_csr(rng, 40, 40, 200, "uniform")
+    u, v = (bench.random_sparse_vector(rng, 500, 60) for _ in range(2))
+    works += [
+        bench.sparse_output_workload("add_sparse", u, v, "uniform"),
+        bench.sparse_output_workload("csr_add", matrix, other, "powerlaw"),
+        bench.sparse_output_workload("spgemm", matrix, other, "powerlaw"),
+    ]
     works.append(bench.csr_to_csc_workload(matrix, "powerlaw"))
     works.append(bench.dense_to_coo_workload(rng, 30))
     for work in works:
@@ -99,6 +129,8 @@ def test_bench_run_small_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
             "--dense-size",
             "40",
             "--repeats",
+            "1",
+            "--compile-repeats",
             "1",
             "--dists",
             "uniform",

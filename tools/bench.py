@@ -1,13 +1,22 @@
 """Benchmark xsparse's kernels against scipy.sparse and MLIR 22's own compiled kernels.
 
 Kernels: SpMV, SpMM (64 columns), SDDMM, sparse dot, sparse add (into a dense
-vector), sum, and two conversions: CSR -> CSC (`sparse_tensor.convert`; scipy's
-`tocsc`) and a dense array -> COO (scipy's `coo_array(dense)`), whose results
-are checked buffer by buffer against scipy's. Matrices are n x n with `nnz`
-nonzeros, rows uniform or power-law (Zipf, exponent 1, rows shuffled); the
-vector kernels use sparse vectors of length 100 n with `nnz` nonzeros; SDDMM,
-whose output is dense (xsparse has no sparse outputs yet), runs on an m x m
-sample matrix with m chosen so that the dense output stays within a few GiB.
+vector), sum; three kernels whose sparse result starts empty (`tensor.empty`)
+and is built by insertion: sparse vector add (`add_sparse`), CSR + CSR -> CSR
+(`csr_add`) and SpGEMM CSR x CSR -> CSR (`spgemm`, Gustavson: the sparsifier
+gives its rows an expanded access pattern, `sparse_tensor.expand`/`compress`);
+and two conversions: CSR -> CSC (`sparse_tensor.convert`; scipy's `tocsc`) and
+a dense array -> COO (scipy's `coo_array(dense)`). Every sparse result is
+checked buffer by buffer against scipy's (columns sorted). Matrices are n x n
+with `nnz` nonzeros, rows uniform or power-law (Zipf, exponent 1, rows
+shuffled); `csr_add` adds a second such matrix; `spgemm` multiplies two
+n/10 x n/10 matrices with nnz/10 nonzeros each (the same entries per row:
+100k x 100k at density 1e-4 at full size). `dot` and `add` use sparse vectors
+of length 100 n with `nnz` nonzeros; `add_sparse` two of length 10 n with
+nnz/10 nonzeros each (10M long, 1M nonzeros at full size). SDDMM, whose output
+is dense, runs on an m x m sample matrix with m chosen so that the dense output
+stays within a few GiB.
+
 Every kernel is timed single-threaded:
 
 - xsparse with its default encodings (`index` = 64-bit positions and coordinates),
@@ -15,7 +24,8 @@ Every kernel is timed single-threaded:
   buffers),
 - MLIR 22's kernel for the same source and encoding (`tools/bench_mlir.py`),
   when `mlir-opt-22` is installed, fed the very same buffers,
-- scipy.sparse (its own int32 CSR; SDDMM: scipy + numpy on the sampled entries).
+- scipy.sparse (its own int32 CSR; SDDMM: scipy + numpy on the sampled entries;
+  its SpGEMM result is left with unsorted columns, as scipy returns it).
 
 The dense -> COO conversion runs on a `--dense-size` square array (4000,
 `--small`: 1000) with 10% nonzeros.
@@ -28,6 +38,7 @@ mlir-opt-22 + mlir-translate-22 + llvmlite O3.
     python tools/bench.py            # 1M x 1M, 10M nonzeros (minutes, ~6 GiB)
     python tools/bench.py --small    # 20k x 20k, 200k nonzeros (seconds)
     python tools/bench.py --size 100000 --nnz 1000000 --kernels spmv,sum
+    python tools/bench.py --kernels add_sparse,csr_add,spgemm   # sparse results
 """
 
 from __future__ import annotations
@@ -47,7 +58,7 @@ from collections.abc import Callable, Iterator, Sequence  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+from typing import Any, cast  # noqa: E402
 
 import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
@@ -60,8 +71,20 @@ import xsparse  # noqa: E402
 from xsparse.backend.kernel import clear_memory_caches  # noqa: E402
 from xsparse.backend.sparse_storage import SparseTensor  # noqa: E402
 
-KERNELS = ("spmv", "spmm", "sddmm", "dot", "add", "sum", "csr_to_csc", "dense_to_coo")
-CONVERSIONS = ("csr_to_csc", "dense_to_coo")
+KERNELS = (
+    "spmv",
+    "spmm",
+    "sddmm",
+    "dot",
+    "add",
+    "sum",
+    "add_sparse",
+    "csr_add",
+    "spgemm",
+    "csr_to_csc",
+    "dense_to_coo",
+)
+VECTOR_KERNELS = ("dot", "add", "add_sparse")
 DENSE_DENSITY = 0.1
 DISTS = ("uniform", "powerlaw")
 SPMM_COLUMNS = 64
@@ -146,6 +169,56 @@ func.func @kernel(%a: tensor<?x?xf64, #CSR>, %x: tensor<f64>) -> tensor<f64> {{
   return %0 : tensor<f64>
 }}
 """,
+    # Results built by insertion into an output that starts empty.
+    "add_sparse": _SV
+    + """#t = {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}}
+func.func @kernel(%a: tensor<?xf64, #SV>, %b: tensor<?xf64, #SV>) -> tensor<?xf64, #SV> {{
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf64, #SV>
+  %init = tensor.empty(%n) : tensor<?xf64, #SV>
+  %0 = linalg.generic #t ins(%a, %b : tensor<?xf64, #SV>, tensor<?xf64, #SV>) outs(%init : tensor<?xf64, #SV>) {{
+  ^bb0(%av: f64, %bv: f64, %xv: f64):
+    %s = arith.addf %av, %bv : f64
+    linalg.yield %s : f64
+  }} -> tensor<?xf64, #SV>
+  return %0 : tensor<?xf64, #SV>
+}}
+""",
+    "csr_add": _CSR
+    + """#t = {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+func.func @kernel(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %m = tensor.dim %a, %c1 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%n, %m) : tensor<?x?xf64, #CSR>
+  %0 = linalg.generic #t ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>) outs(%init : tensor<?x?xf64, #CSR>) {{
+  ^bb0(%av: f64, %bv: f64, %cv: f64):
+    %s = arith.addf %av, %bv : f64
+    linalg.yield %s : f64
+  }} -> tensor<?x?xf64, #CSR>
+  return %0 : tensor<?x?xf64, #CSR>
+}}
+""",
+    # Gustavson: MLIR's sparsifier (and xsparse's) give the row loop an
+    # expanded access pattern (`sparse_tensor.expand` / `compress`).
+    "spgemm": _CSR
+    + """#t = {{indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}}
+func.func @kernel(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %m = tensor.dim %b, %c1 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%n, %m) : tensor<?x?xf64, #CSR>
+  %0 = linalg.generic #t ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>) outs(%init : tensor<?x?xf64, #CSR>) {{
+  ^bb0(%av: f64, %bv: f64, %cv: f64):
+    %p = arith.mulf %av, %bv : f64
+    %s = arith.addf %cv, %p : f64
+    linalg.yield %s : f64
+  }} -> tensor<?x?xf64, #CSR>
+  return %0 : tensor<?x?xf64, #CSR>
+}}
+""",
     "csr_to_csc": _CSR
     + _CSC
     + """func.func @kernel(%a: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSC> {{
@@ -216,7 +289,7 @@ def sparse_tensor(matrix: sp.csr_array, kernel: str, width: int) -> SparseTensor
     else:
         pos, crd = matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64)
     enc = encoding(kernel, width)
-    if kernel in ("dot", "add"):
+    if kernel in VECTOR_KERNELS:
         return SparseTensor(enc, (matrix.shape[1],), [pos], [crd], matrix.data)
     return SparseTensor(enc, matrix.shape, [None, pos], [None, crd], matrix.data)
 
@@ -433,10 +506,60 @@ def storage_error(result: Any, want: Sequence[np.ndarray[Any, Any]]) -> float:
     return rel_error(got[-1], want[-1])
 
 
+def compressed_buffers(
+    matrix: sp.csr_array | sp.csc_array,
+) -> list[np.ndarray[Any, Any]]:
+    """The storage buffers (positions, coordinates as int64, values) of `matrix`
+    with its minor indices sorted: of CSR / CSC, or of a sparse vector when
+    `matrix` is a 1 x n CSR row."""
+    if not matrix.has_sorted_indices:
+        matrix = cast(sp.csr_array | sp.csc_array, matrix.copy())
+        matrix.sort_indices()
+    return [
+        matrix.indptr.astype(np.int64),
+        matrix.indices.astype(np.int64),
+        matrix.data,
+    ]
+
+
+def sparse_output_workload(
+    kernel: str, left: sp.csr_array, right: sp.csr_array, dist: str
+) -> Workload:
+    """A result built by insertion into an empty sparse tensor: `add_sparse` (two
+    1 x n rows as sparse vectors), `csr_add` or `spgemm` (Gustavson) of two CSR
+    matrices. scipy: `left + right` or `left @ right`; its SpGEMM leaves each
+    row's columns unsorted, the compiled kernels sort them (the check sorts
+    scipy's result once, outside the timing)."""
+
+    def baseline() -> Any:
+        result: Any = left @ right if kernel == "spgemm" else left + right
+        return result
+
+    want = compressed_buffers(sp.csr_array(baseline()))
+    rows, cols = cast(tuple[int, int], left.shape)
+    shapes: list[tuple[int, ...] | None] = [(rows, cols), right.shape]
+    if kernel in VECTOR_KERNELS:
+        shapes = [(cols,), (cols,)]
+
+    def args(w: int) -> list[Any]:
+        return [sparse_tensor(left, kernel, w), sparse_tensor(right, kernel, w)]
+
+    return Workload(
+        kernel,
+        dist,
+        f"{kernel} of two {rows}x{cols}, sparse result",
+        args,
+        lambda: None,
+        shapes,
+        baseline,
+        lambda r: storage_error(r, want),
+        left.nnz + right.nnz,
+    )
+
+
 def csr_to_csc_workload(matrix: sp.csr_array, dist: str) -> Workload:
     """CSR -> CSC of `matrix`; scipy: `tocsc`."""
-    ref = matrix.tocsc()
-    want = [ref.indptr.astype(np.int64), ref.indices.astype(np.int64), ref.data]
+    want = compressed_buffers(matrix.tocsc())
 
     def args(w: int) -> list[Any]:
         return [sparse_tensor(matrix, "csr_to_csc", w)]
@@ -473,6 +596,18 @@ def dense_to_coo_workload(rng: np.random.Generator, size: int) -> Workload:
         lambda r: storage_error(r, want),
         nnz,
     )
+
+
+def spgemm_size(size: int, nnz: int) -> tuple[int, int]:
+    """SpGEMM's operands: n / 10 square with nnz / 10 nonzeros (the same entries
+    per row; 1M x 1M, 10M nonzeros -> 100k x 100k at density 1e-4)."""
+    return max(size // 10, 1), max(nnz // 10, 1)
+
+
+def sparse_add_size(size: int, nnz: int) -> tuple[int, int]:
+    """Sparse vector add into a sparse result: length 10 n, nnz / 10 nonzeros
+    each (n = 1M, 10M nonzeros -> 10M long, 1M nonzeros: issue 5's workload)."""
+    return 10 * size, max(nnz // 10, 1)
 
 
 # -- timing --------------------------------------------------------------------
@@ -678,6 +813,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--repeats", type=int, default=None, help="timed calls per median"
     )
+    parser.add_argument(
+        "--compile-repeats", type=int, default=3, help="cold compiles per median"
+    )
     parser.add_argument("--kernels", default=",".join(KERNELS))
     parser.add_argument("--dists", default=",".join(DISTS))
     parser.add_argument("--widths", default="64,32")
@@ -722,7 +860,7 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
     kernels: dict[tuple[str, int], Any] = {}
     for k in kernels_wanted:
         for w in widths:
-            times, kernel = xsparse_compile_times(source(k, w))
+            times, kernel = xsparse_compile_times(source(k, w), args.compile_repeats)
             kernels[(k, w)] = kernel
             compile_rows.append((k, w, times))
     rng = np.random.default_rng(args.seed)
@@ -747,7 +885,9 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
         gc.collect()
 
     matrix_kernels = [
-        k for k in kernels_wanted if k in ("spmv", "spmm", "sum", "csr_to_csc")
+        k
+        for k in kernels_wanted
+        if k in ("spmv", "spmm", "sum", "csr_add", "csr_to_csc")
     ]
     for dist in dists:
         if matrix_kernels:
@@ -755,15 +895,31 @@ def run(argv: Sequence[str] | None = None, tolerance: float = 1e-9) -> list[Row]
             for k in matrix_kernels:
                 if k == "csr_to_csc":
                     measure(csr_to_csc_workload, matrix, dist)
+                elif k == "csr_add":
+                    other = random_csr(rng, args.size, args.size, args.nnz, dist)
+                    measure(sparse_output_workload, k, matrix, other, dist)
+                    del other
                 else:
                     measure(matrix_workloads, k, matrix, dist, rng)
             del matrix
             gc.collect()
         if "sddmm" in kernels_wanted:
             measure(sddmm_workload, rng, args.size, args.nnz, dist)
+        if "spgemm" in kernels_wanted:
+            n, nnz = spgemm_size(args.size, args.nnz)
+            left = random_csr(rng, n, n, nnz, dist)
+            right = random_csr(rng, n, n, nnz, dist)
+            measure(sparse_output_workload, "spgemm", left, right, dist)
+            del left, right
     for k in ("dot", "add"):
         if k in kernels_wanted:
             measure(vector_workload, k, rng, 100 * args.size, args.nnz)
+    if "add_sparse" in kernels_wanted:
+        length, nnz = sparse_add_size(args.size, args.nnz)
+        u = random_sparse_vector(rng, length, nnz)
+        v = random_sparse_vector(rng, length, nnz)
+        measure(sparse_output_workload, "add_sparse", u, v, "uniform")
+        del u, v
     if "dense_to_coo" in kernels_wanted:
         measure(dense_to_coo_workload, rng, args.dense_size)
     print_compile_table(compile_rows, mlir_kernels)

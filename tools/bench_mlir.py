@@ -7,9 +7,11 @@ sparse argument its level buffers (positions / coordinates per level, as
 the tensor itself. The wrapper assembles the sparse tensor zero-copy (MLIR 22's
 `assemble` needs a static shape, so the wrapper is built per shape and the
 tensor is `tensor.cast` back to the kernel's dynamic type), calls the kernel and
-returns its results. A sparse result comes back as its level buffers
-(positions / coordinates per level, then the values: MLIR's
-`--sparse-assembler=direct-out=true` on the wrapper). Then:
+returns its results. A sparse result (of a conversion, or built by insertion
+into a `tensor.empty` output: sparse add, SpGEMM with expand/compress) comes
+back as its level buffers (positions / coordinates per level, then the values:
+MLIR's `--sparse-assembler=direct-out=true` on the wrapper), views cut to the
+used sizes, which numpy owns and frees like xsparse's own results. Then:
 
     mlir-opt-22 --sparse-assembler=direct-out=true --sparsifier="enable-runtime-library=false"
     mlir-translate-22 --mlir-to-llvmir
