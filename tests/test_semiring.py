@@ -239,6 +239,19 @@ def test_reduce_max_rows_sv(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", CASES)
+def test_reduce_min_positive_sv(case: str) -> None:
+    """A reduction over a selection into a sparse vector: rows without a kept
+    entry (all stored values negative, or none stored) have no entry."""
+    a, _ = two_operands(case, 27)
+    if a.shape[0] > 2:
+        a[1] = -np.abs(a[1])  # stored entries that all fail the predicate
+    result = kernel("reduce_min_positive_sv")(csr(a))
+    kept = (a > 0).any(axis=1)
+    expected = row_reduce(a, a > 0, np.min, np.inf)
+    assert_sparse(result, np.where(kept, expected, 0), kept)
+
+
+@pytest.mark.parametrize("case", CASES)
 def test_select_positive_in_place(case: str) -> None:
     """Updated in place, a rejected entry stays stored, as an explicit zero."""
     a, _ = two_operands(case, 26)

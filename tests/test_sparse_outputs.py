@@ -197,6 +197,27 @@ def test_elementwise_into_sparse(encoding: str, op: str, reference: Any) -> None
         assert result.nse == stored.count_nonzero()
 
 
+@pytest.mark.parametrize("encoding", ["CSR", "COO"])
+def test_size_hint_extremes(encoding: str) -> None:
+    """The hint (inputs' entries, capped by the linear size, at least 1) is
+    exact for full inputs, capped when the sum passes the size, 1 for empty
+    inputs; the result keeps only what it used."""
+    add = xsparse.compile(elementwise(encoding, encoding, encoding, "arith.addf"))
+    mul = xsparse.compile(elementwise(encoding, encoding, encoding, "arith.mulf"))
+    rng = np.random.default_rng(57)
+    full = rng.random((6, 5)) + 1.0
+    empty = np.zeros((6, 5))
+    for x, y in [(full, full), (full, empty), (empty, empty), (empty, full)]:
+        tx = SparseTensor.from_dense(x, ENCODINGS[encoding])
+        ty = SparseTensor.from_dense(y, ENCODINGS[encoding])
+        for kernel, want in [(add, x + y), (mul, x * y)]:
+            result = kernel(tx, ty)
+            result.validate()
+            np.testing.assert_allclose(result.to_dense(), want)
+            assert result.nse == np.count_nonzero(want)
+            assert len(result.values) == result.nse
+
+
 def test_csr_plus_csr_matches_scipy_storage() -> None:
     kernel = xsparse.compile(elementwise("CSR", "CSR", "CSR", "arith.addf"))
     rng = np.random.default_rng(52)

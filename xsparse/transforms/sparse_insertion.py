@@ -501,7 +501,8 @@ def _level_coordinates(
 class AllocateSparseTensor(RewritePattern):
     """`tensor.empty` / `bufferization.alloc_tensor` of a sparse type -> empty
     growing buffers: positions [0] per compressed level, then room for the
-    entries under the root (MLIR's `allocSchemeForRank(0)`)."""
+    entries under the root (MLIR's `allocSchemeForRank(0)`); a `size_hint`
+    sizes the buffers with one element per entry."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -521,12 +522,16 @@ class AllocateSparseTensor(RewritePattern):
         sizes = [_level_size(e, x, dims) for x in enc.dim_to_lvl.results]
         values: list[SSAValue] = []
         used: list[SSAValue] = []
+        hint = op.size_hint if isinstance(op, bufferization.AllocTensorOp) else None
         for f in storage_fields(t):
             if f.kind == "level_size":
                 values.append(sizes[f.level])
                 continue
             assert is_memref_type(f.type)
-            buffer = e.alloc(f.type, [e.index(INITIAL_CAPACITY)])
+            capacity = e.index(INITIAL_CAPACITY)
+            if hint is not None and _holds_every_entry(enc, f.kind, f.level):
+                capacity = hint
+            buffer = e.alloc(f.type, [capacity])
             if f.kind == "positions":
                 e.store(e.constant(0, f.type.element_type), buffer, [e.index(0)])
                 used.append(e.index(1))
@@ -536,6 +541,18 @@ class AllocateSparseTensor(RewritePattern):
         g = Growing(t, values + used)
         _alloc_scheme(e, g, 0)
         rewriter.replace(op, [], [pack(g, rewriter, at)])
+
+
+def _holds_every_entry(enc: Encoding, kind: str, level: int) -> bool:
+    """Whether a buffer gets one element per entry of the tensor: the values,
+    and the coordinates of the levels from the last non-singleton one down
+    (MLIR sizes these by `size_hint`)."""
+    if kind == "values":
+        return True
+    if kind != "coordinates":
+        return False
+    below = enc.lvl_types[level + 1 :]
+    return all(isinstance(lt.format, SingletonFormat) for lt in below)
 
 
 def _level_size(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:

@@ -46,7 +46,7 @@ from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import LevelType
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
-from xsparse.dialects.sparse_tensor.ops_semiring import SelectOp
+from xsparse.dialects.sparse_tensor.ops_semiring import ReduceOp, SelectOp
 from xsparse.dialects.sparse_tensor.ops_semiring import YieldOp as SparseYieldOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
@@ -266,6 +266,8 @@ class SparseKernelEmitter:
         """How many coordinates the workspace has in its `added` list."""
         self._visited: SSAValue | None = None
         """Whether the current reduction into an inserted output saw an entry."""
+        self._present: SSAValue | None = None
+        """Whether the innermost body just emitted has a value (None: always)."""
 
     # -- prologue helpers ---------------------------------------------------
 
@@ -465,7 +467,7 @@ class SparseKernelEmitter:
         )
         return self.builder.insert(to_tensor).results[0]
 
-    def _is_identity(self, expr: TensorExpr) -> bool:
+    def is_identity(self, expr: TensorExpr) -> bool:
         if isinstance(expr, OperandLeaf) and expr.operand == self.output.index:
             return True
         return expr is ZERO and (not self.output_read or self.inserting)
@@ -508,7 +510,7 @@ class SparseKernelEmitter:
                 else:
                     leaf_operands.add(operand.index)
         sets = loop_set(
-            expr, lambda o: o in leaf_operands, self.output.index, self._is_identity
+            expr, lambda o: o in leaf_operands, self.output.index, self.is_identity
         )
         if self.output.index in leaf_operands:
             sets = self._driven_by_output(sets, expr)
@@ -523,7 +525,7 @@ class SparseKernelEmitter:
                 if isinstance(leaf, LevelSet) and leaf not in case
             )
             case_expr = simplify(expr, absent)
-            if self._is_identity(case_expr):
+            if self.is_identity(case_expr):
                 continue
             cases.append(
                 ([i for i, leaf in enumerate(leaves) if leaf in case], case_expr)
@@ -577,9 +579,15 @@ class SparseKernelEmitter:
             block_acc = carried.pop(0) if acc is not None else None
             if threaded is not None:
                 self._set_threaded(threaded, carried[0])
+            self._present = None
             new_acc = self._emit_loop(k + 1, case_expr, inner, block_acc, body)
             if threaded == "valid" and k + 1 == self.num_loops:
-                self._visited = self._i1(True, body)
+                if self._present is None:
+                    self._visited = self._i1(True, body)
+                else:  # e.g. a reduction over a `select`: only a kept entry counts
+                    assert self._visited is not None
+                    seen = arith.OrIOp(self._visited, self._present)
+                    self._visited = body.insert(seen).result
             yielded = [new_acc] if new_acc is not None else []
             if threaded is not None:
                 yielded.append(self._threaded_value(threaded))
@@ -855,13 +863,15 @@ class SparseKernelEmitter:
 
         body = _Body(value, flags, builder)
         expr = settle(expr)  # every operand left is present here
-        if self._is_identity(expr):
+        if self.is_identity(expr):
             return acc
         result = value(expr)
         present = flags.get(id(expr))
         if acc is not None:
             if present is None:
+                self._present = self._reduced_present(expr, flags)
                 return result
+            self._present = present
             return builder.insert(arith.SelectOp(present, result, acc)).result
         if present is not None and self.output.is_sparse and not self.inserting:
             # Updated in place, an entry cannot go: where there is no value, zero.
@@ -937,6 +947,21 @@ class SparseKernelEmitter:
         )
 
     # -- semiring ops (sparse_tensor.binary / unary / select / reduce) -------
+
+    def _reduced_present(
+        self, expr: TensorExpr, flags: dict[int, SSAValue]
+    ) -> SSAValue | None:
+        """For `reduce(output, x)`: whether x has a value (a `reduce` of an
+        absent x leaves the reduction as it is, so the result has a value
+        either way, but only a present x makes the reduction visited)."""
+        if not isinstance(expr, SemiringNode) or not isinstance(expr.op, ReduceOp):
+            return None
+        rest = [
+            c
+            for c in expr.cased
+            if not (isinstance(c, OperandLeaf) and c.operand == self.output.index)
+        ]
+        return flags.get(id(rest[0])) if len(rest) == 1 else None
 
     def _emit_op(self, e: OpNode, body: _Body) -> SSAValue:
         """A body op over its children's values. A child that may have no value

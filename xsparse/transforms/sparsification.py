@@ -31,6 +31,7 @@ from xsparse.transforms.sparse_loop_emitter import (
     SparseKernelEmitter,
     is_sparse_generic,
 )
+from xsparse.transforms.sparse_output_sizing import HintSparseOutputSize
 
 
 class SparsifyGeneric(RewritePattern):
@@ -122,6 +123,9 @@ class SparsificationPass(ModulePass):
     sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            HintSparseOutputSize(), apply_recursively=False
+        ).rewrite_module(op)
         PatternRewriteWalker(
             SparsifyGeneric(self.parallelization_strategy), apply_recursively=False
         ).rewrite_module(op)

@@ -334,3 +334,43 @@ func.func @reduce_select(%a: tensor<?xf64, #SV>, %x: tensor<f64>) -> tensor<f64>
 // CHECK-NEXT:        scf.yield %[[ACC]] : f64
 // CHECK-NEXT:      }
 // CHECK-NEXT:      scf.yield %[[R]] : f64
+
+// -----
+
+// A reduction over a `select` into an inserted sparse output: only a kept
+// entry marks the row visited (an i1 or-ed with the predicate), so a row whose
+// entries all fail it gets no entry. MLIR 22 leaves this kernel unsparsified.
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+#rows = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+func.func @min_positive_rows(%a: tensor<8x8xf64, #CSR>) -> tensor<8xf64, #SV> {
+  %id = arith.constant 0x7FF0000000000000 : f64
+  %init = tensor.empty() : tensor<8xf64, #SV>
+  %0 = linalg.generic #rows ins(%a : tensor<8x8xf64, #CSR>) outs(%init : tensor<8xf64, #SV>) {
+  ^bb0(%av: f64, %xv: f64):
+    %s = sparse_tensor.select %av : f64 {
+      ^bb0(%p: f64):
+        %z = arith.constant 0.0 : f64
+        %c = arith.cmpf ogt, %p, %z : f64
+        sparse_tensor.yield %c : i1
+    }
+    %r = sparse_tensor.reduce %xv, %s, %id : f64 {
+      ^bb0(%p: f64, %q: f64):
+        %m = arith.minimumf %p, %q : f64
+        sparse_tensor.yield %m : f64
+    }
+    linalg.yield %r : f64
+  } -> tensor<8xf64, #SV>
+  return %0 : tensor<8xf64, #SV>
+}
+
+// CHECK-LABEL: func.func @min_positive_rows
+// CHECK:         scf.for %[[I:.*]] = {{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (tensor<8xf64,
+// CHECK:           %[[MIN:.*]], %[[SEEN:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[VISITED:.*]] = %{{.*}}) -> (f64, i1)
+// CHECK:             %[[KEEP:.*]] = arith.cmpf ogt
+// CHECK:             %[[R:.*]] = scf.if %[[KEEP]] -> (f64)
+// CHECK:             %[[NOW:.*]] = arith.ori %[[VISITED]], %[[KEEP]] : i1
+// CHECK:             scf.yield %[[R]], %[[NOW]] : f64, i1
+// CHECK:           scf.if %[[SEEN]] -> (tensor<8xf64,
+// CHECK:             tensor.insert %[[MIN]] into %[[T]][%[[I]]]

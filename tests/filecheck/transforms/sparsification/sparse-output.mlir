@@ -17,7 +17,7 @@ func.func @add(%a: tensor<8x8xf64, #CSR>, %b: tensor<8x8xf64, #CSR>) -> tensor<8
 }
 
 // CHECK-LABEL: func.func @add
-// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<8x8xf64, #sparse_tensor.encoding
+// CHECK:         %[[INIT:.*]] = bufferization.alloc_tensor() size_hint = %{{.*}} : tensor<8x8xf64, #sparse_tensor.encoding
 // CHECK:         %[[ROWS:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %[[INIT]])
 // CHECK:           scf.while ({{.*}}, %{{.*}} = %[[T]]) : (index, index, tensor<8x8xf64,
 // CHECK:             scf.if %{{.*}} -> (tensor<8x8xf64,

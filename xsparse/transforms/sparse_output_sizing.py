@@ -1,0 +1,163 @@
+"""Size hints for sparse outputs that the sparsifier fills by insertion.
+
+A kernel inserting into an empty sparse output (`tensor.empty` or
+`bufferization.alloc_tensor` without a hint) lets its buffers grow by doubling,
+which on large results costs more than the kernel (reallocation copies and
+page faults). Where the kernel's expression bounds the number of entries by
+its sparse inputs', the allocation gets that bound as its `size_hint`
+(MLIR's `bufferization.alloc_tensor ... size_hint = %n`, which MLIR 22's
+codegen also uses to size the buffers): every entry of the output comes from
+an entry of a sparse input whose coordinates determine the output's, so a
+union (`a + b`) has at most the sum of its inputs' entries and an
+intersection (`a * b`) at most the smallest, as scipy sizes its sparse sums.
+The bound is capped by the output's linear size; `sparse_tensor.load
+hasInserts` gives back what was not used.
+
+MLIR 22's sparsifier does not compute such hints; this is xsparse's addition,
+and the IR stays MLIR 22's.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, bufferization
+from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from xsparse.dialects.sparse_tensor.ops_storage import NumberOfEntriesOp
+from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.transforms.sparse_analysis import (
+    IntersectSet,
+    LevelSet,
+    SetExpr,
+    UnionSet,
+    UnsupportedKernel,
+    loop_set,
+)
+from xsparse.transforms.sparse_loop_emitter import (
+    SparseKernelEmitter,
+    is_sparse_generic,
+)
+
+
+class HintSparseOutputSize(RewritePattern):
+    """The empty sparse output of an in-order inserting kernel -> the same
+    allocation with a `size_hint` bounding its entries by the inputs'."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not is_sparse_generic(op) or len(op.outputs) != 1:
+            return
+        empty = op.outputs[0].owner
+        if not isinstance(empty, TensorEmptyOp | bufferization.AllocTensorOp):
+            return
+        if isinstance(empty, bufferization.AllocTensorOp) and (
+            empty.copy is not None or empty.size_hint is not None
+        ):
+            return
+        if not op.outputs[0].has_one_use():
+            return
+        try:
+            kernel = SparseKernelEmitter(op)
+        except UnsupportedKernel:
+            return  # sparsification reports it
+        if not kernel.inserting or kernel.expand_depth is not None:
+            return
+        bound = entries_bound(kernel)
+        if bound is None:
+            return
+        builder = Builder(InsertPoint.before(op))
+        hint = _capped(builder, build_bound(builder, kernel, bound), empty)
+        alloc = builder.insert(
+            bufferization.AllocTensorOp(
+                op.outputs[0].type, list(empty.dynamic_sizes), size_hint=hint
+            )
+        )
+        op.operands[len(op.inputs)] = alloc.tensor
+        rewriter.erase(empty)
+
+
+def entries_bound(kernel: SparseKernelEmitter) -> SetExpr | None:
+    """Where the output has entries, as a set expression over the sparse
+    inputs whose coordinates determine the output's (None when a dense input
+    or a value where every input is absent can give an entry anywhere)."""
+    out_loops = set(kernel.output.level_loops)
+    determines = {
+        o.index
+        for o in kernel.operands[:-1]
+        if o.is_sparse and out_loops <= set(o.level_loops)
+    }
+    s = loop_set(
+        kernel.expr,
+        lambda o: o in determines,
+        kernel.output.index,
+        kernel.is_identity,
+    ).set_expr
+    return s if _only_inputs(s) else None
+
+
+def _only_inputs(s: SetExpr) -> bool:
+    if isinstance(s, UnionSet | IntersectSet):
+        return _only_inputs(s.lhs) and _only_inputs(s.rhs)
+    return isinstance(s, LevelSet)
+
+
+def build_bound(builder: Builder, kernel: SparseKernelEmitter, s: SetExpr) -> SSAValue:
+    """The bound's value: entries of an input, summed over a union, the least
+    over an intersection."""
+    if isinstance(s, UnionSet):
+        lhs, rhs = (
+            build_bound(builder, kernel, s.lhs),
+            build_bound(builder, kernel, s.rhs),
+        )
+        return builder.insert(arith.AddiOp(lhs, rhs)).result
+    if isinstance(s, IntersectSet):
+        lhs, rhs = (
+            build_bound(builder, kernel, s.lhs),
+            build_bound(builder, kernel, s.rhs),
+        )
+        return builder.insert(arith.MinUIOp(lhs, rhs)).result
+    assert isinstance(s, LevelSet)
+    return builder.insert(NumberOfEntriesOp(kernel.operands[s.operand].value)).result
+
+
+def _capped(
+    builder: Builder,
+    bound: SSAValue,
+    empty: TensorEmptyOp | bufferization.AllocTensorOp,
+) -> SSAValue:
+    """max(1, min(bound, the output's linear size)): the hint's valid range.
+    Dynamic sizes multiply in without overflow: once the product would pass
+    the bound, the bound is the answer."""
+
+    def index(value: int) -> SSAValue:
+        return builder.insert(
+            arith.ConstantOp.from_int_and_width(value, IndexType())
+        ).result
+
+    t = empty.results[0].type
+    assert is_tensor_type(t)
+    static = prod(n for n in t.get_shape() if n >= 0)
+    one = index(1)
+    if static >= 2**63:
+        return builder.insert(arith.MaxUIOp(bound, one)).result
+    linear = one if static == 1 else index(static)
+    for size in empty.dynamic_sizes:
+        room = builder.insert(
+            arith.DivUIOp(bound, builder.insert(arith.MaxUIOp(size, one)).result)
+        ).result
+        fits = builder.insert(arith.CmpiOp(linear, room, "ule")).result
+        grown = builder.insert(arith.MuliOp(linear, size)).result
+        linear = builder.insert(arith.SelectOp(fits, grown, bound)).result
+    result = builder.insert(arith.MinUIOp(linear, bound)).result
+    return builder.insert(arith.MaxUIOp(result, one)).result
