@@ -259,14 +259,23 @@ HUGE_PAGES_FROM = 1 << 22
 threshold for its own arrays)."""
 
 MADV_HUGEPAGE = 14
+MADV_POPULATE_WRITE = 23
+"""Linux 5.14+: fault the range in now, writable (older kernels refuse it with
+EINVAL and the pages fault on first write as before)."""
 PAGE_SIZE = 4096
 
 
-def alloc_large(e: Emitter, t: MemRefType, n: SSAValue) -> SSAValue:
+def alloc_large(
+    e: Emitter, t: MemRefType, n: SSAValue, populate: bool = False
+) -> SSAValue:
     """A fresh 1-D buffer of `n` elements that asks Linux for transparent huge
     pages when it is large, as numpy does for its arrays: the first write into
     a fresh large buffer otherwise faults every 4 KiB page, which costs as
-    much as the copy that fills it."""
+    much as the copy that fills it. With `populate` (for buffers about to be
+    written whole) its pages are also faulted in by one `madvise` call before
+    the first write: the kernel zeroes them in one sweep instead of one fault
+    per 2 MiB page in the middle of a copy (stacking 4 CSR with 64-bit
+    overheads: 42 -> 37 ms)."""
     buffer = e.alloc(t, [n])
     elem = t.element_type
     bits = elem.bitwidth if isinstance(elem, IntegerType | AnyFloat) else 64
@@ -287,6 +296,9 @@ def alloc_large(e: Emitter, t: MemRefType, n: SSAValue) -> SSAValue:
         length = sub(b, b.add(address, size), start)
         advice = b.constant(MADV_HUGEPAGE, IntegerType(32))
         b.call("madvise", [start, length, advice], [IntegerType(32)])
+        if populate:
+            ahead = b.constant(MADV_POPULATE_WRITE, IntegerType(32))
+            b.call("madvise", [start, length, ahead], [IntegerType(32)])
 
     e.when(large, advise)
     return buffer
@@ -313,10 +325,10 @@ def alloc_below(
         sizes = [e.dim(s.fields[key]) for s in sources]
         if f.kind == "positions":
             n = e.add(one, total(e, [sub(e, x, one) for x in sizes]))
-            out[key] = alloc_large(e, f.type, n)
+            out[key] = alloc_large(e, f.type, n, populate=True)
             e.store(e.from_index(zero, f.type.element_type), out[key], [zero])
         else:
-            out[key] = alloc_large(e, f.type, total(e, sizes))
+            out[key] = alloc_large(e, f.type, total(e, sizes), populate=True)
     return out
 
 
@@ -470,7 +482,7 @@ class ConcatenateUnderDenseLevels(RewritePattern):
             plan.finish(op)
             return
         pos_type = buffer_type(plan.result_type, ("positions", level))
-        pos = alloc_large(e, pos_type, e.add(parents, one))
+        pos = alloc_large(e, pos_type, e.add(parents, one), populate=True)
         plan.out["positions", level] = pos
         e.store(e.from_index(zero, pos_type.element_type), pos, [zero])
 
