@@ -262,9 +262,56 @@ def test_from_2_4(dst: str) -> None:
         assert result.nse == source.nse == 24
 
 
-def test_to_2_4_is_refused() -> None:
-    with pytest.raises(xsparse.XSparseError, match=r"structured\[2, 4\] level"):
-        converter("CSR", "2:4")
+def random_2_4(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray[Any, Any]:
+    """At most 2 nonzeros in each block of 4 along a row; every count 0, 1, 2
+    occurs, and a whole row stays empty."""
+    array = np.zeros((rows, cols))
+    for i in range(rows):
+        if i == 1:
+            continue
+        for block in range(cols // 4):
+            keep = rng.choice(4, size=rng.integers(0, 3), replace=False)
+            array[i, block * 4 + keep] = rng.standard_normal(keep.shape[0])
+    return array
+
+
+@pytest.mark.parametrize("src", ["dense", "CSR", "CSC", "COO", "DCSR", "BSR"])
+def test_to_2_4(src: str) -> None:
+    """Into 2:4: each block keeps its nonzeros, padded with explicit zeros at
+    its smallest free coordinates: the storage `SparseTensor.from_dense` (and
+    a compile-time constant) has."""
+    rng = np.random.default_rng(8)
+    for rows, cols in [(6, 8), (4, 16), (0, 8), (2, 0)]:  # BSR: even rows
+        array = random_2_4(rng, rows, cols)
+        want = SparseTensor.from_dense(array, encoding("2:4"))
+        source: Any = (
+            array if src == "dense" else SparseTensor.from_dense(array, encoding(src))
+        )
+        result = converter(src, "2:4")(source)
+        result.validate()
+        np.testing.assert_array_equal(result.to_dense(), array)
+        for got, expected in zip(result.storage(), want.storage(), strict=True):
+            np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("src", ["dense", "CSR"])
+def test_to_2_4_rejects_a_full_block(src: str) -> None:
+    """Three nonzeros in a block of 4: a ValueError once the kernel returns
+    (the kernel itself stays within its buffers)."""
+    array = np.zeros((4, 8))
+    array[2, 4:7] = [1.0, 2.0, 3.0]
+    source: Any = array if src == "dense" else sp.csr_array(array)
+    with pytest.raises(
+        ValueError, match=r"structured\[2, 4\] level: a block of 4 holds more than 2"
+    ):
+        converter(src, "2:4")(source)
+    array[2, 5] = 0.0  # the same kernel still works on valid data
+    np.testing.assert_array_equal(
+        converter(src, "2:4")(
+            source if src == "dense" else sp.csr_array(array)
+        ).to_dense(),
+        array,
+    )
 
 
 def test_from_scipy_is_canonical() -> None:

@@ -14,6 +14,9 @@ loads resolves them, compiled now or loaded from the disk cache.
   code then asks the length of each storage field, allocates the buffer
   (`malloc`, so that a kernel returning the tensor hands it to numpy, which
   frees it) and has it filled.
+* `xsparse_runtime_error(message)`: bad run-time data that compiled code
+  found (e.g. a block of a `structured[n, m]` level with more than n
+  nonzeros), raised as a ValueError.
 * `xsparse_out_*`: the storage fields of a tensor, then the file to write:
   MLIR's extended FROSTT text with values as `std::ostream` prints them; an
   empty file name writes to stdout (through C's `stdout`, in order with the
@@ -56,6 +59,7 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.transforms.post_sparsification_rewrite import RUNTIME_ERROR
 from xsparse.transforms.sparse_io_lowering import (
     NEW_TENSOR,
     OUT_BEGIN,
@@ -229,6 +233,10 @@ def _get_tensor_filename(index: int) -> int:
     return address
 
 
+def _runtime_error(message: int) -> None:
+    fail(ValueError(ctypes.string_at(message).decode()))
+
+
 # -- registration ------------------------------------------------------------------
 
 _I64 = ctypes.c_int64
@@ -242,6 +250,7 @@ _CALLBACKS: dict[str, tuple[Any, Any]] = {
     OUT_BEGIN: (ctypes.CFUNCTYPE(_I64, _I64), _out_begin),
     OUT_FIELD: (ctypes.CFUNCTYPE(None, _I64, _I64, _I64, _I64), _out_field),
     OUT_END: (ctypes.CFUNCTYPE(None, _I64, _PTR), _out_end),
+    RUNTIME_ERROR: (ctypes.CFUNCTYPE(None, _I64), _runtime_error),
 }
 _registered: list[Any] = []
 """The ctypes function objects LLVM calls (kept alive with the process)."""

@@ -90,6 +90,9 @@ from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()
 GLOBAL_PREFIX = "__xsparse_"
+RUNTIME_ERROR = "xsparse_runtime_error"
+"""The runtime function that compiled code calls with the address of a
+NUL-terminated message when its run-time data is invalid."""
 """The names of the constant globals that the sparse lowerings create."""
 
 LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
@@ -328,6 +331,16 @@ class Emitter:
             decl = func.FuncOp.external(name, [a.type for a in args], results)
             self.rewriter.insert(decl, InsertPoint.at_start(module.body.block))
         return list(self.op(func.CallOp(name, args, results)).results)
+
+    def runtime_error(self, message: str) -> None:
+        """Report bad run-time data: `RUNTIME_ERROR` with the message's
+        address (the Python caller of the kernel raises it once the kernel
+        returns; `xsparse-run` prints it and exits). The kernel goes on and
+        must keep every access in bounds."""
+        data = [*message.encode(), 0]
+        text = self.global_constant("error", MemRefType(i8, [len(data)]), data)
+        address = self.value(memref.ExtractAlignedPointerAsIndexOp.get(text))
+        self.call(RUNTIME_ERROR, [address])
 
     def print_text(self, text: str) -> None:
         """Print a constant string (a global of its bytes, one `putchar` each)."""

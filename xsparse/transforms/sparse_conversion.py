@@ -36,8 +36,10 @@ Encodings with non-permutation maps (BSR, 2:4) reach this pass with their
 mapped types (`sparse-reinterpret-map` demaps kernels, not conversions): their
 entries are read through `lvl_to_dim` and placed through the target's
 `dim_to_lvl`, so BSR -> CSR is two sort passes and CSR -> BSR goes through the
-level builders (blocks filled with explicit zeros). Converting to a
-`structured[n, m]` level is refused (it would need padding per block).
+level builders (blocks filled with explicit zeros). A `structured[n, m]`
+target (2:4) is built by those builders too: each block keeps its nonzeros,
+padded with explicit zeros at its smallest free coordinates; a block with more
+than n nonzeros is a run-time error (`Emitter.runtime_error`).
 
 A dense tensor computed at run time converts the same way to the targets with
 a direct layout: a vectorized sweep counts the nonzeros, a second one writes
@@ -98,7 +100,6 @@ from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
     LooseCompressedFormat,
     SingletonFormat,
-    StructuredFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReorderCOOOp
 from xsparse.dialects.sparse_tensor.ops_insertion import SortOp
@@ -107,7 +108,6 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
-from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.post_sparsification_rewrite import (
     INDEX,
     Emitter,
@@ -1052,13 +1052,6 @@ def _convert(
     if stt is None or enc is None or _storage_of(source) is None:
         return
     assert is_tensor_type(dest_type)
-    for lt in enc.lvl_types:
-        if isinstance(lt.format, StructuredFormat):
-            raise PassFailure(
-                op,
-                f"converting to a {lt} level is not supported (each block "
-                f"would need padding to {lt.n} entries)",
-            )
     at = InsertPoint.before(op)
     entries = _SparseSource(source, stt, enc, dest_type.element_type)
     fields = convert_entries(Emitter(rewriter, at), entries, dest_type)

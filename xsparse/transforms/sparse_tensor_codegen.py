@@ -67,6 +67,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
     LooseCompressedFormat,
     SingletonFormat,
+    StructuredFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     ConvertOp,
@@ -841,6 +842,85 @@ def _singleton_level(
     return crd
 
 
+def _structured_level(
+    e: Emitter,
+    entries: _Entries,
+    level: int,
+    lt: LevelType,
+    parent: SSAValue,
+    num: SSAValue,
+    crd_type: MemRefType[Attribute],
+) -> tuple[SSAValue, SSAValue]:
+    """A `structured[n, m]` level: n sorted coordinates per block of m. A block
+    with fewer than n entries is padded with explicit zeros at its smallest
+    free coordinates (as `SparseTensor.from_dense` and compile-time constants
+    store it; seed 004's values + metadata); explicit zeros of the source
+    count as padding. Its coordinates buffer, its number of positions;
+    `parent[k]` becomes the position of entry k.
+
+    Entry x, the i-th of a block with c <= n entries, goes to slot
+    i + min(n - c, x - i): the block's coordinates are 0, 1, ... up to the
+    last padding, then its remaining entries. A block with more than n
+    entries is reported (`runtime_error`), its writes kept inside it."""
+    assert isinstance(lt.format, StructuredFormat)
+    zero, one, n = e.index(0), e.index(1), e.index(lt.n)
+    counts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [num])
+    e.fill(counts, zero)
+
+    def nonzero(b: Emitter, k: SSAValue) -> SSAValue:
+        return _is_nonzero(b, b.load(entries.values, [k]))
+
+    def count(b: Emitter, k: SSAValue) -> None:
+        p = b.load(parent, [k])
+        more = b.value(arith.SelectOp(nonzero(b, k), one, zero))
+        b.store(b.add(b.load(counts, [p]), more), counts, [p])
+
+    e.for_each(zero, entries.nnz, count)
+
+    def fullest(b: Emitter, block: SSAValue, most: list[SSAValue]) -> list[SSAValue]:
+        return [b.value(arith.MaxUIOp(most[0], b.load(counts, [block])))]
+
+    most = e.loop(zero, num, [zero], fullest)[0]
+    e.when(
+        e.value(arith.CmpiOp(most, n, "ugt")),
+        lambda b: b.runtime_error(
+            f"cannot store the tensor in a {lt} level: a block of {lt.m} "
+            f"holds more than {lt.n} nonzeros"
+        ),
+    )
+    total = e.mul(num, n)
+    crd = e.alloc(crd_type, [total])
+    element = crd_type.element_type
+
+    def pad(b: Emitter, t: SSAValue) -> None:
+        b.store(b.from_index(b.value(arith.RemUIOp(t, n)), element), crd, [t])
+
+    e.for_each(zero, total, pad)
+    last_slot = e.index(lt.n - 1)
+
+    def place(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        last_block, previous = carried
+        p = b.load(parent, [k])
+        x = _coordinate(b, entries, k, level)
+        same = b.value(arith.CmpiOp(p, last_block, "eq"))
+        i = b.value(arith.SelectOp(same, b.add(previous, one), zero))
+        free = b.value(arith.SubiOp(n, b.value(arith.MinUIOp(b.load(counts, [p]), n))))
+        gap = b.value(arith.SubiOp(x, b.value(arith.MinUIOp(i, x))))
+        slot = b.add(i, b.value(arith.MinUIOp(free, gap)))
+        at = b.add(b.mul(p, n), b.value(arith.MinUIOp(slot, last_slot)))
+        kept = nonzero(b, k)
+        b.when(kept, lambda c: c.store(c.from_index(x, element), crd, [at]))
+        b.store(at, parent, [k])
+        return [
+            b.value(arith.SelectOp(kept, p, last_block)),
+            b.value(arith.SelectOp(kept, i, previous)),
+        ]
+
+    e.loop(zero, entries.nnz, [num, zero], place)
+    e.op(memref.DeallocOp.get(counts))
+    return crd, total
+
+
 def _compress_level(
     e: Emitter,
     entries: _Entries,
@@ -969,6 +1049,11 @@ def storage_from_entries(
             )
             built["positions", level] = pos
             built["coordinates", level] = crd
+        elif isinstance(fmt, StructuredFormat):
+            crd_type = fields["coordinates", level]
+            assert is_memref_type(crd_type)
+            crd, num = _structured_level(e, entries, level, lt, parent, num, crd_type)
+            built["coordinates", level] = crd
         else:
             raise ValueError(
                 f"converting a non-constant dense tensor to level format {lt} "
@@ -978,9 +1063,15 @@ def storage_from_entries(
     assert is_memref_type(values_type)
     values = e.alloc(values_type, [num])
     e.fill(values, e.constant(0, values_type.element_type))
+    structured = any(isinstance(lt.format, StructuredFormat) for lt in enc.lvl_types)
 
     def put(b: Emitter, k: SSAValue) -> None:
-        b.store(b.load(entries.values, [k]), values, [b.load(parent, [k])])
+        value = b.load(entries.values, [k])
+        at = b.load(parent, [k])
+        if structured:  # explicit zeros have no slot: padding stands for them
+            b.when(_is_nonzero(b, value), lambda c: c.store(value, values, [at]))
+        else:
+            b.store(value, values, [at])
 
     e.for_each(zero, entries.nnz, put)
     e.op(memref.DeallocOp.get(parent))
