@@ -90,6 +90,12 @@ def get_lower_jagged() -> type[ModulePass]:
     return LowerJaggedPass
 
 
+def get_bufferize_tile_loops() -> type[ModulePass]:
+    from xsparse.transforms.bufferize_tiles import BufferizeTileLoopsPass
+
+    return BufferizeTileLoopsPass
+
+
 def get_fuse_through_gather() -> type[ModulePass]:
     from xsparse.transforms.fuse_through_gather import FuseThroughGatherPass
 
@@ -109,6 +115,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "lower-subset": get_lower_subset,
         "lower-jagged": get_lower_jagged,
         "fuse-through-gather": get_fuse_through_gather,
+        "bufferize-tile-loops": get_bufferize_tile_loops,
         "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,

@@ -17,6 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from xsparse.transforms.bufferize_tiles import BufferizeTileLoopsPass
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.lower_indexing import LowerIndexingPass
@@ -58,6 +59,7 @@ def sparsifier_passes(
     pipeline), then xsparse's `sparse-vector-peel` (unmasked main loops).
     """
     passes: list[ModulePass] = [
+        BufferizeTileLoopsPass(),
         LowerSubsetPass(),
         LowerJaggedPass(),
         SparseReinterpretMapPass(),
