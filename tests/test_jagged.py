@@ -155,3 +155,69 @@ def test_inner_buffers_with_their_own_base_and_size() -> None:
     np.testing.assert_array_equal(out, [3, 8])
     np.testing.assert_array_equal(a, ra * ra)
     np.testing.assert_array_equal(b, rb * rb)
+
+
+ACROSS_BOUNDARIES = """
+!J = !jagged.buffer<?xmemref<?xf64>>
+
+func.func private @view(%pos: memref<?xindex>, %vals: memref<?xf64>) -> !J {
+  %j = jagged.from_positions %pos, %vals : memref<?xindex>, memref<?xf64> -> !J
+  return %j : !J
+}
+
+func.func private @row_sum(%j: !J, %r: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %n = jagged.size %j[%r], 0 : !J
+  %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f64) {
+    %v = jagged.load %j[%r][%k] : !J
+    %a = arith.addf %acc, %v : f64
+    scf.yield %a : f64
+  }
+  return %s : f64
+}
+
+// out[r] = the sum of row r of A for even r, of B for odd r: the views come
+// back from @view, the one for the next row is picked by scf.if and carried
+// by scf.for, and @row_sum reads it.
+func.func @alternate(%pa: memref<?xindex>, %va: memref<?xf64>,
+                     %pb: memref<?xindex>, %vb: memref<?xf64>, %out: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = func.call @view(%pa, %va) : (memref<?xindex>, memref<?xf64>) -> !J
+  %b = func.call @view(%pb, %vb) : (memref<?xindex>, memref<?xf64>) -> !J
+  %n = jagged.dim %a, 0 : !J
+  %last = scf.for %r = %c0 to %n step %c1 iter_args(%cur = %a) -> (!J) {
+    %s = func.call @row_sum(%cur, %r) : (!J, index) -> f64
+    memref.store %s, %out[%r] : memref<?xf64>
+    %r1 = arith.addi %r, %c1 : index
+    %parity = arith.remui %r1, %c2 : index
+    %even = arith.cmpi eq, %parity, %c0 : index
+    %next = scf.if %even -> (!J) {
+      scf.yield %a : !J
+    } else {
+      scf.yield %b : !J
+    }
+    scf.yield %next : !J
+  }
+  jagged.dealloc %a : !J
+  jagged.dealloc %b : !J
+  return
+}
+"""
+
+
+def test_jagged_values_cross_functions_loops_and_ifs() -> None:
+    """Jagged views returned by a function, passed to one, carried by scf.for
+    and chosen by scf.if, against numpy's row sums of random CSR matrices."""
+    k = xsparse.compile(ACROSS_BOUNDARIES)
+    for rows in (1, 7, 20):
+        a = sp.random_array((rows, 15), density=0.3, format="csr", rng=RNG)
+        b = sp.random_array((rows, 15), density=0.3, format="csr", rng=RNG)
+        out = np.zeros(rows)
+        k(a.indptr.astype(np.int64), a.data, b.indptr.astype(np.int64), b.data, out)
+        sums = [np.asarray(m.sum(axis=1)).ravel() for m in (a, b)]
+        want = [sums[r % 2][r] for r in range(rows)]
+        np.testing.assert_allclose(out, want)

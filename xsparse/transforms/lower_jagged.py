@@ -20,7 +20,10 @@ iterating through pointers and performing pointer copies".
 
 What remains (`alloc`, `dealloc`, `get`, `set`, `dim`) lowers to the llvm
 dialect within `convert-to-llvm` (`JAGGED_PATTERNS`): a jagged buffer is an
-MLIR memref descriptor over an array of inner memref descriptors.
+MLIR memref descriptor over an array of inner memref descriptors. That one
+struct is what a jagged value becomes everywhere (`convert_type`): function
+arguments and results (not expanded into fields, unlike memrefs: no C caller
+sees them), `scf.for` iter_args and `scf.if` results once they are blocks.
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
-    UnrealizedConversionCastOp,
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
@@ -283,17 +285,7 @@ class LowerJaggedPass(ModulePass):
 
 def _lowered_jagged(value: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     """The outer descriptor standing for a jagged buffer value."""
-    owner = value.owner
-    if (
-        isinstance(owner, UnrealizedConversionCastOp)
-        and len(owner.inputs) == 1
-        and isinstance(owner.inputs[0].type, llvm.LLVMStructType)
-    ):
-        return owner.inputs[0]
-    t = _jagged_type(value)
-    cast = UnrealizedConversionCastOp.get([value], [descriptor_type(t.get_num_dims())])
-    rewriter.insert(cast)
-    return cast.results[0]
+    return lowered(value, rewriter)
 
 
 def _outer_memref(t: JaggedBufferType) -> MemRefType[Attribute]:

@@ -46,6 +46,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.dialects.jagged import JaggedBufferType
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import PoisonOp
 
@@ -77,7 +78,8 @@ def convert_type(t: Attribute) -> Attribute:
     """The llvm dialect type standing for `t` (identity for legal types)."""
     if isinstance(t, IndexType):
         return i64
-    if isinstance(t, MemRefType):
+    if isinstance(t, MemRefType | JaggedBufferType):
+        # a jagged buffer: the descriptor of its outer array of inner descriptors
         return descriptor_type(t.get_num_dims())
     if isinstance(t, UnrankedMemRefType):
         return UNRANKED_DESCRIPTOR
@@ -87,9 +89,9 @@ def convert_type(t: Attribute) -> Attribute:
 
 
 def is_legal(t: Attribute) -> bool:
-    return not isinstance(t, IndexType | MemRefType | UnrankedMemRefType) and not (
-        isinstance(t, VectorType) and isinstance(t.element_type, IndexType)
-    )
+    return not isinstance(
+        t, IndexType | MemRefType | UnrankedMemRefType | JaggedBufferType
+    ) and not (isinstance(t, VectorType) and isinstance(t.element_type, IndexType))
 
 
 def lowered(value: SSAValue, rewriter: PatternRewriter | Rewriter) -> SSAValue:
