@@ -20,13 +20,13 @@ converters) on xsparse's storage:
   instead (a 1:N conversion through `builtin.unrealized_conversion_cast`s
   that fold away once both ends are converted);
 * `expand` gives a dense workspace (values, filled flags, the list of added
-  coordinates) and `compress` sorts the added coordinates (heap sort), inserts
-  their entries in order and clears the workspace entries it used.
+  coordinates) and `compress` sorts the added coordinates (`sparse_sort`),
+  inserts their entries in order and clears the workspace entries it used.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, scf
@@ -64,6 +64,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.post_sparsification_rewrite import INDEX, Emitter
+from xsparse.transforms.sparse_sort import sort_coordinates
 
 STORAGE_ATTR = "xsparse.storage"
 """Marks the cast that stands for a sparse value made of its storage fields
@@ -421,12 +422,28 @@ def _insert_entry(
     """Append the entry at `lvl_coords` (after every entry inserted so far in
     level order) and return the updated fields."""
     enc = g.encoding
+    parent, g = _descend(e, g, lvl_coords)
+    values = g.buffer("values")
+    if enc.lvl_types[-1].format.is_dense:
+        e.store(value, values, [parent])
+    else:
+        _push_back(e, g, "values", -1, value)
+    return g
+
+
+def _descend(
+    e: Emitter, g: Growing, lvl_coords: Sequence[SSAValue]
+) -> tuple[SSAValue, Growing]:
+    """Insert the coordinates of the first `len(lvl_coords)` levels of an
+    entry; the position of the entry at the last of them, and the updated
+    fields."""
+    enc = g.encoding
     _check_insertable(enc)
     rank = len(enc.lvl_types)
     parent = e.index(0)
-    for level, lt in enumerate(enc.lvl_types):
+    for level, c in enumerate(lvl_coords):
+        lt = enc.lvl_types[level]
         fmt = lt.format
-        c = lvl_coords[level]
         if fmt.is_dense:
             parent = e.add(e.mul(parent, g.level_size(level)), c)
         elif isinstance(fmt, SingletonFormat):
@@ -435,12 +452,7 @@ def _insert_entry(
             parent = _append_coordinate(e, g, level, parent, c, rank)
         else:
             parent, g = _find_or_append(e, g, level, parent, c, rank)
-    values = g.buffer("values")
-    if enc.lvl_types[-1].format.is_dense:
-        e.store(value, values, [parent])
-    else:
-        _push_back(e, g, "values", -1, value)
-    return g
+    return parent, g
 
 
 def _append_coordinate(
@@ -677,8 +689,9 @@ class LowerExpand(RewritePattern):
 
 class LowerCompress(RewritePattern):
     """`sparse_tensor.compress` -> the added coordinates sorted, their entries
-    inserted in order under the given outer level coordinates, and those
-    workspace entries cleared."""
+    inserted in order under the given outer level coordinates (into a
+    compressed innermost level: appended after one reservation for the row),
+    and those workspace entries cleared."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CompressOp, rewriter: PatternRewriter) -> None:
@@ -687,79 +700,82 @@ class LowerCompress(RewritePattern):
         g = growing_of(op.tensor, e)
         if g is None:
             return
-        sort_indices(e, op.added, op.count)
+        sort_coordinates(e, op.added, op.count)
         values_type = op.values.type
         assert is_memref_type(values_type)
         zero = e.constant(0, values_type.element_type)
         false = e.constant(0, I1)
 
-        def insert(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            column = b.load(op.added, [k])
+        def take(b: Emitter, k: SSAValue) -> tuple[SSAValue, SSAValue]:
+            """The k-th added coordinate and its value, cleared in the workspace."""
+            column = b.to_index(b.load(op.added, [k]))
             value = b.load(op.values, [column])
-            updated = _insert_entry(b, g.copy(carried), [*op.lvl_coords, column], value)
             b.store(zero, op.values, [column])
             b.store(false, op.filled, [column])
-            return updated.values
+            return column, value
 
-        fields = e.loop(e.index(0), op.count, g.values, insert)
+        if g.encoding.lvl_types[-1].format.has_positions:
+            fields = _append_row(e, g, op.lvl_coords, op.count, take)
+        else:
+
+            def insert(
+                b: Emitter, k: SSAValue, carried: list[SSAValue]
+            ) -> list[SSAValue]:
+                column, value = take(b, k)
+                coords = [*op.lvl_coords, column]
+                return _insert_entry(b, g.copy(carried), coords, value).values
+
+            fields = e.loop(e.index(0), op.count, g.values, insert)
         rewriter.replace(op, [], [pack(g.copy(fields), rewriter, at)])
 
 
-def sort_indices(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
-    """Sort the first n elements of an index buffer in place (heap sort)."""
-    one = e.index(1)
-    half = e.value(arith.DivUIOp(n, e.index(2)))
+def _append_row(
+    e: Emitter,
+    g: Growing,
+    outer: Sequence[SSAValue],
+    count: SSAValue,
+    take: Callable[[Emitter, SSAValue], tuple[SSAValue, SSAValue]],
+) -> list[SSAValue]:
+    """`count` entries (`take(k)`: coordinate and value, in order) under one
+    parent of a compressed innermost level: the outer levels inserted once
+    when there is an entry, then the coordinates and values appended after
+    one capacity check per buffer. Returns the updated fields."""
+    last = len(g.encoding.lvl_types) - 1
 
-    def heapify(b: Emitter, i: SSAValue) -> None:
-        start = b.value(arith.SubiOp(b.value(arith.SubiOp(half, i)), one))
-        _sift_down(b, buffer, start, n)
-
-    e.for_each(e.index(0), half, heapify)
-
-    def extract(b: Emitter, i: SSAValue) -> None:
-        end = b.value(arith.SubiOp(n, i))
-        top, last = b.load(buffer, [b.index(0)]), b.load(buffer, [end])
-        b.store(last, buffer, [b.index(0)])
-        b.store(top, buffer, [end])
-        _sift_down(b, buffer, b.index(0), end)
-
-    e.for_each(one, n, extract)
-
-
-def _sift_down(e: Emitter, buffer: SSAValue, root: SSAValue, end: SSAValue) -> None:
-    """Move buffer[root] down the max-heap buffer[0:end] to its place."""
-
-    def has_child(b: Emitter, carried: list[SSAValue]) -> SSAValue:
-        node, going = carried
-        left = b.add(b.mul(node, b.index(2)), b.index(1))
-        return b.value(arith.AndIOp(going, _cmp(b, left, "ult", end)))
-
-    def step(a: Emitter, carried: list[SSAValue]) -> list[SSAValue]:
-        node = carried[0]
-        left = a.add(a.mul(node, a.index(2)), a.index(1))
-        right = a.add(left, a.index(1))
-        has_right = _cmp(a, right, "ult", end)
-        right_or_left = a.value(arith.SelectOp(has_right, right, left))
-        left_value, right_value = (
-            a.load(buffer, [left]),
-            a.load(buffer, [right_or_left]),
+    def append(b: Emitter) -> list[SSAValue]:
+        parent, row = _descend(b, g.copy(g.values), outer)
+        coordinates, values = (
+            row.buffer("coordinates", last),
+            row.buffer("values"),
         )
-        take_right = a.value(
-            arith.AndIOp(has_right, _cmp(a, left_value, "ult", right_value))
+        first_coordinate, first_value = (
+            row.used("coordinates", last),
+            row.used("values"),
         )
-        child = a.value(arith.SelectOp(take_right, right_or_left, left))
-        child_value = a.value(arith.SelectOp(take_right, right_value, left_value))
-        node_value = a.load(buffer, [node])
-        swap = _cmp(a, node_value, "ult", child_value)
+        coordinates_end = b.add(first_coordinate, count)
+        values_end = b.add(first_value, count)
+        coordinates = _reserve(b, coordinates, coordinates_end)
+        values = _reserve(b, values, values_end)
+        crd_type = coordinates.type
+        assert is_memref_type(crd_type)
 
-        def exchange(s: Emitter) -> None:
-            s.store(child_value, buffer, [node])
-            s.store(node_value, buffer, [child])
+        def move(c: Emitter, k: SSAValue) -> None:
+            column, value = take(c, k)
+            column = c.from_index(column, crd_type.element_type)
+            c.store(column, coordinates, [c.add(first_coordinate, k)])
+            c.store(value, values, [c.add(first_value, k)])
 
-        a.when(swap, exchange)
-        return [child, swap]
+        b.for_each(b.index(0), count, move)
+        positions = row.buffer("positions", last)
+        assert is_memref_type(positions.type)
+        end = b.from_index(coordinates_end, positions.type.element_type)
+        b.store(end, positions, [b.add(parent, b.index(1))])
+        row.update("coordinates", last, coordinates, coordinates_end)
+        row.update("values", -1, values, values_end)
+        return row.values
 
-    e.while_loop([root, e.constant(1, I1)], has_child, step)
+    nonempty = _cmp(e, count, "ugt", e.index(0))
+    return e.branch(nonempty, append, lambda _: g.values)
 
 
 INSERTION_PATTERNS: list[RewritePattern] = [

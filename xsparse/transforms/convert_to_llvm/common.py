@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -508,10 +508,8 @@ def enclosing_module(op: Operation) -> ModuleOp:
     return current
 
 
-def declare_function(
-    op: Operation, name: str, function_type: llvm.LLVMFunctionType
-) -> None:
-    """Declare external function `name` in `op`'s module unless already there."""
+def _claim_symbol(op: Operation, name: str) -> ModuleOp | None:
+    """`op`'s module if it has no symbol `name` yet (which is then taken)."""
     module = enclosing_module(op)
     names = _declared.get(module)
     if names is None:
@@ -523,9 +521,34 @@ def declare_function(
         }
         _declared[module] = names
     if name in names:
-        return
+        return None
     names.add(name)
-    Rewriter.insert_op(
-        llvm.FuncOp(name, function_type, linkage=llvm.LinkageAttr("external")),
-        InsertPoint.at_end(module.body.block),
-    )
+    return module
+
+
+def declare_function(
+    op: Operation, name: str, function_type: llvm.LLVMFunctionType
+) -> None:
+    """Declare external function `name` in `op`'s module unless already there."""
+    module = _claim_symbol(op, name)
+    if module is not None:
+        Rewriter.insert_op(
+            llvm.FuncOp(name, function_type, linkage=llvm.LinkageAttr("external")),
+            InsertPoint.at_end(module.body.block),
+        )
+
+
+def define_function(
+    op: Operation,
+    name: str,
+    function_type: llvm.LLVMFunctionType,
+    body: typing.Callable[[], Region],
+) -> None:
+    """Define internal function `name` (its body built by `body()`) in `op`'s
+    module unless already there."""
+    module = _claim_symbol(op, name)
+    if module is not None:
+        Rewriter.insert_op(
+            llvm.FuncOp(name, function_type, body=body()),
+            InsertPoint.at_end(module.body.block),
+        )

@@ -1,13 +1,20 @@
 """memref -> llvm on MLIR's descriptors (mirrors MLIR's `finalize-memref-to-llvm`).
 
 Heap memory comes from libc `malloc`/`realloc`/`free` (so that a returned
-buffer can be freed by the caller), `memref.get_global` points into a constant
+buffer can be freed by the caller). On Linux a fresh `malloc` block of
+HUGE_PAGES_FROM bytes or more asks for transparent huge pages, as numpy does
+for its arrays (the first write into a fresh large buffer otherwise faults
+every 4 KiB page); a `realloc` does not: glibc moves large blocks with
+`mremap`, and growing sparse outputs by doubling took more page faults and
+more time with the advice (SpGEMM into CSR: 69k faults instead of 39k, about
++25% time). `memref.get_global` points into a constant
 global with the allocated pointer set to 0xdeadbeef as in MLIR. An unranked
 memref is `{i64 rank, ptr}`, the pointer to a ranked descriptor on the stack.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm, memref
@@ -20,9 +27,10 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
     UnrealizedConversionCastOp,
     i1,
+    i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -37,6 +45,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     const,
     convert_type,
     declare_function,
+    define_function,
     descriptor_type,
     element_address,
     element_size,
@@ -94,6 +103,55 @@ def _align_up(pointer: SSAValue, alignment: int, rewriter: PatternRewriter) -> S
     return back.output
 
 
+HUGE_PAGES_FROM = 1 << 22
+"""Heap blocks of this many bytes or more ask for transparent huge pages
+(numpy's threshold for its own arrays)."""
+MADV_HUGEPAGE = 14
+PAGE_SIZE = 4096
+ADVISE_HUGE_PAGES = "__xsparse_advise_huge_pages"
+
+
+def _advise_huge_pages_body() -> Region:
+    """`(ptr %block, i64 %size)`: when size >= HUGE_PAGES_FROM,
+    `madvise(MADV_HUGEPAGE)` on the whole pages of the block."""
+    entry, advise, done = Block(arg_types=[PTR, i64]), Block(), Block()
+    pointer, size = entry.args
+    threshold = llvm.ConstantOp(IntegerAttr(HUGE_PAGES_FROM, i64), i64)
+    large = llvm.ICmpOp(size, threshold.result, IntegerAttr(9, 64))  # uge
+    entry.add_ops([threshold, large, llvm.CondBrOp(large.res, advise, [], done, [])])
+    address = llvm.PtrToIntOp(pointer, i64)
+    bumped = llvm.ConstantOp(IntegerAttr(PAGE_SIZE - 1, i64), i64)
+    mask = llvm.ConstantOp(IntegerAttr(-PAGE_SIZE, i64), i64)
+    rounded = llvm.AddOp(address.output, bumped.result)
+    start = llvm.AndOp(rounded.res, mask.result)
+    end = llvm.AddOp(address.output, size)
+    length = llvm.SubOp(end.res, start.res)
+    advice = llvm.ConstantOp(IntegerAttr(MADV_HUGEPAGE, i32), i32)
+    call = llvm.CallOp("madvise", start.res, length.res, advice.result, return_type=i32)
+    advise.add_ops([address, bumped, mask, rounded, start, end, length, advice, call])
+    advise.add_op(llvm.BrOp(done))
+    done.add_op(llvm.ReturnOp())
+    return Region([entry, advise, done])
+
+
+def _advise_huge_pages(
+    op: Operation, pointer: SSAValue, size: SSAValue, rewriter: PatternRewriter
+) -> None:
+    """On Linux, ask for transparent huge pages on a fresh heap block of `size`
+    bytes when it is large (a call to a small internal function that O3
+    inlines: a compare and a rarely taken branch)."""
+    if not sys.platform.startswith("linux"):
+        return
+    declare_function(op, "madvise", llvm.LLVMFunctionType([i64, i64, i32], i32))
+    define_function(
+        op,
+        ADVISE_HUGE_PAGES,
+        llvm.LLVMFunctionType([PTR, i64]),
+        _advise_huge_pages_body,
+    )
+    rewriter.insert(llvm.CallOp(ADVISE_HUGE_PAGES, pointer, size))
+
+
 class AllocToLLVM(RewritePattern):
     """`memref.alloc` -> `malloc` (over-allocated and aligned up when `alignment` is set)."""
 
@@ -113,6 +171,7 @@ class AllocToLLVM(RewritePattern):
         rewriter.insert(call)
         assert call.returned is not None
         allocated = call.returned
+        _advise_huge_pages(op, allocated, size, rewriter)
         aligned = _align_up(allocated, alignment, rewriter) if alignment else allocated
         desc = Descriptor.build(
             rewriter, len(sizes), allocated, aligned, const(0, rewriter), sizes, strides
