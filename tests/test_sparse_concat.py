@@ -377,3 +377,39 @@ def test_bench_concat_smoke() -> None:
         ("vstack 4 (dim 0)", 64),
         ("hstack 2 (dim 1)", 64),
     ]
+
+
+BUILT_HERE = """
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @stack(%x: tensor<?x5xf64>, %y: tensor<?x5xf64>, %z: tensor<?x5xf64>)
+    -> (tensor<?x5xf64, #CSR>, tensor<?x5xf64, #CSR>) {
+  %a = sparse_tensor.convert %x : tensor<?x5xf64> to tensor<?x5xf64, #CSR>
+  %b = sparse_tensor.convert %y : tensor<?x5xf64> to tensor<?x5xf64, #CSR>
+  %c = sparse_tensor.convert %z : tensor<?x5xf64> to tensor<?x5xf64, #CSR>
+  // %a, built here and used only by the first concatenation, becomes its result
+  %r = subset.concat %a and %b along dimension = 0
+    : tensor<?x5xf64, #CSR> and tensor<?x5xf64, #CSR> into tensor<?x5xf64, #CSR>
+  // %c is also returned: the second concatenation copies it
+  %s = subset.concat %c and %r along dimension = 0
+    : tensor<?x5xf64, #CSR> and tensor<?x5xf64, #CSR> into tensor<?x5xf64, #CSR>
+  return %s, %c : tensor<?x5xf64, #CSR>, tensor<?x5xf64, #CSR>
+}
+"""
+
+
+def test_concat_of_values_built_here_in_place() -> None:
+    """Operands built in the function: the first one's buffers become the
+    result's (grown), unless it is used elsewhere; results like scipy's vstack."""
+    kernel = xsparse.compile(BUILT_HERE)
+    rng = np.random.default_rng(5)
+    for rows in [(0, 3, 2), (4, 1, 6), (7, 7, 7)]:
+        x, y, z = (
+            np.where(rng.random((n, 5)) < 0.4, rng.random((n, 5)), 0.0) for n in rows
+        )
+        s, c = kernel(x, y, z)
+        want = sp.vstack([sp.csr_array(m) for m in (z, x, y)], format="csr")
+        np.testing.assert_array_equal(s.positions[1], want.indptr)
+        np.testing.assert_array_equal(s.coordinates[1], want.indices)
+        np.testing.assert_array_equal(s.values, want.data)
+        np.testing.assert_array_equal(c.to_dense(), z)
+        assert not np.shares_memory(s.values, c.values)

@@ -26,6 +26,12 @@ operands' buffers (`xsparse.dialects.sparse_tensor.storage`), for
   dense result is built from a dense buffer into which every operand's entries
   are scattered at their offset (`ConcatenateThroughDense`).
 
+When the concatenated level is a dense outermost one (CSR along rows) and the
+first operand is built in the same function for this concatenation only, its
+buffers become the result's, grown in place, and only the other operands are
+copied after its entries (the RFC's "inverting the flow of SSA values");
+operands built for the concatenation only are freed once copied (`owned_by`).
+
 Entries are copied as stored, explicit zeros included (MLIR's rewriter skips
 zero values). Result buffers of 4 MiB or more ask Linux for transparent huge
 pages, as numpy's arrays do (`alloc_large`).
@@ -47,7 +53,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -309,10 +315,13 @@ def alloc_below(
     tensor_type: TensorType[Attribute],
     sources: Sequence[LevelStorage],
     level: int,
+    reuse: LevelStorage | None = None,
 ) -> dict[FieldKey, SSAValue]:
     """The result's buffers that hold as many entries as the sources' together:
     coordinates from `level` down, positions under it (one leading 0, then one
-    per parent) and the values."""
+    per parent) and the values; with `reuse`, that storage's buffers grown
+    (`memref.realloc`: their contents stay, a large one is remapped, not
+    copied) instead of fresh ones."""
     out: dict[FieldKey, SSAValue] = {}
     zero, one = e.index(0), e.index(1)
     for f in storage_fields(tensor_type):
@@ -325,10 +334,14 @@ def alloc_below(
         sizes = [e.dim(s.fields[key]) for s in sources]
         if f.kind == "positions":
             n = e.add(one, total(e, [sub(e, x, one) for x in sizes]))
-            out[key] = alloc_large(e, f.type, n, populate=True)
-            e.store(e.from_index(zero, f.type.element_type), out[key], [zero])
         else:
-            out[key] = alloc_large(e, f.type, total(e, sizes), populate=True)
+            n = total(e, sizes)
+        if reuse is not None:
+            out[key] = e.value(ReallocOp(reuse.fields[key], n, f.type))
+            continue
+        out[key] = alloc_large(e, f.type, n, populate=True)
+        if f.kind == "positions":
+            e.store(e.from_index(zero, f.type.element_type), out[key], [zero])
     return out
 
 
@@ -402,6 +415,11 @@ class Concat:
     """None for the first operand (offset 0)."""
     out: dict[FieldKey, SSAValue]
     copies: list[SubtreeCopy]
+    in_place: bool
+    """The result is the first operand's buffers grown (its entries stay)."""
+    spent: list[SSAValue]
+    """Buffers of operands built in this function for this concatenation only,
+    freed once copied."""
 
     @staticmethod
     def start(
@@ -434,16 +452,90 @@ class Concat:
             size = s.size(level)
             running = offsets[-1]
             offsets.append(size if running is None else e.add(running, size))
-        out = alloc_below(e, result_type, operands, level)
+        in_place = (
+            level == 0
+            and isinstance(enc.lvl_types[0].format, DenseFormat)
+            and owned_by(operands[0], op.inputs[0], op)
+        )
+        reuse = operands[0] if in_place else None
+        spent = [
+            buffer
+            for i, (s, v) in enumerate(zip(operands, op.inputs, strict=True))
+            if (i or not in_place) and owned_by(s, v, op)
+            for (kind, _), buffer in s.fields.items()
+            if kind != "level_size"
+        ]
+        out = alloc_below(e, result_type, operands, level, reuse)
         copies = [SubtreeCopy(s, out) for s in operands]
-        return Concat(result_type, enc, level, e, at, sizes, offsets, out, copies)
+        return Concat(
+            result_type,
+            enc,
+            level,
+            e,
+            at,
+            sizes,
+            offsets,
+            out,
+            copies,
+            in_place,
+            spent,
+        )
 
     def finish(self, op: AnyConcat) -> None:
         """Replace `op` by the result's storage."""
         self.out.update({("level_size", lvl): s for lvl, s in enumerate(self.sizes)})
+        for buffer in self.spent:
+            self.e.op(memref.DeallocOp.get(buffer))
         rewriter = self.e.rewriter
         result = storage_result(self.out, self.result_type, rewriter, self.at)
         rewriter.replace(op, [], [result])
+
+
+def _before(user: Operation, point: Operation) -> bool:
+    """`user` (or the op enclosing it in `point`'s block) comes before `point`."""
+    block = point.parent_block()
+    here: Operation | None = user
+    while here is not None and here.parent_block() is not block:
+        here = here.parent_op()
+    return (
+        here is not None
+        and block is not None
+        and block.get_operation_index(here) < block.get_operation_index(point)
+    )
+
+
+BUFFER_READERS = (
+    memref.LoadOp,
+    memref.StoreOp,
+    memref.DimOp,
+    memref.ExtractAlignedPointerAsIndexOp,
+)
+"""Uses of a buffer that neither keep nor hand it on."""
+
+
+def owned_by(storage: LevelStorage, value: SSAValue, op: AnyConcat) -> bool:
+    """The concatenation `op` may take over the buffers of its operand `value`
+    (the RFC's "inverting the flow of SSA values"): the value is built in this
+    function, in `op`'s block or in ops before it there (every buffer a
+    `memref.alloc` or `memref.realloc` of its own), is used only by `op`, and its
+    buffers are read and written only before `op`."""
+    if sum(1 for _ in value.uses) != 1:
+        return False
+    cast = value.owner
+    buffers = [v for (kind, _), v in storage.fields.items() if kind != "level_size"]
+    if len({id(b) for b in buffers}) != len(buffers):
+        return False
+    for buffer in buffers:
+        owner = buffer.owner
+        if not isinstance(owner, memref.AllocOp | ReallocOp) or not _before(owner, op):
+            return False  # also when `op` may run again (in a loop) on the same buffer
+        for use in buffer.uses:
+            user = use.operation
+            if user is cast:
+                continue
+            if not isinstance(user, BUFFER_READERS) or not _before(user, op):
+                return False
+    return True
 
 
 class ConcatenateUnderDenseLevels(RewritePattern):
@@ -469,6 +561,8 @@ class ConcatenateUnderDenseLevels(RewritePattern):
 
             def dense(b: Emitter, p: SSAValue | None) -> None:
                 for copy, offset in pairs:
+                    if offset is None and plan.in_place:
+                        continue  # already where it belongs
                     n = copy.source.size(level)
                     lo = zero if p is None else b.mul(p, n)
                     start = zero if p is None else b.mul(p, sizes[level])
