@@ -218,6 +218,60 @@ def test_size_hint_extremes(encoding: str) -> None:
             assert len(result.values) == result.nse
 
 
+BSR = (
+    "#sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, "
+    "j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>"
+)
+BSR_ELEMENTWISE = """
+#BSR = ENC
+#trait = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @f(%a: tensor<?x?xf64, #BSR>, %b: tensor<?x?xf64, #BSR>) -> tensor<?x?xf64, #BSR> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf64, #BSR>
+  %n = tensor.dim %a, %c1 : tensor<?x?xf64, #BSR>
+  %init = tensor.empty(%m, %n) : tensor<?x?xf64, #BSR>
+  %r = linalg.generic #trait ins(%a, %b : tensor<?x?xf64, #BSR>, tensor<?x?xf64, #BSR>) outs(%init : tensor<?x?xf64, #BSR>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = OP %x, %y : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #BSR>
+  return %r : tensor<?x?xf64, #BSR>
+}
+"""
+
+
+def stored_blocks(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Which 2x2 blocks of `a` hold a nonzero."""
+    rows, cols = a.shape
+    return np.abs(a).reshape(rows // 2, 2, cols // 2, 2).sum(axis=(1, 3)) > 0
+
+
+@pytest.mark.parametrize(
+    ("op", "reference"), [("arith.addf", np.add), ("arith.mulf", np.multiply)]
+)
+def test_bsr_elementwise_into_bsr(op: str, reference: Any) -> None:
+    """BSR op BSR into BSR (as MLIR 22 compiles it): the blocks are the union
+    (add) or intersection (mul) of the operands' blocks, stored whole."""
+    kernel = xsparse.compile(BSR_ELEMENTWISE.replace("ENC", BSR).replace("OP", op))
+    rng = np.random.default_rng(61)
+    for shape, density in [
+        ((8, 10), 0.15),
+        ((20, 12), 0.05),
+        ((0, 4), 0.5),
+        ((6, 6), 0.0),
+    ]:
+        x = (rng.random(shape) < density) * rng.random(shape)
+        y = (rng.random(shape) < density) * rng.random(shape)
+        tx, ty = SparseTensor.from_dense(x, BSR), SparseTensor.from_dense(y, BSR)
+        result = kernel(tx, ty)
+        result.validate()
+        np.testing.assert_allclose(result.to_dense(), reference(x, y))
+        bx, by = stored_blocks(x), stored_blocks(y)
+        both = bx | by if op == "arith.addf" else bx & by
+        assert result.nse == 4 * np.count_nonzero(both)
+
+
 def test_csr_plus_csr_matches_scipy_storage() -> None:
     kernel = xsparse.compile(elementwise("CSR", "CSR", "CSR", "arith.addf"))
     rng = np.random.default_rng(52)

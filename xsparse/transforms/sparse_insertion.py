@@ -575,7 +575,8 @@ def _level_size(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAVa
 
 class LowerSparseDim(RewritePattern):
     """`tensor.dim` of a sparse tensor at a constant dimension -> the size of
-    the level that stores that dimension."""
+    the level that stores that dimension (of a blocked dimension: its levels'
+    sizes through the lvl-to-dim map)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TensorDimOp, rewriter: PatternRewriter) -> None:
@@ -585,13 +586,22 @@ class LowerSparseDim(RewritePattern):
             return
         assert isinstance(index.value, IntegerAttr)
         dim = index.value.value.data
-        g = growing_of(op.source, Emitter(rewriter, InsertPoint.before(op)))
+        e = Emitter(rewriter, InsertPoint.before(op))
+        g = growing_of(op.source, e)
         if g is None:
             return
         for level, expr in enumerate(enc.dim_to_lvl.results):
             if expr == AffineDimExpr(dim):
                 rewriter.replace(op, [], [g.level_size(level)])
                 return
+        # A blocked dimension (BSR): one past its last coordinate, from the
+        # last coordinate of every level through the lvl-to-dim map.
+        one = e.index(1)
+        last = [
+            e.value(arith.SubiOp(g.level_size(lvl), one)) for lvl in range(enc.lvl_rank)
+        ]
+        size = e.add(e.affine(enc.lvl_to_dim.results[dim], last), one)
+        rewriter.replace(op, [], [size])
 
 
 class LowerSparseInsert(RewritePattern):

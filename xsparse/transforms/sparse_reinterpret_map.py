@@ -6,7 +6,9 @@ is rewritten to iterate the operand's levels. The operand is reinterpreted
 (`sparse_tensor.reinterpret_map`, no data movement) as a tensor of its level
 shape with the identity map; the generic gets one loop per level, and the
 original loops become the operand's level-to-dimension expressions in the
-maps of the other operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`).
+maps of the other operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`). Several
+block-encoded operands with the same block map and indexing (BSR + BSR into
+BSR) are demapped together; a block-encoded result is reinterpreted back.
 """
 
 from __future__ import annotations
@@ -15,15 +17,18 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
+    IndexType,
     ModuleOp,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -90,6 +95,40 @@ def level_shape_type(
     return TensorType(tensor_type.element_type, lvl_shape, demapped_encoding(enc))
 
 
+def _level_sizes(
+    rewriter: PatternRewriter,
+    op: GenericOp,
+    empty: TensorEmptyOp,
+    enc: Encoding,
+    lvl_type: TensorType[Attribute],
+) -> list[SSAValue]:
+    """The dynamic level sizes of an empty tensor from its dimension sizes:
+    a level `d floordiv b` has size(d) / b."""
+    t = empty.tensor.type
+    assert is_tensor_type(t)
+    dynamic = iter(empty.dynamic_sizes)
+    dims = {d: next(dynamic) for d, n in enumerate(t.get_shape()) if n < 0}
+    sizes: list[SSAValue] = []
+    for expr, n in zip(enc.dim_to_lvl.results, lvl_type.get_shape(), strict=True):
+        if n >= 0:
+            continue
+        if isinstance(expr, AffineDimExpr):
+            sizes.append(dims[expr.position])
+        elif (
+            isinstance(expr, AffineBinaryOpExpr)
+            and expr.kind.name == "FloorDiv"
+            and isinstance(expr.lhs, AffineDimExpr)
+            and isinstance(expr.rhs, AffineConstantExpr)
+        ):
+            block = arith.ConstantOp.from_int_and_width(expr.rhs.value, IndexType())
+            size = arith.DivUIOp(dims[expr.lhs.position], block)
+            rewriter.insert([block, size], InsertPoint.before(op))
+            sizes.append(size.result)
+        else:
+            raise PassFailure(op, f"cannot size the output level {expr}")
+    return sizes
+
+
 class DemapGeneric(RewritePattern):
     """Rewrite a generic over a block-encoded operand into that operand's level space."""
 
@@ -104,14 +143,19 @@ class DemapGeneric(RewritePattern):
         ]
         if not blocked:
             return
-        if len(blocked) > 1:
-            raise PassFailure(
-                op, "demapping more than one block-encoded operand is not supported"
-            )
         index = blocked[0]
         value = operands[index]
         enc = sparse_encoding(value.type)
         assert enc is not None and is_tensor_type(value.type)
+        for other in blocked[1:]:
+            other_enc = sparse_encoding(operands[other].type)
+            assert other_enc is not None
+            if other_enc.dim_to_lvl != enc.dim_to_lvl or maps[other] != maps[index]:
+                raise PassFailure(
+                    op,
+                    "demapping block-encoded operands with different block maps "
+                    "or indexing maps is not supported",
+                )
         if enc.dim_to_lvl.num_symbols:
             raise PassFailure(
                 op, "encodings with symbols (ELL's counting map) cannot be demapped"
@@ -137,7 +181,7 @@ class DemapGeneric(RewritePattern):
         new_maps: list[AffineMap] = []
         for i, m in enumerate(maps):
             new_maps.append(
-                AffineMap.identity(lvl_rank) if i == index else m.compose(to_levels)
+                AffineMap.identity(lvl_rank) if i in blocked else m.compose(to_levels)
             )
         old_iterators = [it.data for it in op.iterator_types.data]
         new_iterators: list[Attribute] = []
@@ -153,10 +197,20 @@ class DemapGeneric(RewritePattern):
                 else IteratorType.PARALLEL
             )
             new_iterators.append(IteratorTypeAttr(kind))
-        demapped = ReinterpretMapOp(value, level_shape_type(value.type, enc))
-        rewriter.insert(demapped, InsertPoint.before(op))
         new_operands: list[SSAValue] = list(operands)
-        new_operands[index] = demapped.results[0]
+        for i in blocked:
+            original = operands[i].type
+            assert is_tensor_type(original)
+            lvl_type = level_shape_type(original, enc)
+            empty = operands[i].owner
+            if i >= len(op.inputs) and isinstance(empty, TensorEmptyOp):
+                # An output that starts empty starts empty in level space too.
+                sizes = _level_sizes(rewriter, op, empty, enc, lvl_type)
+                demapped = TensorEmptyOp(sizes, lvl_type)
+            else:
+                demapped = ReinterpretMapOp(operands[i], lvl_type)
+            rewriter.insert(demapped, InsertPoint.before(op))
+            new_operands[i] = demapped.results[0]
         num_inputs = len(op.inputs)
         body = Region()
         op.body.clone_into(body)
@@ -166,9 +220,18 @@ class DemapGeneric(RewritePattern):
             body,
             [AffineMapAttr(m) for m in new_maps],
             ArrayAttr(new_iterators),
-            [r.type for r in op.res],
+            [new_operands[num_inputs + k].type for k in range(len(op.res))],
         )
-        rewriter.replace(op, new_generic)
+        rewriter.insert(new_generic, InsertPoint.before(op))
+        # A block-encoded result comes back in its own encoding (no data moves).
+        results: list[SSAValue] = []
+        for k, result in enumerate(new_generic.res):
+            if num_inputs + k in blocked:
+                back = ReinterpretMapOp(result, op.res[k].type)
+                rewriter.insert(back, InsertPoint.before(op))
+                result = back.results[0]
+            results.append(result)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --verify-diagnostics -p sparse-reinterpret-map | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparse-reinterpret-map | filecheck %s
 
 // ELL's counting symbol has no level-space equivalent (mlir-opt-22 rejects it too).
 
@@ -15,3 +15,21 @@ func.func @ell(%a: tensor<?x?xf64, #ELL>, %x: tensor<?xf64>, %y: tensor<?xf64>) 
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 9]]:3: error: 'linalg.generic' op encodings with symbols (ELL's counting map) cannot be demapped
+
+// -----
+
+// Two block-encoded operands with different blocks cannot share one block space.
+
+#BSR2 = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+#BSR4 = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 4 : dense, j floordiv 4 : compressed, i mod 4 : dense, j mod 4 : dense) }>
+#add = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @mixed(%a: tensor<8x8xf64, #BSR2>, %b: tensor<8x8xf64, #BSR4>, %c: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  %0 = linalg.generic #add ins(%a, %b : tensor<8x8xf64, #BSR2>, tensor<8x8xf64, #BSR4>) outs(%c : tensor<8x8xf64>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = arith.addf %x, %y : f64
+    linalg.yield %s : f64
+  } -> tensor<8x8xf64>
+  return %0 : tensor<8x8xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 8]]:3: error: 'linalg.generic' op demapping block-encoded operands with different block maps or indexing maps is not supported
