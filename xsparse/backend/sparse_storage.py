@@ -232,7 +232,7 @@ class SparseTensor:
                 raise ValueError(
                     f"{where}: positions has {pos.shape[0]} entries, expected {expected}"
                 )
-            p = pos.astype(np.int64)
+            p = pos.astype(np.int64, copy=False)
             lo, hi = (p[:-1], p[1:]) if per == 1 else (p[0::2], p[1::2])
             if per == 1 and p[0] != 0:
                 raise ValueError(f"{where}: positions must start at 0")
@@ -247,7 +247,7 @@ class SparseTensor:
                     f"{where}: positions end at {int(p[-1])}, but there are "
                     f"{crd.shape[0]} coordinates"
                 )
-            self._check_segments(crd.astype(np.int64), lo, hi, lt, where)
+            self._check_segments(crd.astype(np.int64, copy=False), lo, hi, lt, where)
             return crd.shape[0] if per == 1 else int(hi.max(initial=0))
         if lt.n:
             if crd.shape[0] != num_parents * lt.n:
@@ -256,7 +256,7 @@ class SparseTensor:
                 raise ValueError(f"{where}: coordinate out of the block of {lt.m}")
             segments = cast(IntArray, np.arange(0, crd.shape[0] + 1, lt.n))
             self._check_segments(
-                crd.astype(np.int64), segments[:-1], segments[1:], lt, where
+                crd.astype(np.int64, copy=False), segments[:-1], segments[1:], lt, where
             )
             return crd.shape[0]
         if crd.shape[0] != num_parents:
@@ -283,11 +283,10 @@ class SparseTensor:
         if not lt.is_ordered or crd.shape[0] < 2:
             return
         step = np.diff(crd)
-        inside = np.ones(step.shape[0], bool)
-        starts = lo[(lo < hi)]
-        inside[starts[starts > 0] - 1] = False  # steps across a segment start
         bad = (step < 0) if not lt.is_unique else (step <= 0)
-        if np.any(bad & inside):
+        starts = lo[(lo < hi)]
+        bad[starts[starts > 0] - 1] = False  # steps across a segment start
+        if bad.any():
             kind = "sorted" if not lt.is_unique else "sorted and unique"
             raise ValueError(f"{where}: coordinates must be {kind} within each parent")
 
@@ -318,7 +317,7 @@ class SparseTensor:
                 node = node // size
             elif pos is not None:
                 assert crd is not None
-                p = pos.astype(np.int64)
+                p = pos.astype(np.int64, copy=False)
                 lo, hi = (
                     (p[:-1], p[1:])
                     if fmt.positions_per_parent == 1
