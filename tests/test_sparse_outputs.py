@@ -306,8 +306,12 @@ def test_csr_times_dcsr_into_dcsr() -> None:
         assert result.nse == a.multiply(b).nnz
 
 
-def test_spgemm_csr_into_csr() -> None:
-    kernel = xsparse.compile(SPGEMM)
+@pytest.mark.parametrize("encoding", ["CSR", "CSR32"])
+def test_spgemm_csr_into_csr(encoding: str) -> None:
+    """Also the size hint counting the products (32-bit positions: the
+    zero-extending casts of its pass over A)."""
+    source = SPGEMM.replace(ENCODINGS["CSR"], ENCODINGS[encoding], 1)
+    kernel = xsparse.compile(source)
     rng = np.random.default_rng(55)
     for (m, n, p), density in [
         ((9, 7, 8), 0.3),
@@ -319,9 +323,14 @@ def test_spgemm_csr_into_csr() -> None:
     ]:
         a = random_matrix(rng, (m, n), density)
         b = random_matrix(rng, (n, p), density)
+        if encoding == "CSR32":
+            a = SparseTensor.from_scipy(a, ENCODINGS[encoding])
+            b = SparseTensor.from_scipy(b, ENCODINGS[encoding])
         result = kernel(a, b)
         assert result.shape == (m, p)
-        assert_canonical_csr(result, a @ b)
+        assert_canonical_csr(
+            result, a.to_scipy() @ b.to_scipy() if encoding == "CSR32" else a @ b
+        )
 
 
 def test_sddmm_into_csr() -> None:

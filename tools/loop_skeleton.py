@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Print the loop structure of an MLIR module: the nesting of scf.for, scf.parallel, scf.while
 and scf.if (with non-empty else; `scf.if %true` is looked through), one per
-line, indented by depth.
+line, indented by depth. xsparse's size-hint loops (`xsparse.size_hint`),
+which MLIR does not emit, are left out.
 
 Used to compare xsparse's sparsification output with mlir-opt-22's on the same
 kernel: `xsparse-opt ... | tools/loop_skeleton.py` against
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 
 from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.transforms.sparse_output_sizing import SIZE_HINT_ATTR
 from xsparse.universe import XSPARSE_UNIVERSE
 
 LOOPS = (scf.ForOp, scf.ParallelOp, scf.WhileOp, scf.IfOp)
@@ -44,6 +46,8 @@ def skeleton(op: Operation, depth: int = 0) -> list[str]:
             for child in op.true_region.block.ops
             for line in skeleton(child, depth)
         ]
+    if SIZE_HINT_ATTR in op.attributes:
+        return []  # xsparse's own size-hint loop, before MLIR's loop nest
     if isinstance(op, LOOPS):
         lines.append("  " * depth + op.name.removeprefix("scf."))
         inner = depth + 1

@@ -22,11 +22,11 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, bufferization
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects.builtin import IndexType, UnitAttr
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -34,8 +34,13 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from xsparse.dialects.sparse_tensor.ops_storage import NumberOfEntriesOp
+from xsparse.dialects.sparse_tensor.ops_storage import (
+    NumberOfEntriesOp,
+    ToCoordinatesOp,
+    ToPositionsOp,
+)
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.sparse_analysis import (
     IntersectSet,
     LevelSet,
@@ -71,13 +76,20 @@ class HintSparseOutputSize(RewritePattern):
             kernel = SparseKernelEmitter(op)
         except UnsupportedKernel:
             return  # sparsification reports it
-        if not kernel.inserting or kernel.expand_depth is not None:
-            return
-        bound = entries_bound(kernel)
-        if bound is None:
+        if not kernel.inserting:
             return
         builder = Builder(InsertPoint.before(op))
-        hint = _capped(builder, build_bound(builder, kernel, bound), empty)
+        if kernel.expand_depth is None:
+            bound = entries_bound(kernel)
+            if bound is None:
+                return
+            value = build_bound(builder, kernel, bound)
+        else:
+            product = product_operands(kernel)
+            if product is None:
+                return
+            value = build_products_bound(builder, kernel, *product)
+        hint = _capped(builder, value, empty)
         alloc = builder.insert(
             bufferization.AllocTensorOp(
                 op.outputs[0].type, list(empty.dynamic_sizes), size_hint=hint
@@ -129,6 +141,84 @@ def build_bound(builder: Builder, kernel: SparseKernelEmitter, s: SetExpr) -> SS
         return builder.insert(arith.MinUIOp(lhs, rhs)).result
     assert isinstance(s, LevelSet)
     return builder.insert(NumberOfEntriesOp(kernel.operands[s.operand].value)).result
+
+
+SIZE_HINT_ATTR = "xsparse.size_hint"
+"""Marks the loops that only compute a size hint (not MLIR 22's loops)."""
+MAX_PRODUCTS_HINT = 1 << 27
+"""The largest hint from a count of products (entries; beyond it the buffers
+grow as usual): the count can exceed the result's entries many times."""
+
+
+def product_operands(kernel: SparseKernelEmitter) -> tuple[int, int] | None:
+    """For out-of-order insertion of C(i, j) = sum_k A(i, k) B(k, j) (SpGEMM):
+    the operands A and B when every product comes from a stored entry of A,
+    whose last level is k, times a stored entry of B in the row of a dense k
+    level followed by a compressed j level. C's row i then gets at most
+    sum over the entries (i, k) of A of |B(k, :)| entries."""
+    inner = kernel.output.level_loops[-1]
+    others = [loop for loop in kernel.order if loop != inner]
+
+    def only(loop: int, operand: int) -> bool:
+        s = loop_set(
+            kernel.expr,
+            lambda o: o == operand,
+            kernel.output.index,
+            kernel.is_identity,
+        ).set_expr
+        return s == LevelSet(operand)
+
+    for a in kernel.operands[:-1]:
+        if not a.is_sparse or sorted(a.level_loops) != sorted(others):
+            continue
+        k = a.level_loops[-1]
+        for b in kernel.operands[:-1]:
+            if b is a or not b.is_sparse or b.level_loops != [k, inner]:
+                continue
+            dense_k = b.level_type(0).format.is_dense
+            compressed_j = b.level_type(1).format.has_positions
+            if dense_k and compressed_j and only(k, a.index) and only(inner, b.index):
+                return a.index, b.index
+    return None
+
+
+def build_products_bound(
+    builder: Builder, kernel: SparseKernelEmitter, a: int, b: int
+) -> SSAValue:
+    """sum over the stored entries p of A of |B(crd_A[p], :)|, capped at
+    MAX_PRODUCTS_HINT: one pass over A's last coordinates."""
+    lhs, rhs = kernel.operands[a], kernel.operands[b]
+    last = len(lhs.level_loops) - 1
+    crd = builder.insert(ToCoordinatesOp(lhs.value, last)).results[0]
+    pos = builder.insert(ToPositionsOp(rhs.value, 1)).results[0]
+    entries = builder.insert(NumberOfEntriesOp(lhs.value)).result
+
+    def index(value: int) -> SSAValue:
+        return builder.insert(
+            arith.ConstantOp.from_int_and_width(value, IndexType())
+        ).result
+
+    zero, one = index(0), index(1)
+
+    def as_index(b: Builder, value: SSAValue) -> SSAValue:
+        if isinstance(value.type, IndexType):
+            return value
+        return b.insert(IndexCastUIOp(value, IndexType())).result
+
+    body = Block(arg_types=[IndexType(), IndexType()])
+    inside = Builder(InsertPoint.at_end(body))
+    k = as_index(inside, inside.insert(memref.LoadOp.get(crd, [body.args[0]])).res)
+    after = inside.insert(arith.AddiOp(k, one)).result
+    lo = as_index(inside, inside.insert(memref.LoadOp.get(pos, [k])).res)
+    hi = as_index(inside, inside.insert(memref.LoadOp.get(pos, [after])).res)
+    row = inside.insert(arith.SubiOp(hi, lo)).result
+    total = inside.insert(arith.AddiOp(body.args[1], row)).result
+    inside.insert(scf.YieldOp(total))
+    loop = builder.insert(scf.ForOp(zero, entries, one, [zero], body))
+    loop.attributes[SIZE_HINT_ATTR] = UnitAttr()
+    return builder.insert(
+        arith.MinUIOp(loop.results[0], index(MAX_PRODUCTS_HINT))
+    ).result
 
 
 def _capped(

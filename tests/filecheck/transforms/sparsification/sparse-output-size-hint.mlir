@@ -102,8 +102,9 @@ func.func @masked(%a: tensor<8x8xf64, #CSR>, %d: tensor<8x8xf64>) -> tensor<8x8x
 
 // -----
 
-// Out-of-order insertion (SpGEMM, through an expanded workspace): no bound
-// from the inputs' entries alone.
+// Out-of-order insertion (SpGEMM, through an expanded workspace): the bound
+// is the number of products, one pass over A's entries adding the lengths of
+// the rows of B they meet (capped at 2^27), marked as xsparse's own loop.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 #trait = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -119,7 +120,20 @@ func.func @spgemm(%a: tensor<8x8xf64, #CSR>, %b: tensor<8x8xf64, #CSR>) -> tenso
 }
 
 // CHECK-LABEL: func.func @spgemm
-// CHECK-NOT:     number_of_entries
-// CHECK:         tensor.empty() : tensor<8x8xf64
-// CHECK-NOT:     size_hint
+// CHECK-SAME:    (%[[A:.*]]: tensor<8x8xf64, {{.*}}>, %[[B:.*]]: tensor<8x8xf64, {{.*}}>)
+// CHECK:         %[[CRD:.*]] = sparse_tensor.coordinates %[[A]] {level = 1 : index}
+// CHECK:         %[[POS:.*]] = sparse_tensor.positions %[[B]] {level = 1 : index}
+// CHECK:         %[[NA:.*]] = sparse_tensor.number_of_entries %[[A]]
+// CHECK:         %[[PRODUCTS:.*]] = scf.for %[[P:.*]] = %{{.*}} to %[[NA]] step %{{.*}} iter_args(%[[SUM:.*]] = %{{.*}}) -> (index) {
+// CHECK:           %[[K:.*]] = memref.load %[[CRD]][%[[P]]]
+// CHECK:           %[[LO:.*]] = memref.load %[[POS]][%[[K]]]
+// CHECK:           %[[HI:.*]] = memref.load %[[POS]][%{{.*}}]
+// CHECK:           %[[ROW:.*]] = arith.subi %[[HI]], %[[LO]] : index
+// CHECK:           %[[MORE:.*]] = arith.addi %[[SUM]], %[[ROW]] : index
+// CHECK:           scf.yield %[[MORE]] : index
+// CHECK:         } {xsparse.size_hint}
+// CHECK:         %[[CAP:.*]] = arith.constant 134217728 : index
+// CHECK:         %[[BOUND:.*]] = arith.minui %[[PRODUCTS]], %[[CAP]] : index
+// CHECK:         bufferization.alloc_tensor() size_hint = %{{.*}}
+// CHECK:         sparse_tensor.expand
 // CHECK:         sparse_tensor.compress
