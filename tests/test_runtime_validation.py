@@ -151,3 +151,30 @@ def test_out_of_range_scipy_coordinates_raise() -> None:
     )
     with pytest.raises(ValueError):
         kernel("spmv_csr")(m, np.arange(3.0), np.zeros(2))
+
+
+@pytest.mark.parametrize(
+    ("indptr", "message"),
+    [
+        ([0, 2, 1, 3], "never decrease"),
+        ([1, 2, 3, 3], "start at 0"),
+        ([0, 1, 2, 9], "ends at 9"),
+        ([0, 1, 3], "must have 4 entries"),
+    ],
+)
+def test_bad_scipy_indptr_raises_before_scipy_reads_it(
+    indptr: list[int], message: str
+) -> None:
+    """scipy's own `sum_duplicates` fails obscurely (or worse) on these."""
+    m = sp.csr_array(np.eye(3))
+    m.indptr = np.array(indptr, dtype=m.indptr.dtype)
+    with pytest.raises(ValueError, match=message):
+        kernel("spmv_csr")(m, np.arange(3.0), np.zeros(3))
+
+
+def test_non_contiguous_dense_arguments_are_copied() -> None:
+    """A strided numpy view is a tensor value like any other."""
+    a = sample_matrix("spmv_csr")
+    x = np.arange(24.0)[::2]
+    y = kernel("spmv_csr")(sp.csr_array(a), x, np.zeros(8))
+    np.testing.assert_allclose(y, a @ x)

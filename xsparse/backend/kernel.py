@@ -265,6 +265,8 @@ class _Argument:
             raise TypeError(f"{self.where}: expected dtype {dtype}, got {arg.dtype}")
         shape = cast("tuple[int, ...]", arg.shape)
         self._check_shape(shape)
+        if not arg.flags.c_contiguous:  # a tensor is a value: a row-major copy
+            arg = np.ascontiguousarray(arg)
         return shape, [arg]
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:

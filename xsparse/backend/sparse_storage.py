@@ -69,6 +69,28 @@ def parse_encoding(encoding: str | SparseTensorEncodingAttr | Encoding) -> Encod
     return SparseTensorEncodingAttr.parse_text(encoding).data
 
 
+def _check_compressed(matrix: Any) -> None:
+    """The index arrays of a scipy CSR/CSC matrix, before scipy itself reads
+    them (its `sum_duplicates` fails obscurely on a bad `indptr`)."""
+    indptr = np.asarray(matrix.indptr)
+    indices = np.asarray(matrix.indices)
+    major = matrix.shape[0] if matrix.format == "csr" else matrix.shape[1]
+    minor = matrix.shape[1] if matrix.format == "csr" else matrix.shape[0]
+    name = f"{matrix.format} indptr"
+    if indptr.ndim != 1 or indptr.shape[0] != major + 1:
+        raise ValueError(f"{name} must have {major + 1} entries, got {indptr.shape}")
+    if indptr[0] != 0 or np.any(np.diff(indptr) < 0):
+        raise ValueError(f"{name} must start at 0 and never decrease")
+    if int(indptr[-1]) > indices.shape[0] or indices.shape[0] != len(matrix.data):
+        raise ValueError(
+            f"{name} ends at {int(indptr[-1])}, but there are {indices.shape[0]} "
+            f"indices and {len(matrix.data)} values"
+        )
+    used = indices[: int(indptr[-1])]
+    if used.size and (int(used.min()) < 0 or int(used.max()) >= minor):
+        raise ValueError(f"{matrix.format} indices must lie in [0, {minor})")
+
+
 class SparseTensor:
     """A sparse tensor: its encoding, dimension shape and level buffers."""
 
@@ -175,6 +197,7 @@ class SparseTensor:
         shape = tuple(int(s) for s in matrix.shape)
         kind = compressed_2d_kind(enc)
         if kind is not None and fmt == kind:
+            _check_compressed(matrix)
             m = matrix if matrix.has_canonical_format else matrix.copy()
             m.sum_duplicates()
             return cls(
