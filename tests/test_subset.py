@@ -275,3 +275,69 @@ def test_xsparse_run_fused_rfc_example() -> None:
     rows = [41, 0, 7, 7, 20]
     want = [v for r in rows for v in (32.0 * r, 32.0 * r + 3)]
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("bad", [50, -1, 10**9])
+def test_gather_without_out_of_bounds_rejects_bad_indices(bad: int) -> None:
+    """An index outside the input is a ValueError, never garbage or a crash."""
+    k = xsparse.compile(
+        _gather_kernel(
+            "coordinates = [0]",
+            "tensor<?x?xf64>",
+            "tensor<?x1xindex>",
+            "tensor<?x?xf64>",
+        )
+    )
+    a = RNG.random((50, 3))
+    np.testing.assert_array_equal(k(a, np.array([[49], [0]])), a[[49, 0]])
+    with pytest.raises(ValueError, match=r"subset.gather: index out of range .* 0"):
+        k(a, np.array([[1], [bad]]))
+
+
+def test_scatter_without_out_of_bounds_rejects_bad_indices() -> None:
+    src = """
+func.func @s(%u: tensor<?x3xf32>, %d: tensor<?x3xf32>, %i: tensor<?x1xindex>) -> tensor<?x3xf32> {
+  %s = subset.scatter %u into %d[%i] coordinates = [0] : tensor<?x3xf32> into tensor<?x3xf32>[tensor<?x1xindex>] -> tensor<?x3xf32>
+  return %s : tensor<?x3xf32>
+}
+"""
+    k = xsparse.compile(src)
+    d = np.zeros((8, 3), dtype=np.float32)
+    u = RNG.random((2, 3), dtype=np.float32)
+    for bad in (8, -1, 10**9):
+        with pytest.raises(ValueError, match="subset.scatter: index out of range"):
+            k(u, d, np.array([[1], [bad]]))
+    assert not d[[0, *range(2, 8)]].any()  # nothing written outside row 1
+
+
+def test_concat_rejects_mismatched_dynamic_sizes() -> None:
+    """The RFC concat with depths 6 and 700: a ValueError, not a crash."""
+    src = """
+func.func @c(%a: tensor<3x4x?xf32>, %b: tensor<3x5x?xf32>) -> tensor<3x9x?xf32> {
+  %r = subset.concat %a and %b along dimension = 1 : tensor<3x4x?xf32> and tensor<3x5x?xf32> into tensor<3x9x?xf32>
+  return %r : tensor<3x9x?xf32>
+}
+"""
+    k = xsparse.compile(src)
+    a = RNG.random((3, 4, 6), dtype=np.float32)
+    b = RNG.random((3, 5, 700), dtype=np.float32)
+    for x, y in ((a, b), (a[:, :, :2], b[:, :, :3])):
+        with pytest.raises(ValueError, match="sizes differ in dimension 2"):
+            k(x, y)
+    np.testing.assert_array_equal(
+        k(a, b[:, :, :6]), np.concatenate([a, b[:, :, :6]], axis=1)
+    )
+
+
+def test_concat_into_static_result_checks_the_sum() -> None:
+    src = """
+func.func @c(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<8x3xf32> {
+  %r = subset.concat %a and %b along dimension = 0 : tensor<?x3xf32> and tensor<?x3xf32> into tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}
+"""
+    k = xsparse.compile(src)
+    a, b = RNG.random((5, 3), dtype=np.float32), RNG.random((3, 3), dtype=np.float32)
+    np.testing.assert_array_equal(k(a, b), np.concatenate([a, b]))
+    with pytest.raises(ValueError, match="do not add up"):
+        k(a, RNG.random((900, 3), dtype=np.float32))

@@ -65,6 +65,7 @@ from xsparse.dialects.type_guards import (
     is_tensor_type,
 )
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.post_sparsification_rewrite import Emitter as CodeEmitter
 
 DYNAMIC = DYNAMIC_INDEX
 INDEX = IndexType()
@@ -224,16 +225,66 @@ def _coordinate_values(
 
 
 def _in_bounds(
-    e: Emitter, coords: Sequence[SSAValue], full: SSAValue, dims: Sequence[int]
+    e: Emitter, coords: Sequence[SSAValue], sizes: Sequence[SSAValue]
 ) -> SSAValue:
-    """All coordinates within the buffer (one unsigned compare each: negative
+    """All coordinates within their sizes (one unsigned compare each: negative
     values are huge)."""
     result: SSAValue | None = None
-    for c, d in zip(coords, dims, strict=True):
-        ok = e.op(arith.CmpiOp(c, e.dim(full, d), "ult"))
+    for c, size in zip(coords, sizes, strict=True):
+        ok = e.op(arith.CmpiOp(c, size, "ult"))
         result = ok if result is None else e.op(arith.AndIOp(result, ok))
     assert result is not None
     return result
+
+
+def _report(e: Emitter, rewriter: PatternRewriter, message: str) -> None:
+    """`xsparse_runtime_error(message)` at `e`'s point: bad run-time data (the
+    kernel goes on, so the caller keeps every access in bounds)."""
+    CodeEmitter(rewriter, e.point).runtime_error(message)
+
+
+def _size_text(buffer: SSAValue, d: int) -> str:
+    size = _shaped(buffer).get_shape()[d]
+    return "size" if size == DYNAMIC else str(size)
+
+
+def _report_out_of_range(
+    e: Emitter,
+    rewriter: PatternRewriter,
+    what: str,
+    coords: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+    buffer: SSAValue,
+    dims: Sequence[int],
+) -> None:
+    """The error for an index tuple out of range: the first dimension it leaves."""
+    for c, size, d in zip(coords, sizes, dims, strict=True):
+        message = (
+            f"{what}: index out of range [0, {_size_text(buffer, d)}) in dimension {d}"
+        )
+        if len(coords) == 1:
+            _report(e, rewriter, message)
+            return
+        with e.if_(e.op(arith.CmpiOp(c, size, "uge"))):
+            _report(e, rewriter, message)
+
+
+@contextmanager
+def _checked(
+    e: Emitter,
+    rewriter: PatternRewriter,
+    what: str,
+    coords: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+    buffer: SSAValue,
+    dims: Sequence[int],
+) -> Generator[None, None, None]:
+    """The body runs for an index tuple within `buffer`; any other tuple is a
+    run-time error and touches nothing."""
+    with e.if_(_in_bounds(e, coords, sizes), with_else=True) as otherwise:
+        yield
+        otherwise()
+        _report_out_of_range(e, rewriter, what, coords, sizes, buffer, dims)
 
 
 def _merge(
@@ -346,6 +397,7 @@ class GatherCopyToLoops(RewritePattern):
         kept = slice_dims(rank, coordinates)
         batch_sizes = e.dims(idx, range(_rank(idx) - 1))
         slice_sizes = e.dims(src, kept)
+        limits = e.dims(src, coordinates)
         out = e.alloc(res, batch_sizes + slice_sizes)
         with e.loops(batch_sizes) as batch:
             coords = _coordinate_values(e, idx, batch, len(coordinates))
@@ -357,10 +409,15 @@ class GatherCopyToLoops(RewritePattern):
                     )
                     e.put(memref.StoreOp.get(v, out, [*batch, *rest]))
 
-            if op.padding is None:
+            if not coordinates:
                 copy_slice()
+            elif op.padding is None:
+                with _checked(
+                    e, rewriter, "subset.gather", coords, limits, src, coordinates
+                ):
+                    copy_slice()
             else:
-                in_bounds = _in_bounds(e, coords, src, coordinates)
+                in_bounds = _in_bounds(e, coords, limits)
                 with e.if_(in_bounds, with_else=True) as otherwise:
                     copy_slice()
                     otherwise()
@@ -400,8 +457,19 @@ class GatherViewToJagged(RewritePattern):
         out = e.op(jagged.AllocOp(dynamic_outer, res))
         shape = _shaped(src).get_shape()
         slice_type = _slice_type(src, kept)
+        limits = e.dims(src, coordinates)
         with e.loops(batch_sizes) as batch:
             coords = _coordinate_values(e, idx, batch, len(coordinates))
+            if coordinates:  # out of range: an error, and a view at 0
+                in_bounds = _in_bounds(e, coords, limits)
+                with e.if_(in_bounds, with_else=True) as otherwise:
+                    otherwise()
+                    _report_out_of_range(
+                        e, rewriter, "subset.gather", coords, limits, src, coordinates
+                    )
+                coords = [
+                    e.op(arith.SelectOp(in_bounds, c, e.const(0))) for c in coords
+                ]
             at = dict(zip(coordinates, coords, strict=True))
             dyn_offsets = [at[d] for d in range(rank) if d in at]
             dyn_sizes = [e.dim(src, d) for d in kept if shape[d] == DYNAMIC]
@@ -442,14 +510,32 @@ class GatherViewToStrided(RewritePattern):
         strides: list[SSAValue] = [e.const(1)] * rank
         for d in reversed(range(rank - 1)):
             strides[d] = e.mul(strides[d + 1], sizes[d + 1])
-        (first,) = _coordinate_values(e, op.indices, [e.const(0)], 1)
+        count = e.dim(op.indices, 0)
+        first = _first_index(e, op.indices, count)
+        # The range [first, first + count) must lie in the input; otherwise a
+        # run-time error and an empty view at 0.
+        bad = e.op(
+            arith.OrIOp(
+                e.op(arith.CmpiOp(first, sizes[c], "ugt")),
+                e.op(arith.CmpiOp(count, e.op(arith.SubiOp(sizes[c], first)), "ugt")),
+            )
+        )
+        with e.if_(bad):
+            _report(
+                e,
+                rewriter,
+                "subset.gather: index range out of range "
+                f"[0, {_size_text(op.input, c)}) in dimension {c}",
+            )
+        first = e.op(arith.SelectOp(bad, e.const(0), first))
+        count = e.op(arith.SelectOp(bad, e.const(0), count))
         offset = e.mul(first, strides[c])
         result_sizes = [DYNAMIC] + [shape[d] for d in kept]
         result_strides = [static_strides[d] for d in [c, *kept]]
         cast = memref.ReinterpretCastOp(
             op.input,
             [offset],
-            [e.dim(op.indices, 0)] + [sizes[d] for d in kept if shape[d] == DYNAMIC],
+            [count] + [sizes[d] for d in kept if shape[d] == DYNAMIC],
             [strides[d] for d in [c, *kept] if static_strides[d] == DYNAMIC],
             [DYNAMIC],
             result_sizes,
@@ -457,6 +543,17 @@ class GatherViewToStrided(RewritePattern):
             res,
         )
         rewriter.replace(op, [], [e.op(cast)])
+
+
+def _first_index(e: Emitter, indices: SSAValue, count: SSAValue) -> SSAValue:
+    """`indices[0, 0]` as an index, 0 when there are no indices (never read then)."""
+    then_block, else_block = Block(), Block()
+    inner = e.at(InsertPoint.at_end(then_block))
+    (value,) = _coordinate_values(inner, indices, [e.const(0)], 1)
+    then_block.add_op(scf.YieldOp(value))
+    else_block.add_op(scf.YieldOp(e.const(0)))
+    nonempty = e.op(arith.CmpiOp(count, e.const(0), "ne"))
+    return e.op(scf.IfOp(nonempty, [INDEX], Region(then_block), Region(else_block)))
 
 
 class ScatterToLoops(RewritePattern):
@@ -473,6 +570,7 @@ class ScatterToLoops(RewritePattern):
         kept = slice_dims(rank, coordinates)
         batch_sizes = e.dims(idx, range(_rank(idx) - 1))
         slice_sizes = e.dims(dst, kept)
+        limits = e.dims(dst, coordinates)
         with e.loops(batch_sizes) as batch:
             coords = _coordinate_values(e, idx, batch, len(coordinates))
 
@@ -485,19 +583,32 @@ class ScatterToLoops(RewritePattern):
                         )
                     )
 
-            if op.skip_out_of_bounds is None:
+            if not coordinates:
                 store_slice()
+            elif op.skip_out_of_bounds is None:
+                with _checked(
+                    e, rewriter, "subset.scatter", coords, limits, dst, coordinates
+                ):
+                    store_slice()
             else:
-                with e.if_(_in_bounds(e, coords, dst, coordinates)):
+                with e.if_(_in_bounds(e, coords, limits)):
                     store_slice()
         rewriter.erase(op)
 
 
 def _copy_into(
-    e: Emitter, source: SSAValue, target: SSAValue, dim: int, offset: SSAValue | None
+    e: Emitter,
+    source: SSAValue,
+    target: SSAValue,
+    dim: int,
+    offset: SSAValue | None,
+    extents: Sequence[SSAValue] | None = None,
 ) -> None:
-    """`target[i + offset along dim] = source[i]` over all of `source`."""
-    with e.loops(e.dims(source, range(_rank(source)))) as ivs:
+    """`target[i + offset along dim] = source[i]` over all of `source` (or the
+    first `extents` of it)."""
+    if extents is None:
+        extents = e.dims(source, range(_rank(source)))
+    with e.loops(extents) as ivs:
         v = e.op(memref.LoadOp.get(source, ivs))
         at = list(ivs)
         if offset is not None:
@@ -523,18 +634,95 @@ def _concat_sizes(e: Emitter, op: ConcatOp) -> list[SSAValue]:
     return sizes
 
 
+def _unknown_dims(op: ConcatOp) -> list[int]:
+    """The dimensions in which the operands' sizes may disagree with the result's
+    at run time (a dynamic size on either side; static ones are verified)."""
+    res = _shaped(op.result).get_shape()
+    shapes = [_shaped(v).get_shape() for v in op.inputs]
+    unknown: list[int] = []
+    for d in range(len(res)):
+        if d == op.dim:
+            if res[d] != DYNAMIC and any(sh[d] == DYNAMIC for sh in shapes):
+                unknown.append(d)
+        elif any(sh[d] == DYNAMIC for sh in shapes) and (
+            res[d] != DYNAMIC or len(shapes) > 1
+        ):
+            unknown.append(d)
+    return unknown
+
+
+def _fits(op: ConcatOp, v: SSAValue, d: int) -> bool:
+    """Operand `v` has the result's size in dimension `d` (not the concatenated
+    one) by construction: both static, or the result's size is read from `v`."""
+    res = _shaped(op.result).get_shape()[d]
+    own = _shaped(v).get_shape()[d]
+    if d == op.dim:
+        return False
+    return (res != DYNAMIC and own != DYNAMIC) or (res == DYNAMIC and v is op.inputs[0])
+
+
+def _check_concat_sizes(
+    e: Emitter, rewriter: PatternRewriter, op: ConcatOp, sizes: Sequence[SSAValue]
+) -> None:
+    """A run-time error where an operand's size outside the concatenated
+    dimension differs from the result's, or where the sizes along it do not add
+    up to a static result size."""
+    for d in _unknown_dims(op):
+        if d == op.dim:
+            parts = [e.dim(v, d) for v in op.inputs]
+            total = parts[0]
+            for p in parts[1:]:
+                total = e.add(total, p)
+            bad = e.op(arith.CmpiOp(total, sizes[d], "ne"))
+            message = (
+                f"subset.concat: the operands' sizes in dimension {d} do not add "
+                f"up to the result's size {_size_text(op.result, d)}"
+            )
+        else:
+            flags = [
+                e.op(arith.CmpiOp(e.dim(v, d), sizes[d], "ne"))
+                for v in op.inputs
+                if not _fits(op, v, d)
+            ]
+            if not flags:
+                continue
+            bad = flags[0]
+            for f in flags[1:]:
+                bad = e.op(arith.OrIOp(bad, f))
+            message = (
+                f"subset.concat: the operands' sizes differ in dimension {d} "
+                f"(only dimension {op.dim} is concatenated)"
+            )
+        with e.if_(bad):
+            _report(e, rewriter, message)
+
+
 class ConcatToCopies(RewritePattern):
-    """Buffer `subset.concat` -> a fresh buffer and one copy loop nest per operand."""
+    """Buffer `subset.concat` -> a fresh buffer and one copy loop nest per operand
+    (sizes checked at run time where they are dynamic; each copy stays within
+    its operand and the result)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
         if not is_memref_type(op.result.type):
             return
         e = Emitter(InsertPoint.before(op))
-        out = e.alloc(_shaped(op.result), _concat_sizes(e, op))
+        sizes = _concat_sizes(e, op)
+        out = e.alloc(_shaped(op.result), sizes)
+        unknown = _unknown_dims(op)
+        if unknown:
+            _check_concat_sizes(e, rewriter, op, sizes)
         offset: SSAValue | None = None
         for v in op.inputs:
-            _copy_into(e, v, out, op.dim, offset)
+            extents = e.dims(v, range(_rank(v)))
+            for d in unknown:  # never past the result
+                if _fits(op, v, d):
+                    continue
+                room = sizes[d]
+                if d == op.dim and offset is not None:
+                    room = e.op(arith.SubiOp(room, e.op(arith.MinUIOp(offset, room))))
+                extents[d] = e.op(arith.MinUIOp(extents[d], room))
+            _copy_into(e, v, out, op.dim, offset, extents)
             size = e.dim(v, op.dim)
             offset = size if offset is None else e.add(offset, size)
         rewriter.replace(op, [], [out])
@@ -616,6 +804,8 @@ class ConcatInPlace(RewritePattern):
             allocs
         ):
             return
+        if not _sizes_agree(op, [a for a in allocs if a is not None]):
+            return  # the copies check them at run time
         block = op.parent_block()
         assert block is not None
         first = min(allocs, key=lambda a: block.get_operation_index(a))  # pyright: ignore[reportArgumentType]
@@ -657,6 +847,36 @@ class ConcatInPlace(RewritePattern):
             assert alloc is not None
             rewriter.erase(alloc)
         rewriter.replace(op, [], [dest])
+
+
+def _same(a: int | SSAValue, b: int | SSAValue) -> bool:
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    return a is b
+
+
+def _sizes_agree(op: ConcatOp, allocs: Sequence[memref.AllocOp]) -> bool:
+    """The operands' allocations have the same size (static, or one SSA value)
+    outside the concatenated dimension, and a static result size along it is
+    their static sum: the subviews of the destination then hold them."""
+
+    def size(a: memref.AllocOp, d: int) -> int | SSAValue:
+        shape = _shaped(a.memref).get_shape()
+        if shape[d] != DYNAMIC:
+            return shape[d]
+        return a.dynamic_sizes[sum(1 for s in shape[:d] if s == DYNAMIC)]
+
+    res = _shaped(op.result).get_shape()
+    for d in range(len(res)):
+        sizes = [size(a, d) for a in allocs]
+        if d == op.dim:
+            if res[d] != DYNAMIC and any(not isinstance(s, int) for s in sizes):
+                return False
+        elif any(not _same(s, sizes[0]) for s in sizes) or (
+            res[d] != DYNAMIC and not _same(sizes[0], res[d])
+        ):
+            return False
+    return True
 
 
 def _size_of_alloc(alloc: memref.AllocOp, d: int, e: Emitter) -> SSAValue:

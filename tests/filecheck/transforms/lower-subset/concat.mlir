@@ -57,3 +57,52 @@ func.func @forced_copy(%a: tensor<8x3xf32>, %i1: tensor<?x1xindex>) -> tensor<?x
 // CHECK-LABEL: func.func @forced_copy
 // CHECK-COUNT-3: memref.alloc
 // CHECK-NOT:     memref.subview
+
+// -----
+
+// The RFC's concat with a dynamic size outside the concatenated dimension: the
+// operands' sizes are checked against the result's (read from the first
+// operand) at run time, a run-time error if they differ, and each copy stays
+// within its operand and the result.
+
+func.func @dynamic(%a: memref<3x4x?xf32>, %b: memref<3x5x?xf32>) -> memref<3x9x?xf32> {
+  %r = subset.concat copy(%a and %b) along dimension = 1 : memref<3x4x?xf32> and memref<3x5x?xf32> into memref<3x9x?xf32>
+  return %r : memref<3x9x?xf32>
+}
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK:         %[[D:.*]] = memref.dim %a, %{{.*}} : memref<3x4x?xf32>
+// CHECK-NEXT:    %[[R:.*]] = memref.alloc(%[[D]]) : memref<3x9x?xf32>
+// CHECK-NEXT:    %[[DB:.*]] = memref.dim %b, %{{.*}} : memref<3x5x?xf32>
+// CHECK-NEXT:    %[[NE:.*]] = arith.cmpi ne, %[[DB]], %[[D]] : index
+// CHECK-NEXT:    scf.if %[[NE]] {
+// CHECK:           func.call @xsparse_runtime_error
+// CHECK:         scf.for
+// CHECK:               memref.store %{{.*}}, %[[R]]
+// CHECK:         %[[DB2:.*]] = memref.dim %b, %{{.*}} : memref<3x5x?xf32>
+// CHECK-NEXT:    %[[N:.*]] = arith.minui %[[DB2]], %[[D]] : index
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK-NEXT:          memref.load %b
+// CHECK:               memref.store %{{.*}}, %[[R]]
+
+// -----
+
+// Operands with dynamic sizes into a static result: their sum is checked and
+// the second copy is cut at what is left of the result.
+
+func.func @into_static(%a: memref<?x3xf32>, %b: memref<?x3xf32>) -> memref<8x3xf32> {
+  %r = subset.concat copy(%a and %b) along dimension = 0 : memref<?x3xf32> and memref<?x3xf32> into memref<8x3xf32>
+  return %r : memref<8x3xf32>
+}
+
+// CHECK-LABEL: func.func @into_static
+// CHECK:         %[[A:.*]] = memref.dim %a, %{{.*}} : memref<?x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = memref.dim %b, %{{.*}} : memref<?x3xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addi %[[A]], %[[B]] : index
+// CHECK-NEXT:    %[[NE:.*]] = arith.cmpi ne, %[[SUM]], %[[EIGHT:.*]] : index
+// CHECK-NEXT:    scf.if %[[NE]] {
+// CHECK:           func.call @xsparse_runtime_error
+// CHECK:         arith.minui %{{.*}}, %[[EIGHT]] : index
+// CHECK:         %[[USED:.*]] = arith.minui %{{.*}}, %[[EIGHT]] : index
+// CHECK-NEXT:    %[[LEFT:.*]] = arith.subi %[[EIGHT]], %[[USED]] : index
+// CHECK-NEXT:    arith.minui %{{.*}}, %[[LEFT]] : index
