@@ -218,8 +218,12 @@ def _rfc_fusion_source() -> str:
 def test_rfc_fusion_through_gather_runs_like_numpy() -> None:
     """The fused RFC example (matmul, then a gathered row minus a bias, tiled
     by 1 on the gather) against np.take of numpy's matmul minus the bias."""
-    k = xsparse.compile(_fused(_rfc_fusion_source()))
-    for _ in range(3):
+    _check_rfc_fusion(xsparse.compile(_fused(_rfc_fusion_source())), runs=3)
+
+
+def _check_rfc_fusion(k: xsparse.Kernel, runs: int = 1) -> None:
+    """`k` (the RFC fusion example) against numpy on random data."""
+    for _ in range(runs):
         a = RNG.random((42, 32), dtype=np.float32)
         b = RNG.random((32, 64), dtype=np.float32)
         c = RNG.random((42, 64), dtype=np.float32)
@@ -341,3 +345,20 @@ func.func @c(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<8x3xf32> {
     np.testing.assert_array_equal(k(a, b), np.concatenate([a, b]))
     with pytest.raises(ValueError, match="do not add up"):
         k(a, RNG.random((900, 3), dtype=np.float32))
+
+
+def test_rfc_fusion_with_named_sub_runs_like_numpy() -> None:
+    """The RFC example written with `linalg.sub`: generalized, fused, run."""
+    source = (FUSE_DIR / "named.mlir").read_text()
+    source = "\n".join(x for x in source.splitlines() if not x.startswith("//"))
+    _check_rfc_fusion(xsparse.compile(_fused(source)))
+
+
+def test_unlowered_op_is_a_diagnostic_not_a_traceback() -> None:
+    """What no pass lowers (here the unfused named op after a gather) is an
+    XSparseError, not xDSL's DiagnosticException."""
+    source = (FUSE_DIR / "named.mlir").read_text()
+    try:
+        xsparse.compile(source)
+    except xsparse.XSparseError as e:
+        assert "error:" in str(e)

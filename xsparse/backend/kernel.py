@@ -423,7 +423,10 @@ def _compile_kernel(
                 f"<source>: error: internal error in {p.name}: {type(e).__name__}: {e}"
             )
             raise XSparseError(message.split("\n", 1)[0]) from None
-    lowered = lower_to_llvm(module)
+    try:
+        lowered = lower_to_llvm(module)
+    except DiagnosticException as e:  # an op no pass lowered
+        raise XSparseError(locate_error(e, spans, "<source>")) from None
     compiled = jit.compile(
         lowered, opt_level=options.opt_level, fast_math=options.fast_math
     )

@@ -17,7 +17,9 @@ gather itself disappears from the consumer's operands:
       scf.yield %e
     }
 
-A consumer qualifies when all its loops are parallel, every indexing map is
+A named elementwise consumer (`linalg.add`, `linalg.sub`, `linalg.mul`,
+`linalg.div`, ...) is generalized to its `linalg.generic` first. A consumer
+qualifies when all its loops are parallel, every indexing map is
 the identity and it has one tensor result; the gather must have no
 `out_of_bounds` value.
 """
@@ -36,6 +38,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -104,6 +107,28 @@ def _tile_type(value: SSAValue, batch_rank: int) -> TensorType[Attribute]:
     return TensorType(
         t.element_type, [1] * batch_rank + list(t.get_shape()[batch_rank:])
     )
+
+
+class GeneralizeElementwiseGatherConsumer(RewritePattern):
+    """A named elementwise linalg op on tensors (`linalg.add`, `linalg.sub`, ...)
+    reading a tensor gather -> its `linalg.generic`, which the fusion matches."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: NamedOperation, rewriter: PatternRewriter) -> None:
+        if not any(
+            isinstance(v.owner, GatherOp) and is_tensor_type(v.type) for v in op.inputs
+        ):
+            return
+        generic = GenericOp(
+            op.inputs,
+            op.outputs,
+            op.body.clone(),
+            op.get_indexing_maps(),
+            op.get_iterator_types(),
+            op.results.types,
+        )
+        if _elementwise(generic):
+            rewriter.replace(op, generic)
 
 
 class FuseElementwiseThroughGather(RewritePattern):
@@ -261,6 +286,8 @@ class FuseThroughGatherPass(ModulePass):
     name = "fuse-through-gather"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            FuseElementwiseThroughGather(), apply_recursively=False
-        ).rewrite_module(op)
+        for pattern in (
+            GeneralizeElementwiseGatherConsumer(),
+            FuseElementwiseThroughGather(),
+        ):
+            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
