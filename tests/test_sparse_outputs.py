@@ -410,3 +410,21 @@ def test_sparse_outputs_under_pipeline_options(options: dict[str, Any]) -> None:
     add = xsparse.compile(elementwise("CSR", "CSR", "CSR", "arith.addf"), **options)
     assert_canonical_csr(add(a, b), a + b)
     assert_canonical_csr(xsparse.compile(SPGEMM, **options)(a, b), a @ b)
+
+
+def test_named_matmul_on_sparse_operands() -> None:
+    """A named `linalg.matmul` with a CSR operand (generalized first, as
+    MLIR's sparsifier does), into a dense result, against scipy."""
+    kernel = xsparse.compile(
+        f"""
+#CSR = {ENCODINGS["CSR"]}
+func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {{
+  %0 = linalg.matmul ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}}
+"""
+    )
+    rng = np.random.default_rng(62)
+    a = random_matrix(rng, (30, 20), 0.1)
+    b = rng.random((20, 7))
+    np.testing.assert_allclose(kernel(a, b, np.zeros((30, 7))), a @ b)

@@ -60,6 +60,7 @@ from xsparse.transforms.convert_to_llvm.memref import (
 from xsparse.transforms.lower_subset import Emitter
 from xsparse.transforms.lower_subset import _buffer_of as buffer_of  # pyright: ignore[reportPrivateUsage]
 from xsparse.transforms.lower_subset import _memref_of as memref_of  # pyright: ignore[reportPrivateUsage]
+from xsparse.transforms.sparsification import generic_of
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
@@ -309,17 +310,7 @@ class GeneralizeDenseMatmul(RewritePattern):
             is_tensor_type(v.type) and sparse_encoding(v.type) is None for v in operands
         ):
             return
-        rewriter.replace(
-            op,
-            GenericOp(
-                op.inputs,
-                op.outputs,
-                op.body.clone(),
-                op.get_indexing_maps(),
-                op.get_iterator_types(),
-                op.result_types,
-            ),
-        )
+        rewriter.replace(op, generic_of(op))
 
 
 def _erase_dead_tiles(module: ModuleOp) -> None:

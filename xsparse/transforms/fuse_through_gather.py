@@ -55,6 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xsparse.dialects.subset import GatherOp, slice_dims
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.lower_subset import Emitter
+from xsparse.transforms.sparsification import generic_of
 
 INDEX = IndexType()
 DYNAMIC = DYNAMIC_INDEX
@@ -119,14 +120,7 @@ class GeneralizeElementwiseGatherConsumer(RewritePattern):
             isinstance(v.owner, GatherOp) and is_tensor_type(v.type) for v in op.inputs
         ):
             return
-        generic = GenericOp(
-            op.inputs,
-            op.outputs,
-            op.body.clone(),
-            op.get_indexing_maps(),
-            op.get_iterator_types(),
-            op.results.types,
-        )
+        generic = generic_of(op)
         if _elementwise(generic):
             rewriter.replace(op, generic)
 

@@ -13,6 +13,7 @@ from typing import Literal
 from xdsl.context import Context
 from xdsl.dialects import bufferization
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -32,6 +33,50 @@ from xsparse.transforms.sparse_loop_emitter import (
     is_sparse_generic,
 )
 from xsparse.transforms.sparse_output_sizing import HintSparseOutputSize
+
+
+class GeneralizeNamedOp(RewritePattern):
+    """A named linalg op on tensors (`linalg.matmul`, `linalg.sub`, ...) ->
+    its `linalg.generic`, as MLIR's sparsifier pipeline starts with
+    `linalg-generalize-named-ops` (`linalg.fill` keeps its own lowering)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: NamedOperation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, FillOp) or not all(
+            isinstance(v.type, TensorType) for v in [*op.inputs, *op.outputs]
+        ):
+            return
+        rewriter.replace(op, generic_of(op))
+
+
+def generic_of(op: NamedOperation) -> GenericOp:
+    """The `linalg.generic` a named linalg op stands for."""
+    return GenericOp(
+        op.inputs,
+        op.outputs,
+        op.body.clone(),
+        op.get_indexing_maps(),
+        op.get_iterator_types(),
+        op.result_types,
+    )
+
+
+def generalize_named_ops(module: ModuleOp) -> None:
+    PatternRewriteWalker(GeneralizeNamedOp(), apply_recursively=False).rewrite_module(
+        module
+    )
+
+
+@dataclass(frozen=True)
+class GeneralizeNamedTensorOpsPass(ModulePass):
+    """The first step of the `sparsifier` pipeline, as MLIR's starts with
+    `linalg-generalize-named-ops` (here for ops on tensors only, xDSL's own
+    pass of that name also rewrites memref ops nothing lowers)."""
+
+    name = "xsparse-generalize-named-tensor-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        generalize_named_ops(op)
 
 
 class SparsifyGeneric(RewritePattern):
@@ -100,6 +145,7 @@ class DenseLinalgToLoopsPass(ModulePass):
     name = "dense-linalg-to-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        generalize_named_ops(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([LowerDenseGeneric(), BufferizeTensorFill()]),
             apply_recursively=False,

@@ -35,7 +35,11 @@ from xsparse.transforms.sparse_vectorization import (
     SparseVectorizationPass,
     SparseVectorPeelPass,
 )
-from xsparse.transforms.sparsification import DenseLinalgToLoopsPass, SparsificationPass
+from xsparse.transforms.sparsification import (
+    DenseLinalgToLoopsPass,
+    GeneralizeNamedTensorOpsPass,
+    SparsificationPass,
+)
 
 ParallelizationStrategy = Literal[
     "none",
@@ -59,6 +63,7 @@ def sparsifier_passes(
     pipeline), then xsparse's `sparse-vector-peel` (unmasked main loops).
     """
     passes: list[ModulePass] = [
+        GeneralizeNamedTensorOpsPass(),
         BufferizeTileLoopsPass(),
         LowerSubsetPass(),
         LowerJaggedPass(),
