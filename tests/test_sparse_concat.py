@@ -155,6 +155,22 @@ def test_concat_matches_scipy(fmt: str, dim: int) -> None:
             check_storage(result, stacked(mats, dim), fmt)
 
 
+@pytest.mark.parametrize("fmt", ["csr", "coo", "dcsr"])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_concat_of_mismatched_sizes_raises(fmt: str, dim: int) -> None:
+    """Dynamic sizes that differ outside the concatenated dimension: a
+    ValueError once the kernel returns, never a tensor with coordinates out of
+    its range (or a crash)."""
+    kernel = xsparse.compile(subset_concat([fmt] * 2, dim, fmt))
+    rng = np.random.default_rng(20 + dim)
+    a = sp.random_array((5, 4), density=0.5, format="csr", rng=rng)
+    b = sp.random_array(
+        (900, 3) if dim else (3, 900), density=0.1, format="csr", rng=rng
+    )
+    with pytest.raises(ValueError, match="sizes differ"):
+        kernel(as_tensor(a, fmt), as_tensor(b, fmt))
+
+
 @pytest.mark.parametrize("count", [1, 4, 6])
 def test_concat_csr_operand_counts(count: int) -> None:
     rng = np.random.default_rng(count)

@@ -444,7 +444,7 @@ class Concat:
         sizes = [
             total(e, [s.size(lvl) for s in operands])
             if lvl == level
-            else operands[0].size(lvl)
+            else _agreed_size(e, [s.size(lvl) for s in operands], enc, lvl)
             for lvl in range(enc.lvl_rank)
         ]
         offsets: list[SSAValue | None] = [None]
@@ -489,6 +489,32 @@ class Concat:
         rewriter = self.e.rewriter
         result = storage_result(self.out, self.result_type, rewriter, self.at)
         rewriter.replace(op, [], [result])
+
+
+def _agreed_size(
+    e: Emitter, sizes: Sequence[SSAValue], enc: Encoding, level: int
+) -> SSAValue:
+    """The size of a level the operands share: checked at run time where it
+    is dynamic (`runtime_error` when they differ). Until the error is raised
+    the kernel stays in bounds: a dense level (which the copies loop over)
+    takes the smallest size, a level of stored coordinates the largest (every
+    copied coordinate inside the result)."""
+    dense = enc.lvl_types[level].format.is_dense
+    pick = arith.MinUIOp if dense else arith.MaxUIOp
+    agreed, first = sizes[0], sizes[0]
+    for size in sizes[1:]:
+        if size == first:
+            continue
+        differ = e.value(arith.CmpiOp(size, first, "ne"))
+        e.when(
+            differ,
+            lambda b: b.runtime_error(
+                f"concatenating sparse tensors whose level {level} sizes differ "
+                "(only the concatenated dimension may)"
+            ),
+        )
+        agreed = e.value(pick(agreed, size))
+    return agreed
 
 
 def _before(user: Operation, point: Operation) -> bool:
