@@ -444,6 +444,8 @@ class Concat:
         sizes = [
             total(e, [s.size(lvl) for s in operands])
             if lvl == level
+            else operands[0].size(lvl)
+            if _static_level(op, enc, lvl)
             else _agreed_size(e, [s.size(lvl) for s in operands], enc, lvl)
             for lvl in range(enc.lvl_rank)
         ]
@@ -489,6 +491,18 @@ class Concat:
         rewriter = self.e.rewriter
         result = storage_result(self.out, self.result_type, rewriter, self.at)
         rewriter.replace(op, [], [result])
+
+
+def _static_level(op: AnyConcat, enc: Encoding, level: int) -> bool:
+    """Whether every operand's type fixes the size of a level (the verifier
+    has checked that they agree)."""
+    expr = enc.dim_to_lvl.results[level]
+    if not isinstance(expr, AffineDimExpr):
+        return False
+    return all(
+        is_tensor_type(v.type) and v.type.get_shape()[expr.position] >= 0
+        for v in op.inputs
+    )
 
 
 def _agreed_size(
