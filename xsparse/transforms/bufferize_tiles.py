@@ -19,8 +19,8 @@ in place (the `sparsifier` runs it first):
   on the elements of its operands) or a load from the tensor's buffer
   (`InsertSliceInPlace`). The tile is never materialized.
 
-Dense named `linalg.matmul`s (the RFC example's producer) are generalized so
-that `dense-linalg-to-loops` lowers them (`GeneralizeDenseMatmul`).
+Named linalg ops on tensors (the RFC example's `linalg.matmul`) are generalized so
+that `dense-linalg-to-loops` lowers them (`sparsification.GeneralizeNamedOp`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp, MatmulOp, YieldOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Attribute, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
@@ -60,7 +60,7 @@ from xsparse.transforms.convert_to_llvm.memref import (
 from xsparse.transforms.lower_subset import Emitter
 from xsparse.transforms.lower_subset import _buffer_of as buffer_of  # pyright: ignore[reportPrivateUsage]
 from xsparse.transforms.lower_subset import _memref_of as memref_of  # pyright: ignore[reportPrivateUsage]
-from xsparse.transforms.sparsification import generic_of
+from xsparse.transforms.sparsification import GeneralizeNamedOp
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
@@ -299,20 +299,6 @@ class InsertSliceInPlace(RewritePattern):
             store_slice(op, rewriter)
 
 
-class GeneralizeDenseMatmul(RewritePattern):
-    """A dense `linalg.matmul` on tensors -> its `linalg.generic` (MLIR's
-    `linalg-generalize-named-ops`), which `dense-linalg-to-loops` lowers."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
-        operands = [*op.inputs, *op.outputs]
-        if not all(
-            is_tensor_type(v.type) and sparse_encoding(v.type) is None for v in operands
-        ):
-            return
-        rewriter.replace(op, generic_of(op))
-
-
 def _erase_dead_tiles(module: ModuleOp) -> None:
     """Drop the slices, elementwise generics and tensor views nothing reads any more."""
     kinds = (tensor.ExtractSliceOp, GenericOp, bufferization.ToTensorOp)
@@ -332,7 +318,7 @@ class BufferizeTileLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [GeneralizeDenseMatmul(), BufferizeSliceLoop(), InsertSliceInPlace()]
+                [GeneralizeNamedOp(), BufferizeSliceLoop(), InsertSliceInPlace()]
             ),
             apply_recursively=True,
         ).rewrite_module(op)

@@ -418,6 +418,22 @@ def level_sizes(e: Emitter, tensor: SSAValue, stt: SparseTensorType) -> list[SSA
     return [e.value(LvlOp(tensor, e.index(level))) for level in range(stt.lvl_rank)]
 
 
+def level_extent(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:
+    """The size of a level whose coordinate is `expr` of the dimensions."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr) and isinstance(
+        expr.rhs, AffineConstantExpr
+    ):
+        block = e.index(expr.rhs.value)
+        if expr.kind == AffineBinaryOpKind.Mod:
+            return block
+        if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv):
+            inner = level_extent(e, expr.lhs, dims)
+            return e.value(arith.CeilDivUIOp(inner, block))
+    raise ValueError(f"cannot size a level of expression {expr}")
+
+
 def dim_sizes(
     e: Emitter, tensor: SSAValue, stt: SparseTensorType, lvl: Sequence[SSAValue]
 ) -> list[SSAValue]:

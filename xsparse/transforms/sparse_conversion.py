@@ -112,6 +112,7 @@ from xsparse.transforms.post_sparsification_rewrite import (
     INDEX,
     Emitter,
     dim_sizes,
+    level_extent,
     level_sizes,
     walk_stored,
 )
@@ -121,7 +122,6 @@ from xsparse.transforms.sparse_tensor_codegen import (
     _dense_constant_of,
     _Entries,
     _is_nonzero,
-    _level_extent,
     _level_space_nest,
     _storage_of,
     _storage_value,
@@ -812,7 +812,7 @@ def convert_entries(
     types = _field_types(tensor_type)
     rank = enc.lvl_rank
     dims = source.dims(e)
-    sizes = [_level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
+    sizes = [level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
     passes = sort_passes(source.keys, source.sorted_levels)
     direct = direct_layout(enc, source.may_repeat)
     head = direct.head if direct is not None else None

@@ -41,7 +41,6 @@ from xdsl.dialects.tensor import DimOp as TensorDimOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import InsertOp as TensorInsertOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -61,9 +60,15 @@ from xsparse.dialects.sparse_tensor.storage import (
     sparse_encoding,
     storage_fields,
 )
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
-from xsparse.transforms.post_sparsification_rewrite import INDEX, Emitter
+from xsparse.transforms.post_sparsification_rewrite import (
+    INDEX,
+    Emitter,
+    dim_sizes,
+    level_extent,
+)
 from xsparse.transforms.sparse_sort import sort_coordinates
 
 STORAGE_ATTR = "xsparse.storage"
@@ -531,7 +536,7 @@ class AllocateSparseTensor(RewritePattern):
         e = Emitter(rewriter, at)
         dynamic = iter(op.dynamic_sizes)
         dims = [next(dynamic) if n < 0 else e.index(n) for n in t.get_shape()]
-        sizes = [_level_size(e, x, dims) for x in enc.dim_to_lvl.results]
+        sizes = [level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
         values: list[SSAValue] = []
         used: list[SSAValue] = []
         hint = op.size_hint if isinstance(op, bufferization.AllocTensorOp) else None
@@ -567,16 +572,9 @@ def _holds_every_entry(enc: Encoding, kind: str, level: int) -> bool:
     return all(isinstance(lt.format, SingletonFormat) for lt in below)
 
 
-def _level_size(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    raise ValueError("insertion into a sparse tensor with a non-permutation encoding")
-
-
 class LowerSparseDim(RewritePattern):
-    """`tensor.dim` of a sparse tensor at a constant dimension -> the size of
-    the level that stores that dimension (of a blocked dimension: its levels'
-    sizes through the lvl-to-dim map)."""
+    """`tensor.dim` of a sparse tensor at a constant dimension -> its size
+    from the type, else from the level sizes through the lvl-to-dim map."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TensorDimOp, rewriter: PatternRewriter) -> None:
@@ -590,18 +588,10 @@ class LowerSparseDim(RewritePattern):
         g = growing_of(op.source, e)
         if g is None:
             return
-        for level, expr in enumerate(enc.dim_to_lvl.results):
-            if expr == AffineDimExpr(dim):
-                rewriter.replace(op, [], [g.level_size(level)])
-                return
-        # A blocked dimension (BSR): one past its last coordinate, from the
-        # last coordinate of every level through the lvl-to-dim map.
-        one = e.index(1)
-        last = [
-            e.value(arith.SubiOp(g.level_size(lvl), one)) for lvl in range(enc.lvl_rank)
-        ]
-        size = e.add(e.affine(enc.lvl_to_dim.results[dim], last), one)
-        rewriter.replace(op, [], [size])
+        stt = SparseTensorType.of(op.source.type)
+        assert stt is not None
+        levels = [g.level_size(lvl) for lvl in range(enc.lvl_rank)]
+        rewriter.replace(op, [], [dim_sizes(e, op.source, stt, levels)[dim]])
 
 
 class LowerSparseInsert(RewritePattern):

@@ -271,21 +271,24 @@ class SparseKernelEmitter:
 
     # -- prologue helpers ---------------------------------------------------
 
+    def _value_buffers(self, operands: Sequence[Operand]) -> None:
+        """The value buffers of `operands` up front, in MLIR's order."""
+        for operand in operands:
+            self.buffer("values" if operand.is_sparse else "dense", operand)
+
+    def _start_state(self) -> State:
+        """Every sparse operand at its root: level 0, position 0."""
+        sparse = [o.index for o in self.operands if o.is_sparse]
+        return State(
+            depth=dict.fromkeys(sparse, 0),
+            positions=dict.fromkeys(sparse, self.index_constant(0)),
+        )
+
     def _emit_in_place(self) -> SSAValue:
         """The loops updating a sparse output's values; the result is the
         output itself (`sparse_tensor.load`, as MLIR 22 returns it)."""
-        for operand in self.operands:
-            if operand.is_sparse:
-                self.buffer("values", operand)
-            else:
-                self.buffer("dense", operand)
-        state = State(
-            depth={o.index: 0 for o in self.operands if o.is_sparse},
-            positions={
-                o.index: self.index_constant(0) for o in self.operands if o.is_sparse
-            },
-        )
-        self._emit_loop(0, self.expr, state, None, self.builder)
+        self._value_buffers(self.operands)
+        self._emit_loop(0, self.expr, self._start_state(), None, self.builder)
         return self.builder.insert(LoadOp(self.output.value)).results[0]
 
     def _emit_insertions(self) -> SSAValue:
@@ -293,21 +296,11 @@ class SparseKernelEmitter:
         the tensor through the loops (MLIR 22's IR shape); with an expanded
         workspace for out-of-order insertion, allocated once before the nest
         (`compress` clears the entries it used) and freed after it."""
-        for operand in self.operands[:-1]:
-            if operand.is_sparse:
-                self.buffer("values", operand)
-            else:
-                self.buffer("dense", operand)
+        self._value_buffers(self.operands[:-1])
         if self.expand_depth is not None:
             self._workspace = ExpandOp(self.output.value)
             self._hoisted(self._workspace)
-        state = State(
-            depth={o.index: 0 for o in self.operands if o.is_sparse},
-            positions={
-                o.index: self.index_constant(0) for o in self.operands if o.is_sparse
-            },
-        )
-        self._emit_loop(0, self.expr, state, None, self.builder)
+        self._emit_loop(0, self.expr, self._start_state(), None, self.builder)
         if self._workspace is not None:
             for buffer in self._workspace.results[:3]:
                 self.builder.insert(memref.DeallocOp.get(buffer))
@@ -448,19 +441,8 @@ class SparseKernelEmitter:
             Builder(InsertPoint.before(self._prologue_anchor)).insert(
                 FillOp([zero], [out_buf], res=())
             )
-        # Buffers of every operand up front, in MLIR's order.
-        for operand in self.operands[:-1]:
-            if operand.is_sparse:
-                self.buffer("values", operand)
-            else:
-                self.buffer("dense", operand)
-        state = State(
-            depth={o.index: 0 for o in self.operands if o.is_sparse},
-            positions={
-                o.index: self.index_constant(0) for o in self.operands if o.is_sparse
-            },
-        )
-        self._emit_loop(0, self.expr, state, None, self.builder)
+        self._value_buffers(self.operands[:-1])
+        self._emit_loop(0, self.expr, self._start_state(), None, self.builder)
         result_type = self.generic.res[0].type if self.generic.res else self.output.type
         to_tensor = bufferization.ToTensorOp.create(
             operands=[out_buf], result_types=[result_type]

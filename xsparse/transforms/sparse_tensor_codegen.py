@@ -45,11 +45,7 @@ from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
     AffineDimExpr,
-    AffineExpr,
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -94,6 +90,7 @@ from xsparse.transforms.post_sparsification_rewrite import (
     GLOBAL_PREFIX,
     INDEX,
     Emitter,
+    level_extent,
 )
 from xsparse.transforms.sparse_insertion import (
     GROWING_ATTR,
@@ -1002,7 +999,7 @@ def build_storage_at_runtime(
     enc = sparse_encoding(tensor_type)
     assert enc is not None
     dims = e.sizes(dense)
-    sizes = [_level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
+    sizes = [level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
     entries = _gather_entries(e, dense, enc, sizes, stored)
     fields = storage_from_entries(e, entries, tensor_type, sizes)
     for temporary in (entries.coords, entries.values):
@@ -1080,22 +1077,6 @@ def storage_from_entries(
         sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
         for f in storage_fields(tensor_type)
     ]
-
-
-def _level_extent(e: Emitter, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:
-    """The size of a level whose coordinate is `expr` of the dimensions."""
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineBinaryOpExpr) and isinstance(
-        expr.rhs, AffineConstantExpr
-    ):
-        block = e.index(expr.rhs.value)
-        if expr.kind == AffineBinaryOpKind.Mod:
-            return block
-        if expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv):
-            inner = _level_extent(e, expr.lhs, dims)
-            return e.value(arith.CeilDivUIOp(inner, block))
-    raise ValueError(f"cannot size a level of expression {expr}")
 
 
 class ConvertDenseToSparse(RewritePattern):
