@@ -533,7 +533,7 @@ class SparseKernelEmitter:
                 positions=dict(state.positions),
                 depth=dict(state.depth),
                 loaded=dict(state.loaded),
-                run_ends={},
+                run_ends=dict(state.run_ends),
             )
             body = Builder(InsertPoint.at_end(block))
             for arg, leaf_index in zip(block.args[1:], present, strict=False):
@@ -541,6 +541,7 @@ class SparseKernelEmitter:
                 if isinstance(leaf, LevelSet):
                     inner.positions[leaf.operand] = arg
                     inner.depth[leaf.operand] += 1
+                    inner.run_ends.pop(leaf.operand, None)
                     stored = set_value_leaves[leaf_index]
                     if stored.is_segmented:
                         end = indexing.SegmentEndOp(stored.coordinates, arg, stored.hi)
@@ -556,6 +557,7 @@ class SparseKernelEmitter:
                     position = body.insert(arith.AddiOp(mul, block.args[0])).result
                 inner.positions[operand.index] = position
                 inner.depth[operand.index] += 1
+                inner.run_ends.pop(operand.index, None)
             self._load_ready(case_expr, inner, k + 1, body)
             carried = list(block.args[1 + len(present) :])
             block_acc = carried.pop(0) if acc is not None else None

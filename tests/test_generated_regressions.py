@@ -1,0 +1,65 @@
+"""Regression tests for defects found by the generated differential tests
+(`xsparse.testing.kernels`, `tools/fuzz.py`), one test per defect, each
+named after what went wrong."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xsparse
+from xsparse import SparseTensor
+
+MAPS = {
+    "CSR": "(i, j) -> (i : dense, j : compressed)",
+    "CSC": "(i, j) -> (j : dense, i : compressed)",
+    "DCSR": "(i, j) -> (i : compressed, j : compressed)",
+    "DCSC": "(i, j) -> (j : compressed, i : compressed)",
+    "COO": "(i, j) -> (i : compressed(nonunique), j : singleton)",
+}
+
+
+def encoding(name: str) -> str:
+    return f"#sparse_tensor.encoding<{{ map = {MAPS[name]} }}>"
+
+
+def matmul_kernel(enc_a: str, enc_b: str) -> str:
+    ta = f"tensor<?x?xf64, {encoding(enc_a)}>"
+    tb = f"tensor<?x?xf64, {encoding(enc_b)}>"
+    return f"""
+func.func @mm(%a: {ta}, %b: {tb}, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {{
+  %0 = linalg.generic {{indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+      affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}}
+      ins(%a, %b : {ta}, {tb}) outs(%c : tensor<?x?xf64>) {{
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  }} -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}}"""
+
+
+@pytest.mark.parametrize(
+    "enc_a, enc_b",
+    [("CSC", "COO"), ("DCSC", "COO"), ("COO", "CSC"), ("COO", "DCSC"), ("COO", "COO")],
+)
+def test_coo_run_kept_across_another_operands_loop(enc_a: str, enc_b: str) -> None:
+    """A COO operand's singleton level iterates the run of its nonunique parent
+    even when another operand's loop sits between the two levels (C += A @ B,
+    A column-major, B in COO: loop order k, i, j). It used to iterate only the
+    run's first entry: [[1, 2], [3, 4]] @ itself gave [[7, 0], [15, 0]]."""
+    kernel = xsparse.compile(matmul_kernel(enc_a, enc_b))
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    c = kernel(SparseTensor.from_dense(a, encoding(enc_a)),
+               SparseTensor.from_dense(a, encoding(enc_b)), np.zeros((2, 2)))
+    np.testing.assert_array_equal(c, a @ a)
+    rng = np.random.default_rng(7)
+    a = np.where(rng.random((13, 11)) < 0.3, rng.standard_normal((13, 11)), 0.0)
+    b = np.where(rng.random((11, 9)) < 0.3, rng.standard_normal((11, 9)), 0.0)
+    a[4] = 0.0
+    b[:, 2] = 0.0
+    c = kernel(SparseTensor.from_dense(a, encoding(enc_a)),
+               SparseTensor.from_dense(b, encoding(enc_b)), np.ones((13, 9)))
+    np.testing.assert_allclose(c, 1.0 + a @ b, rtol=1e-12, atol=1e-12)
