@@ -52,14 +52,20 @@ def test_coo_run_kept_across_another_operands_loop(enc_a: str, enc_b: str) -> No
     run's first entry: [[1, 2], [3, 4]] @ itself gave [[7, 0], [15, 0]]."""
     kernel = xsparse.compile(matmul_kernel(enc_a, enc_b))
     a = np.array([[1.0, 2.0], [3.0, 4.0]])
-    c = kernel(SparseTensor.from_dense(a, encoding(enc_a)),
-               SparseTensor.from_dense(a, encoding(enc_b)), np.zeros((2, 2)))
+    c = kernel(
+        SparseTensor.from_dense(a, encoding(enc_a)),
+        SparseTensor.from_dense(a, encoding(enc_b)),
+        np.zeros((2, 2)),
+    )
     np.testing.assert_array_equal(c, a @ a)
     rng = np.random.default_rng(7)
     a = np.where(rng.random((13, 11)) < 0.3, rng.standard_normal((13, 11)), 0.0)
     b = np.where(rng.random((11, 9)) < 0.3, rng.standard_normal((11, 9)), 0.0)
     a[4] = 0.0
     b[:, 2] = 0.0
-    c = kernel(SparseTensor.from_dense(a, encoding(enc_a)),
-               SparseTensor.from_dense(b, encoding(enc_b)), np.ones((13, 9)))
+    c = kernel(
+        SparseTensor.from_dense(a, encoding(enc_a)),
+        SparseTensor.from_dense(b, encoding(enc_b)),
+        np.ones((13, 9)),
+    )
     np.testing.assert_allclose(c, 1.0 + a @ b, rtol=1e-12, atol=1e-12)
