@@ -9,6 +9,8 @@ gather indices. Sums are reassociated by the vector code, hence the tolerance.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ import scipy.sparse as sp
 
 import xsparse
 from xsparse import SparseTensor
+from xsparse.diagnostics import XSparseError
 
 KERNELS = Path(__file__).parent / "kernels"
 SV = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
@@ -154,35 +157,26 @@ def test_simd_index32(name: str) -> None:
     np.testing.assert_allclose(result, expected, rtol=tol, atol=tol)
 
 
-def test_vector_loops_are_generated() -> None:
-    """The compiled vector kernel really runs vector code (LLVM IR has vectors)."""
+def _llvm_ir(source: str, **options: Any) -> str:
     from xsparse.backend.kernel import make_context
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
     from xsparse.transforms.sparsifier import sparsifier_passes
 
     ctx = make_context()
-    module = parse_module(ctx, (KERNELS / "spmv_csr.mlir").read_text(), "<spmv>")
-    for p in sparsifier_passes(vl=8):
+    module = parse_module(ctx, source, "<source>")
+    for p in sparsifier_passes(**options):
         p.apply(ctx, module)
-    ir = lower_to_llvm(module).llvm_ir()
+    return lower_to_llvm(module).llvm_ir()
+
+
+def test_vector_loops_are_generated() -> None:
+    """The compiled vector kernel really runs vector code (LLVM IR has vectors)."""
+    ir = _llvm_ir((KERNELS / "spmv_csr.mlir").read_text(), vl=8)
     assert re.search(r"<8 x double>", ir)
     # sparse-vector-peel: an unmasked main loop and a scalar epilogue, so no
     # masked memory intrinsics remain (and the gathers became scalar loads).
     assert "llvm.masked" not in ir
-
-
-def _llvm_ir(name: str, **options: Any) -> str:
-    from xsparse.backend.kernel import make_context
-    from xsparse.backend.lowering import lower_to_llvm
-    from xsparse.diagnostics import parse_module
-    from xsparse.transforms.sparsifier import sparsifier_passes
-
-    ctx = make_context()
-    module = parse_module(ctx, (KERNELS / f"{name}.mlir").read_text(), name)
-    for p in sparsifier_passes(**options):
-        p.apply(ctx, module)
-    return lower_to_llvm(module).llvm_ir()
 
 
 @pytest.mark.parametrize(
@@ -199,7 +193,8 @@ def test_vla_compiles_for_sve(name: str) -> None:
     except RuntimeError:
         pytest.skip("llvmlite is built without the AArch64 backend")
     machine = target.create_target_machine(cpu="generic", features="+sve", opt=3)
-    ir = _llvm_ir(name, vl=4, enable_vla_vectorization=True)
+    source = (KERNELS / f"{name}.mlir").read_text()
+    ir = _llvm_ir(source, vl=4, enable_vla_vectorization=True)
     assert "<vscale x 4 x" in ir and "@llvm.vscale.i64" in ir
     ir = re.sub(r"^target (triple|datalayout).*\n", "", ir, flags=re.M)
     module = llvm.parse_assembly(ir)
@@ -210,3 +205,202 @@ def test_vla_compiles_for_sve(name: str) -> None:
     # SVE: vector-length-agnostic counts and predicated SVE loads on z registers.
     assert re.search(r"\b(cntd|cntw|rdvl|incd|incw)\b", asm)
     assert re.search(r"\bld1[dw]\s+\{?\s*z\d+", asm)
+
+
+# Integer division and complex elements -------------------------------------
+
+DIVISION = """
+#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>
+#map = affine_map<(i) -> (i)>
+func.func @{op}(%a: tensor<?xi32, #SV>, %b: tensor<?xi32>, %x: tensor<?xi32>)
+    -> tensor<?xi32> {{
+  %0 = linalg.generic {{indexing_maps = [#map, #map, #map],
+                       iterator_types = ["parallel"]}}
+      ins(%a, %b : tensor<?xi32, #SV>, tensor<?xi32>) outs(%x : tensor<?xi32>) {{
+  ^bb0(%p: i32, %q: i32, %o: i32):
+    %d = sparse_tensor.binary %p, %q : i32, i32 to i32
+      overlap = {{
+        ^bb0(%u: i32, %v: i32):
+          %r = arith.{op} %u, %v : i32
+          sparse_tensor.yield %r : i32
+      }}
+      left = identity
+      right = {{}}
+    linalg.yield %d : i32
+  }} -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}}
+"""
+
+SUM_OF_QUOTIENTS = """
+#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+func.func @sum_of_quotients(%a: tensor<?xi64, #SV>, %b: tensor<?xi64>,
+                            %x: tensor<i64>) -> tensor<i64> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,
+                                        affine_map<(i) -> (i)>,
+                                        affine_map<(i) -> ()>],
+                       iterator_types = ["reduction"]}
+      ins(%a, %b : tensor<?xi64, #SV>, tensor<?xi64>) outs(%x : tensor<i64>) {
+  ^bb0(%p: i64, %q: i64, %o: i64):
+    %d = sparse_tensor.binary %p, %q : i64, i64 to i64
+      overlap = {
+        ^bb0(%u: i64, %v: i64):
+          %r = arith.divsi %u, %v : i64
+          sparse_tensor.yield %r : i64
+      }
+      left = identity
+      right = {}
+    %s = arith.addi %o, %d : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  return %0 : tensor<i64>
+}
+"""
+
+
+def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))
+
+
+def _unsigned(f: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable[..., Any]:
+    return lambda a, b: f(a.view(np.uint32), b.view(np.uint32)).view(np.int32)
+
+
+NUMPY_DIVISIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "divsi": _trunc_div,
+    "divui": _unsigned(np.floor_divide),
+    "remsi": np.fmod,
+    "remui": _unsigned(np.remainder),
+    "ceildivsi": lambda a, b: -(-a // b),
+    "floordivsi": np.floor_divide,
+}
+
+
+def _division_operands(
+    n: int, stored: int, dtype: type[np.signedinteger[Any]]
+) -> tuple[SparseTensor, np.ndarray, np.ndarray]:
+    """`a` with `stored` entries (not a multiple of 8), `b` nonzero exactly there.
+
+    A division where `a` has no entry, or in a lane the mask switched off (its
+    gathered divisor is the zero that `vector.gather` passes through), would
+    divide by zero and trap.
+    """
+    rng = np.random.default_rng(7)
+    where = np.sort(rng.choice(n, stored, replace=False))
+    a = np.zeros(n, dtype)
+    a[where] = rng.integers(-1000, 1000, stored)
+    a[where[a[where] == 0]] = 5  # every entry nonzero: a(i) stored <=> b(i) != 0
+    b = np.zeros(n, dtype)
+    b[where] = rng.choice([-7, -3, -1, 1, 2, 5, 11], stored)
+    encoding = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
+    return SparseTensor.from_dense(a, encoding), a, b
+
+
+@pytest.mark.parametrize("vl", [1, 8])
+@pytest.mark.parametrize("op", sorted(NUMPY_DIVISIONS))
+def test_integer_division(op: str, vl: int) -> None:
+    """divsi/divui vectorize (masked-off lanes divide by 1), the others stay scalar."""
+    kernel = xsparse.compile(DIVISION.format(op=op), vl=vl)
+    for n, stored in [(45, 19), (13, 5), (64, 37)]:
+        sparse_a, a, b = _division_operands(n, stored, np.int32)
+        result = kernel(sparse_a, b, np.zeros(n, np.int32))
+        safe_b = np.where(b == 0, 1, b)
+        expected = np.where(b == 0, 0, NUMPY_DIVISIONS[op](a, safe_b))
+        np.testing.assert_array_equal(result, expected)
+    if vl > 1:
+        ir = _llvm_ir(DIVISION.format(op=op), vl=vl)
+        vector_division = re.search(rf"= (sdiv|udiv|srem|urem) <{vl} x i32>", ir)
+        assert (vector_division is not None) == (op in ("divsi", "divui"))
+
+
+def test_sum_of_quotients() -> None:
+    """A reduction loop divides by gathered values: its masked lanes too are guarded."""
+    kernel = xsparse.compile(SUM_OF_QUOTIENTS, vl=8)
+    sparse_a, a, b = _division_operands(50, 21, np.int64)
+    expected = _trunc_div(a, np.where(b == 0, 1, b)).sum()
+    assert kernel(sparse_a, b, np.zeros((), np.int64)) == expected
+
+
+def _compile_unpeeled(source: str, vl: int) -> Any:
+    """`xsparse.compile(source, vl=vl)` without sparse-vector-peel: the vector
+    loop runs its last, partial step with the lanes past the end masked off."""
+    from xdsl.dialects import func
+
+    from xsparse.backend import jit
+    from xsparse.backend.kernel import Kernel, make_context, shared_sizes
+    from xsparse.backend.lowering import lower_to_llvm
+    from xsparse.diagnostics import parse_module
+    from xsparse.transforms.sparse_vectorization import SparseVectorPeelPass
+    from xsparse.transforms.sparsifier import sparsifier_passes
+
+    ctx = make_context()
+    module = parse_module(ctx, source, "<source>")
+    (function,) = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    signature, groups = function.function_type, shared_sizes(function)
+    for p in sparsifier_passes(vl=vl):
+        if not isinstance(p, SparseVectorPeelPass):
+            p.apply(ctx, module)
+    lowered = lower_to_llvm(module)
+    ir = lowered.llvm_ir()
+    assert "llvm.masked.gather" in ir and re.search(rf"sdiv <{vl} x i(32|64)>", ir)
+    name = function.sym_name.data
+    return Kernel(name, signature, jit.compile(lowered).function(name), groups)
+
+
+def check_masked_lanes() -> None:
+    """Masked vector loops divide right (run in a child process by the test
+    below: a division by zero in a masked-off lane kills it with SIGFPE)."""
+    divide = _compile_unpeeled(DIVISION.format(op="divsi"), 8)
+    for n, stored in [(45, 19), (13, 5)]:
+        sparse_a, a, b = _division_operands(n, stored, np.int32)
+        result = divide(sparse_a, b, np.zeros(n, np.int32))
+        expected = _trunc_div(a, np.where(b == 0, 1, b))
+        np.testing.assert_array_equal(result, expected)
+    total = _compile_unpeeled(SUM_OF_QUOTIENTS, 8)
+    sparse_a, a, b = _division_operands(50, 21, np.int64)
+    expected_total = _trunc_div(a, np.where(b == 0, 1, b)).sum()
+    assert total(sparse_a, b, np.zeros((), np.int64)) == expected_total
+
+
+def test_masked_lanes_divide_safely() -> None:
+    """MLIR 22's vector division by the zero of masked-off lanes traps on x86
+    (`mlir-opt --sparsifier="vl=8"`, then mlir-runner: SIGFPE); ours does not."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+        "import test_vectorization as t; t.check_masked_lanes(); print('checked')"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, f"exit {run.returncode} (-8: SIGFPE)\n{run.stderr}"
+    assert run.stdout.split() == ["checked"]
+
+
+COMPLEX_MULTIPLY = """
+#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+#map = affine_map<(i) -> (i)>
+func.func @multiply(%a: tensor<?xcomplex<f64>, #SV>, %b: tensor<?xcomplex<f64>>,
+                    %x: tensor<?xcomplex<f64>>) -> tensor<?xcomplex<f64>> {
+  %0 = linalg.generic {indexing_maps = [#map, #map, #map],
+                       iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<?xcomplex<f64>, #SV>, tensor<?xcomplex<f64>>)
+      outs(%x : tensor<?xcomplex<f64>>) {
+  ^bb0(%p: complex<f64>, %q: complex<f64>, %o: complex<f64>):
+    %d = complex.mul %p, %q : complex<f64>
+    linalg.yield %d : complex<f64>
+  } -> tensor<?xcomplex<f64>>
+  return %0 : tensor<?xcomplex<f64>>
+}
+"""
+
+
+@pytest.mark.parametrize("vl", [1, 8])
+def test_complex_kernel_is_refused_with_a_location(vl: int) -> None:
+    """Complex elements are not supported by the sparsifier (the vector loops
+    would stay scalar, see complex.mlir): a located error, not an internal one."""
+    with pytest.raises(XSparseError) as error:
+        xsparse.compile(COMPLEX_MULTIPLY, vl=vl)
+    message = str(error.value)
+    assert message.startswith("<source>:6:3: error: 'linalg.generic' op")
+    assert "element type complex<f64> is not supported" in message
+    assert "internal error" not in message

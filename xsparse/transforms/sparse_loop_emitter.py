@@ -137,6 +137,9 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
         vtype = value.type
         if not is_tensor_type(vtype):
             raise UnsupportedKernel("sparsification expects tensor operands")
+        element = vtype.element_type
+        if not isinstance(element, IntegerType | IndexType | AnyFloat):
+            raise UnsupportedKernel(f"element type {element} is not supported")
         operand = Operand(i, value, vtype, amap, encoding_of(vtype))
         if operand.encoding is not None:
             for dim in _level_dims(operand.encoding):

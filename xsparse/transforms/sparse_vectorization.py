@@ -24,7 +24,10 @@ enable-simd-index32=B}` (SparseVectorization.cpp), with the same patterns:
   MLIR's vector-step lowering does inside the pass.
 
 The mask is `vector.broadcast true` when the trip count is a known multiple of
-the vector length, else `vector.create_mask (affine.min(step, hi - i))`.
+the vector length, else `vector.create_mask (affine.min(step, hi - i))`. Unlike
+MLIR 22, the divisor of `arith.divsi`/`divui` is then `select(mask, divisor, 1)`
+(a masked-off lane must not divide by the zero its masked load passed through);
+no other integer division or remainder vectorizes, nor any complex value.
 
 `sparse-vector-peel` (xsparse's own pass, run by the `sparsifier` pipeline
 after this one) lowers that shape for speed: an unmasked vector main loop,
@@ -130,6 +133,10 @@ _BINARY_OPS: tuple[type[Operation], ...] = (
 )
 """Binary ops vectorized lane-wise (shifts only by a loop-invariant amount)."""
 
+_INT_DIVISIONS: tuple[type[Operation], ...] = (arith.DivSIOp, arith.DivUIOp)
+"""The integer divisions of `_BINARY_OPS` (MLIR 22 vectorizes no `remsi`,
+`remui`, `ceildivsi`, `ceildivui` or `floordivsi`: those keep their loop)."""
+
 _REDUCTION_KINDS: dict[type[Operation], tuple[vector.CombiningKindFlag, bool]] = {
     # op: (combining kind, whether the iter_arg may be either operand)
     arith.AddfOp: (vector.CombiningKindFlag.ADD, True),
@@ -181,6 +188,22 @@ def constant_int(value: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
+
+
+def _divides_any_dividend(op: Operation) -> bool:
+    """Whether the integer division `op` is defined whatever its dividend.
+
+    True for a constant divisor other than 0 (and, when signed, other than -1:
+    `INT_MIN / -1` overflows), the divisors the sparsifier itself emits.
+    """
+    divisor = constant_int(op.operands[1])
+    if divisor is None or divisor == 0:
+        return False
+    if not isinstance(op, arith.DivSIOp):
+        return True
+    t = op.operands[1].type
+    modulus = 1 << (t.width.data if is_integer_type(t) else 64)
+    return divisor % modulus != modulus - 1
 
 
 def is_sparsifier_loop(op: Operation) -> bool:
@@ -497,9 +520,20 @@ class _LoopVectorizer:
     # Expressions ----------------------------------------------------------
 
     def invariant(self, value: SSAValue) -> SSAValue:
+        """genVectorInvariantValue: a broadcast, or a splat for a constant.
+
+        (MLIR's rewrite driver folds the broadcast of a constant into a splat
+        constant: `x / 3` divides by `dense<3>` in its output.)
+        """
         if value in self.substitutes:
             return self.substitutes[value]
-        return self.emit(vector.BroadcastOp(value, self.vl.of(value.type))).results[0]
+        vtype = self.vl.of(value.type)
+        owner = value.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(
+            owner.value, IntegerAttr | FloatAttr
+        ):
+            return self.splat_constant(vtype, owner.value.value.data)
+        return self.emit(vector.BroadcastOp(value, vtype)).results[0]
 
     def expression(self, exp: SSAValue) -> SSAValue | None:
         """vectorizeExpr: the vector form of `exp` (analysis: `exp` itself), or None."""
@@ -544,8 +578,28 @@ class _LoopVectorizer:
                 operands[1], block
             ):
                 return None
+            if self.codegen and isinstance(def_op, _INT_DIVISIONS):
+                vy = self.guarded_divisor(def_op, vy)
             return self.clone_lanewise(def_op, [vx, vy]) if self.codegen else exp
         return None
+
+    def guarded_divisor(self, op: Operation, divisor: SSAValue) -> SSAValue:
+        """`select(mask, divisor, 1)`: masked-off lanes of `op` divide by 1.
+
+        A masked lane holds the zero its masked load passed through, and LLVM's
+        vector `sdiv`/`udiv` by zero in any lane is undefined (on x86, a trap).
+        MLIR 22 emits the bare division, and its `--sparsifier="vl=8"` kernels
+        die of SIGFPE on a sparse length that is not a multiple of 8. Lanes
+        that are on divide as the scalar loop does. No guard when all lanes are
+        on (a known multiple trip count) or `op` divides any dividend.
+        """
+        assert self.mask is not None
+        if isinstance(self.mask.owner, vector.BroadcastOp) or _divides_any_dividend(op):
+            return divisor
+        vtype = divisor.type
+        assert is_vector_type(vtype)
+        one = self.splat_constant(vtype, 1)
+        return self.emit(arith.SelectOp(self.mask, divisor, one)).results[0]
 
     def clone_lanewise(self, op: Operation, operands: list[SSAValue]) -> SSAValue:
         """`op` on vectors: same kind, properties and attributes, vector result."""
