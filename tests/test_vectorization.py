@@ -262,11 +262,19 @@ def _trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))
 
 
-def _unsigned(f: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable[..., Any]:
-    return lambda a, b: f(a.view(np.uint32), b.view(np.uint32)).view(np.int32)
+Division = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-NUMPY_DIVISIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+def _unsigned(f: Division) -> Division:
+    """`f` on the operands' bits read as uint32, its result's as int32."""
+
+    def unsigned(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return f(a.view(np.uint32), b.view(np.uint32)).view(np.int32)
+
+    return unsigned
+
+
+NUMPY_DIVISIONS: dict[str, Division] = {
     "divsi": _trunc_div,
     "divui": _unsigned(np.floor_divide),
     "remsi": np.fmod,
