@@ -84,6 +84,7 @@ from xsparse.dialects.indexing import (
     UnionOp,
     YieldOp,
 )
+from xsparse.transforms.errors import PassFailure
 
 EMITTED_FROM = "Emitted from"
 """The attribute MLIR's sparsifier puts on its loops (a name with a space)."""
@@ -344,8 +345,9 @@ class _Plan:
             if isinstance(leaf, StoredOp) and not (
                 leaf.is_ordered and (leaf.is_unique or leaf.is_segmented)
             ):
-                raise DiagnosticException(
-                    f"'{op.name}': leaf {i} is nonordered or nonunique and cannot be "
+                raise PassFailure(
+                    op,
+                    f"leaf {i} is nonordered or nonunique and cannot be "
                     "co-iterated; use lower-indexing{strategy=dense-expansion}"
                 )
 

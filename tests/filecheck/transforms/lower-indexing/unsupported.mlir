@@ -13,4 +13,4 @@ func.func @f(%ca: memref<?xindex>, %cb: memref<?xindex>, %lo: index, %hi: index)
   func.return
 }
 
-// CHECK: error: 'indexing.foreach': leaf 0 is nonordered or nonunique and cannot be co-iterated; use lower-indexing{strategy=dense-expansion}
+// CHECK: unsupported.mlir:[[# @LINE - 7]]:3: error: 'indexing.foreach' op leaf 0 is nonordered or nonunique and cannot be co-iterated; use lower-indexing{strategy=dense-expansion}
