@@ -1,9 +1,11 @@
-"""`linalg.generic` with its trait given as an attribute alias, as MLIR accepts.
+"""`linalg.generic` with its trait given as an attribute alias, as MLIR accepts;
+`linalg.index` verified as MLIR verifies it.
 
 MLIR's sparse kernels are usually written `linalg.generic #trait ins(...) outs(...)`
 with `#trait = {indexing_maps = [...], iterator_types = [...]}` (MLIR's
 "Linalg Generic" documentation); xDSL 0.74's parser only takes the inline
-dictionary. `extend_linalg()` teaches xDSL's `linalg.generic` parser the alias.
+dictionary. `extend_linalg()` teaches xDSL's `linalg.generic` parser the alias,
+and xDSL's `linalg.index` the bounds of its dimension (MLIR's `IndexOp::verify`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import DictionaryAttr
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _inline_parse: Callable[[Parser], GenericOp] = GenericOp.parse
@@ -44,6 +47,24 @@ def _parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
             delattr(parser, "parse_optional_attr_dict")
 
 
+def _verify_index(op: IndexOp) -> None:
+    """MLIR's checks of `linalg.index`: a dimension from 0 to the loop count."""
+    dim = op.dim.value.data
+    if dim < 0:
+        raise VerifyException(
+            "attribute 'dim' failed to satisfy constraint: 64-bit signless "
+            "integer attribute whose minimum value is 0"
+        )
+    parent = op.parent_op()
+    if isinstance(parent, GenericOp) and dim >= len(parent.iterator_types):
+        raise VerifyException(
+            f"expected dim ({dim}) to be lower than the number of loops "
+            f"({len(parent.iterator_types)}) of the enclosing LinalgOp"
+        )
+
+
 def extend_linalg() -> None:
-    """Install the alias-accepting parser on xDSL's `linalg.generic` (idempotent)."""
+    """Install the alias-accepting parser on xDSL's `linalg.generic` and the
+    bounds check on `linalg.index` (idempotent)."""
     GenericOp.parse = classmethod(_parse_generic)  # pyright: ignore[reportAttributeAccessIssue]
+    IndexOp.verify_ = _verify_index  # pyright: ignore[reportAttributeAccessIssue]
