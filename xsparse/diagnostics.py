@@ -6,13 +6,25 @@ found after parsing (or after a pass) still points at the source text.
 
 from __future__ import annotations
 
+import math
+import re
 from typing import cast
 from weakref import WeakKeyDictionary
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import (
+    AnyDenseElement,
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    RankedStructure,
+    TensorType,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.parser import Parser
+from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
@@ -26,8 +38,42 @@ class XSparseError(Exception):
     """An error in user input, already formatted with its location."""
 
 
+HEX_LITERAL = re.compile(r"(-?)\s*(0[xX][0-9a-fA-F]+)")
+"""A hexadecimal literal and the minus before it, if any."""
+DENSE_ELEMENT = re.compile(
+    r"true|false|-?0[xX][0-9a-fA-F]+|-?\d+\.?\d*(?:[eE][+-]?\d+)?"
+)
+"""An element of a dense literal; `"0x..."`, its hex-string form, is no element."""
+
+
+def float_from_literal(token: str, t: AnyFloat) -> float:
+    """A float literal as MLIR reads it for type `t`: a hexadecimal one as the
+    bits of the value, a decimal one too large for `t` as infinity."""
+    if token in ("true", "false"):
+        return float(token == "true")
+    hexadecimal = HEX_LITERAL.fullmatch(token)
+    if hexadecimal is not None:
+        if hexadecimal.group(1):
+            raise ValueError(
+                "hexadecimal float literal should not have a leading minus"
+            )
+        bits = int(hexadecimal.group(2), 16)
+        if bits >= 1 << t.bitwidth:
+            raise ValueError("hexadecimal float constant out of range for type")
+        return t.unpack(bits.to_bytes(t.compile_time_size, "little"), 1)[0]
+    value = float(token)
+    try:
+        t.pack([value])
+    except OverflowError:
+        return math.copysign(math.inf, value)
+    return value
+
+
 class LocatingParser(Parser):
-    """xDSL's parser, remembering the source span where each operation starts."""
+    """xDSL's parser, remembering the source span where each operation starts;
+    float literals read as MLIR reads them (`float_from_literal`), where xDSL
+    reads a hexadecimal element of a dense literal as an integer value, and
+    fails on a value too large for its type."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<input>") -> None:
         super().__init__(ctx, text, name)
@@ -38,6 +84,68 @@ class LocatingParser(Parser):
         op = super().parse_operation()
         self.op_spans[op] = start
         return op
+
+    def parse_optional_builtin_int_or_float_attr(
+        self,
+    ) -> IntegerAttr | FloatAttr | None:
+        start = self.pos
+        try:
+            attr = super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:
+            attr = None
+        if attr is None and self.pos == start:
+            return None  # no number here
+        if isinstance(attr, IntegerAttr):
+            return attr
+        literal, t = self._typed_literal(start)
+        if not isinstance(t, AnyFloat):
+            return attr
+        try:
+            return FloatAttr(float_from_literal(literal, t), t)
+        except ValueError as e:
+            at = start + max(literal.lower().find("0x"), 0)  # where MLIR points
+            self.raise_error(str(e), at, start + len(literal))
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        start = self.pos
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(type)
+        except (OverflowError, ValueError):
+            attr = None
+        literal, t = self._typed_literal(start)
+        if attr is not None and ('"' in literal or "0x" not in literal.lower()):
+            return attr  # no hexadecimal element: xDSL read it as MLIR does
+        shaped = cast(RankedStructure[AnyDenseElement], type or t)
+        element = shaped.element_type
+        if not isinstance(element, AnyFloat):
+            if attr is None:
+                message = "integer constant out of range for type"
+                self.raise_error(message, start, self.pos)
+            return attr
+        values: list[float] = []
+        for token in DENSE_ELEMENT.finditer(literal):
+            try:
+                values.append(float_from_literal(token.group(0), element))
+            except ValueError as e:
+                at = start + token.start() + max(token.group(0).find("0x"), 0)
+                self.raise_error(str(e), at, start + token.end())
+        if len(values) == 1:
+            values *= math.prod(shaped.get_shape())
+        floats = cast(RankedStructure[AnyFloat], shaped)
+        return DenseIntOrFPElementsAttr.from_list(floats, values)
+
+    def _typed_literal(self, start: int) -> tuple[str, Attribute | None]:
+        """The literal parsed from `start` up to here, and the type after its
+        colon (None without one)."""
+        text = self.lexer.input.content[start : self.pos]
+        literal, colon, type_text = text.partition(":")
+        if not colon:
+            return text.strip(), None
+        parser = Parser(self.ctx, type_text)
+        parser.attribute_aliases = self.attribute_aliases
+        return literal.strip(), parser.parse_type()
 
 
 def format_span(
@@ -68,20 +176,76 @@ def _verify_tensor_encodings(op: Operation) -> None:
             verify_encoding_for_tensor(t.encoding, cast(TensorType[Attribute], t))
 
 
+def _symbol(op: Operation) -> str | None:
+    symbol = op.get_trait(SymbolOpInterface)
+    name = symbol.get_sym_attr_name(op) if symbol is not None else None
+    return name.data if name is not None else None
+
+
+def _symbol_redefinition(op: Operation) -> tuple[Operation, str] | None:
+    """MLIR's check that a symbol table's symbols are unique, reported at the
+    second definition (xDSL reports it on the table)."""
+    if op.get_trait(SymbolTable) is None:
+        return None
+    seen: set[str] = set()
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                name = _symbol(child)
+                if name is None:
+                    continue
+                if name in seen:
+                    return child, f"redefinition of symbol named '{name}'"
+                seen.add(name)
+    return None
+
+
+def _dominates(value: SSAValue, user: Operation, order: dict[Operation, int]) -> bool:
+    """Whether `value` dominates its use by `user`: its block encloses `user`,
+    and an op result comes before (MLIR's `DominanceInfo::properlyDominates`;
+    blocks of one multi-block region are not compared, and a module's body is
+    a graph region)."""
+    if isinstance(value, OpResult):
+        block = value.op.parent_block()
+    else:
+        assert isinstance(value, BlockArgument)
+        block = value.block
+    if block is None:
+        return True
+    ancestor: Operation | None = user
+    while ancestor is not None and ancestor.parent_block() is not block:
+        if ancestor.parent_region() is block.parent:
+            return True  # another block of the value's region: CFG dominance
+        ancestor = ancestor.parent_op()
+    if ancestor is None:
+        return False
+    if not isinstance(value, OpResult) or isinstance(ancestor.parent_op(), ModuleOp):
+        return True
+    return order[value.op] < order[ancestor]
+
+
 def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
-    """Verify operations one by one, outermost first; the first failure, with
-    MLIR's `'op' op` prefix for an op's own verifier."""
+    """Verify operations one by one, outermost first, then dominance (as MLIR's
+    verifier does); the first failure, with MLIR's `'op' op` prefix for an
+    op's own verifier."""
     for op in module.walk():
         try:
             _verify_tensor_encodings(op)
         except VerifyException as e:  # a type error: MLIR prints no op prefix
             return op, str(e).split("\n", 1)[0]
+        if (redefinition := _symbol_redefinition(op)) is not None:
+            return redefinition
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
             return op, f"'{op.name}' op " + str(e).split("\n", 1)[0]
         except Exception as e:  # a verifier that crashed is still a user error
             return op, f"'{op.name}' op {type(e).__name__}: {e}"
+    order = {op: i for i, op in enumerate(module.walk())}
+    for op in module.walk():
+        for i, operand in enumerate(op.operands):
+            if not _dominates(operand, op, order):
+                return op, f"operand #{i} does not dominate this use"
     return None
 
 
@@ -93,24 +257,48 @@ def verify_located(
     if failure is None:
         return
     op, message = failure
-    target: Operation | None = op
-    while target is not None and target not in spans:
-        target = target.parent_op()
-    if target is not None:
-        raise XSparseError(format_span(spans[target], message))
+    span = source_span(op, spans)
+    if span is not None:
+        raise XSparseError(format_span(span, message))
     raise XSparseError(f"{filename}: error: {message}")
 
 
+def source_span(
+    op: Operation, spans: WeakKeyDictionary[Operation, Span]
+) -> Span | None:
+    """Where `op` comes from: its own span, else its nearest parsed ancestor's;
+    an ancestor a pass rebuilt (`func.func` -> `llvm.func`) is found by its
+    symbol name."""
+    symbols = {name: span for o, span in spans.items() if (name := _symbol(o))}
+    target: Operation | None = op
+    while target is not None:
+        if target in spans:
+            return spans[target]
+        name = _symbol(target)
+        if name in symbols:
+            return symbols[name]
+        target = target.parent_op()
+    return None
+
+
 def locate_error(
-    error: Exception, spans: WeakKeyDictionary[Operation, Span], filename: str
+    error: Exception,
+    spans: WeakKeyDictionary[Operation, Span],
+    filename: str,
+    module: Operation | None = None,
 ) -> str:
-    """A pass's error message at the source location of its op (`error.op`)."""
+    """A pass's error message at the source location of its op (`error.op`;
+    for a verifier's error without one, the first op of `module` that fails
+    verification)."""
     message = str(error).split("\n", 1)[0]
     target = getattr(error, "op", None)
-    while isinstance(target, Operation) and target not in spans:
-        target = target.parent_op()
-    if isinstance(target, Operation):
-        return format_span(spans[target], message)
+    if target is None and isinstance(error, VerifyException) and module is not None:
+        failure = first_verify_error(module)
+        if failure is not None:
+            target, message = failure
+    span = source_span(target, spans) if isinstance(target, Operation) else None
+    if span is not None:
+        return format_span(span, message)
     return f"{filename}: error: {message}"
 
 

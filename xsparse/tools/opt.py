@@ -96,7 +96,8 @@ class XSparseOptMain(xDSLOptMain):
         except XSparseError:
             raise
         except DiagnosticException as e:
-            raise XSparseError(locate_error(e, self.op_spans, self.get_input_name())) from None
+            name = self.get_input_name()
+            raise XSparseError(locate_error(e, self.op_spans, name, prog)) from None
 
 
 

@@ -1,0 +1,67 @@
+// RUN: %xsparse-diagnostics | filecheck %s
+
+// IR that MLIR 22 rejects, with MLIR's messages: float literals that do not
+// fit their type, symbols defined twice, operands that do not dominate their use.
+
+func.func @hex_too_wide() -> f16 {
+  %c = arith.constant 0x1FFFF : f16
+  return %c : f16
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:23: error: hexadecimal float constant out of range for type
+
+// -----
+
+func.func @hex_minus() -> f32 {
+  %c = arith.constant -0x7F800000 : f32
+  return %c : f32
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:24: error: hexadecimal float literal should not have a leading minus
+
+// -----
+
+func.func @dense_hex_too_wide() -> tensor<2xbf16> {
+  %c = arith.constant dense<[1.0, 0x12345]> : tensor<2xbf16>
+  return %c : tensor<2xbf16>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:35: error: hexadecimal float constant out of range for type
+
+// -----
+
+func.func @dense_integer_too_large() -> tensor<2xi8> {
+  %c = arith.constant dense<[1, 300]> : tensor<2xi8>
+  return %c : tensor<2xi8>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:28: error: integer constant out of range for type
+
+// -----
+
+func.func private @twice(tensor<4xf64>)
+func.func private @twice(tensor<4xf64>)
+
+// CHECK: invalid.mlir:[[# @LINE - 2]]:1: error: redefinition of symbol named 'twice'
+
+// -----
+
+func.func @used_before_defined() -> index {
+  %s = arith.addi %a, %a : index
+  %a = arith.constant 1 : index
+  return %s : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: operand #0 does not dominate this use
+
+// -----
+
+func.func @defined_in_a_child_region(%c: i1) -> f64 {
+  %s = arith.addf %z, %z : f64
+  scf.if %c {
+    %z = arith.constant 0.0 : f64
+  }
+  return %s : f64
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 7]]:3: error: operand #0 does not dominate this use
