@@ -49,10 +49,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.levels import (
-    LooseCompressedFormat,
-    SingletonFormat,
-)
+from xsparse.dialects.sparse_tensor.levels import SingletonFormat
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
 from xsparse.dialects.sparse_tensor.storage import (
@@ -63,6 +60,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.errors import check_dimension, check_insertable
 from xsparse.transforms.post_sparsification_rewrite import (
     INDEX,
     Emitter,
@@ -412,15 +410,6 @@ def _alloc_scheme(e: Emitter, g: Growing, start: int) -> None:
     _push_back(e, g, "values", -1, e.constant(0, values.type.element_type), linear)
 
 
-def _check_insertable(enc: Encoding) -> None:
-    for lt in enc.lvl_types:
-        fmt = lt.format
-        if isinstance(fmt, LooseCompressedFormat) or not (
-            fmt.is_dense or fmt.has_positions or isinstance(fmt, SingletonFormat)
-        ):
-            raise ValueError(f"insertion into a level of format {lt} is not supported")
-
-
 def _insert_entry(
     e: Emitter, g: Growing, lvl_coords: Sequence[SSAValue], value: SSAValue
 ) -> Growing:
@@ -443,7 +432,6 @@ def _descend(
     entry; the position of the entry at the last of them, and the updated
     fields."""
     enc = g.encoding
-    _check_insertable(enc)
     rank = len(enc.lvl_types)
     parent = e.index(0)
     for level, c in enumerate(lvl_coords):
@@ -532,6 +520,7 @@ class AllocateSparseTensor(RewritePattern):
         assert is_tensor_type(t)
         if isinstance(op, bufferization.AllocTensorOp) and op.copy is not None:
             return
+        check_insertable(op, enc)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         dynamic = iter(op.dynamic_sizes)
@@ -584,6 +573,9 @@ class LowerSparseDim(RewritePattern):
             return
         assert isinstance(index.value, IntegerAttr)
         dim = index.value.value.data
+        t = op.source.type
+        assert is_tensor_type(t)
+        check_dimension(op, dim, t.get_num_dims())
         e = Emitter(rewriter, InsertPoint.before(op))
         g = growing_of(op.source, e)
         if g is None:
@@ -603,6 +595,7 @@ class LowerSparseInsert(RewritePattern):
         enc = sparse_encoding(op.dest.type)
         if enc is None:
             return
+        check_insertable(op, enc)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         g = growing_of(op.dest, e)
@@ -700,6 +693,7 @@ class LowerCompress(RewritePattern):
         g = growing_of(op.tensor, e)
         if g is None:
             return
+        check_insertable(op, g.encoding)
         sort_coordinates(e, op.added, op.count)
         values_type = op.values.type
         assert is_memref_type(values_type)

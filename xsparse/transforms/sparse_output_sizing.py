@@ -39,8 +39,10 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToCoordinatesOp,
     ToPositionsOp,
 )
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.transforms.errors import check_insertable
 from xsparse.transforms.sparse_analysis import (
     IntersectSet,
     LevelSet,
@@ -78,6 +80,9 @@ class HintSparseOutputSize(RewritePattern):
             return  # sparsification reports it
         if not kernel.inserting:
             return
+        enc = sparse_encoding(op.outputs[0].type)
+        assert enc is not None
+        check_insertable(empty, enc)  # here, while `empty` is the user's op
         builder = Builder(InsertPoint.before(op))
         if kernel.expand_depth is None:
             bound = entries_bound(kernel)

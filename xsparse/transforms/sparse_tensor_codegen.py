@@ -65,6 +65,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     SingletonFormat,
     StructuredFormat,
 )
+from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     ConvertOp,
     LoadOp,
@@ -85,7 +86,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
-from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.errors import PassFailure, check_dimension
 from xsparse.transforms.post_sparsification_rewrite import (
     GLOBAL_PREFIX,
     INDEX,
@@ -678,6 +679,10 @@ class BufferizeExtract(RewritePattern):
         if isinstance(op, TensorExtractOp):
             new: Operation = memref.LoadOp.get(buffer, op.indices)
         else:
+            dim = constant_int(op.index)
+            t = source.type
+            if dim is not None and is_tensor_type(t):
+                check_dimension(op, dim, t.get_num_dims())
             new = memref.DimOp(buffer, op.index)
         rewriter.replace(op, new)
 

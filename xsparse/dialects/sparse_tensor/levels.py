@@ -34,6 +34,10 @@ class LevelFormat(ABC):
     """How many positions entries each parent position owns (loose_compressed
     stores a [lo, hi) pair per parent)."""
 
+    insertable: ClassVar[bool] = False
+    """A tensor with such a level can be built by insertion in level order
+    (MLIR 22's codegen inserts into dense, compressed and singleton levels)."""
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other)
 
@@ -48,6 +52,7 @@ class DenseFormat(LevelFormat):
     """`dense`: all coordinates of the level are stored (implicit, no buffer)."""
 
     name = "dense"
+    insertable = True
     is_dense = True
 
 
@@ -56,6 +61,7 @@ class BatchFormat(LevelFormat):
     batches (MLIR 22 `batch`)."""
 
     name = "batch"
+    insertable = True
     is_dense = True
 
 
@@ -64,6 +70,7 @@ class CompressedFormat(LevelFormat):
     coordinates[positions[p] : positions[p + 1]]."""
 
     name = "compressed"
+    insertable = True
     has_positions = True
     has_coordinates = True
 
@@ -83,6 +90,7 @@ class SingletonFormat(LevelFormat):
     position (the inner levels of COO)."""
 
     name = "singleton"
+    insertable = True
     has_coordinates = True
 
 

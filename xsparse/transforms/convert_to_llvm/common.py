@@ -19,6 +19,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    BFloat16Type,
     DenseArrayBase,
     Float16Type,
     Float32Type,
@@ -49,6 +50,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xsparse.dialects.jagged import JaggedBufferType
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import PoisonOp
+from xsparse.transforms.errors import PassFailure
 
 PTR = llvm.LLVMPointerType()
 DYNAMIC = DYNAMIC_INDEX
@@ -194,9 +196,9 @@ def static_strides_and_offset(t: MemRefType) -> tuple[list[int], int]:
         ]
         offset = layout.offset
         return strides, offset.data if not isinstance(offset, NoneAttr) else DYNAMIC
-    if not isinstance(layout, NoneAttr) and layout.get_affine_map() != AffineMap.identity(
-        len(shape)
-    ):
+    if not isinstance(
+        layout, NoneAttr
+    ) and layout.get_affine_map() != AffineMap.identity(len(shape)):
         raise DiagnosticException(f"unsupported memref layout in {t}")
     strides = [0] * len(shape)
     running = 1
@@ -334,7 +336,7 @@ def element_size(t: Attribute) -> int:
         return 8
     if isinstance(t, Float32Type):
         return 4
-    if isinstance(t, Float16Type):
+    if isinstance(t, Float16Type | BFloat16Type):
         return 2
     if is_vector_type(t):
         n = 1
@@ -360,6 +362,8 @@ def mangle(t: Attribute) -> str:
         return "f32"
     if isinstance(t, Float16Type):
         return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
     if isinstance(t, llvm.LLVMPointerType):
         return "p0"
     if is_vector_type(t):
@@ -490,9 +494,10 @@ def reconcile_casts(module: ModuleOp, *, strict: bool) -> None:
     for cast in casts if strict else ():
         if cast.parent is not None:
             user = next(iter(cast.outputs[0].uses)).operation
-            raise DiagnosticException(
-                f"failed to legalize '{user.name}' "
-                f"(value of type {cast.inputs[0].type} used as {cast.outputs[0].type})"
+            raise PassFailure(
+                user,
+                "failed to legalize (a value of type "
+                f"{cast.inputs[0].type} used as {cast.outputs[0].type})",
             )
 
 

@@ -32,7 +32,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
@@ -55,6 +54,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     replace_with,
     static_strides_and_offset,
 )
+from xsparse.transforms.errors import PassFailure, check_dimension
 
 
 def _mul(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:
@@ -272,12 +272,11 @@ class DimToLLVM(RewritePattern):
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
         t = op.source.type
         if not is_memref_type(t):
-            raise DiagnosticException(
-                "memref.dim of an unranked memref is not supported"
-            )
+            raise PassFailure(op, "of an unranked memref is not supported")
         dim = _constant_index(op.index)
         if dim is None:
-            raise DiagnosticException("memref.dim needs a constant dimension index")
+            raise PassFailure(op, "needs a constant dimension index")
+        check_dimension(op, dim, t.get_num_dims())
         static = t.get_shape()[dim]
         if static != DYNAMIC:
             value = const(static, rewriter)
@@ -439,7 +438,7 @@ class CopyToLLVM(RewritePattern):
         target_type = op.destination.type
         assert is_memref_type(source_type) and is_memref_type(target_type)
         if not (has_identity_layout(source_type) and has_identity_layout(target_type)):
-            raise DiagnosticException("memref.copy of strided memrefs is not supported")
+            raise PassFailure(op, "of strided memrefs is not supported")
         source = Descriptor(lowered(op.source, rewriter), rewriter)
         target = Descriptor(lowered(op.destination, rewriter), rewriter)
         count = const(1, rewriter)
@@ -464,9 +463,7 @@ class ReallocToLLVM(RewritePattern):
         t = op.result.type
         assert is_memref_type(t)
         if op.alignment is not None:
-            raise DiagnosticException(
-                "memref.realloc with an alignment is not supported"
-            )
+            raise PassFailure(op, "with an alignment is not supported")
         declare_function(op, "realloc", llvm.LLVMFunctionType([PTR, i64], PTR))
         source = Descriptor(lowered(op.source, rewriter), rewriter)
         dynamic = [op.dynamic_result_size] if op.dynamic_result_size is not None else []
@@ -513,7 +510,7 @@ class GlobalToLLVM(RewritePattern):
             else None
         )
         if value is not None and isinstance(value.get_element_type(), IndexType):
-            raise DiagnosticException("index-typed memref.global is not supported")
+            raise PassFailure(op, "of index elements is not supported")
         private = op.sym_visibility.data == "private"
         new = llvm.GlobalOp(
             _global_array_type(t),

@@ -1,0 +1,33 @@
+// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p convert-to-llvm | filecheck %s
+
+// Valid IR that convert-to-llvm refuses, at the op that cannot be lowered.
+
+// memref.dim past the rank (MLIR 22 reads a size out of bounds at run time).
+
+func.func @dim_past_rank(%m: memref<?xf64>) -> index {
+  %c = arith.constant 9223372036854775807 : index
+  %d = memref.dim %m, %c : memref<?xf64>
+  return %d : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'memref.dim' op dimension index 9223372036854775807 is out of range for rank 1
+
+// -----
+
+func.func @dim_dynamic(%m: memref<?x?xf64>, %i: index) -> index {
+  %d = memref.dim %m, %i : memref<?x?xf64>
+  return %d : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'memref.dim' op needs a constant dimension index
+
+// -----
+
+// An op no pattern lowers is named where it was written.
+
+func.func @push_back(%size: index, %buf: memref<?xf64>, %v: f64) -> index {
+  %b, %s = sparse_tensor.push_back %size, %buf, %v : index, memref<?xf64>, f64
+  return %s : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.push_back' op failed to legalize (a value of type !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)> used as memref<?xf64>)

@@ -1,0 +1,52 @@
+// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparse-tensor-codegen | filecheck %s
+
+// Valid IR that sparse-tensor-codegen refuses, at the op the user wrote.
+
+// Past the rank of a sparse tensor.
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sparse_dim(%a: tensor<?x?xf64, #CSR>) -> index {
+  %c2 = arith.constant 2 : index
+  %d = tensor.dim %a, %c2 : tensor<?x?xf64, #CSR>
+  return %d : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'tensor.dim' op dimension index 2 is out of range for rank 2
+
+// -----
+
+// Past the rank of a dense tensor (MLIR 22 reads a size out of bounds at run time).
+
+func.func @dense_dim(%a: tensor<?x?xf64>) -> index {
+  %c = arith.constant -1 : index
+  %d = tensor.dim %a, %c : tensor<?x?xf64>
+  return %d : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'tensor.dim' op dimension index -1 is out of range for rank 2
+
+// -----
+
+// Insertion builds dense, compressed and singleton levels; refused at the tensor it starts.
+
+#LOOSE = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : loose_compressed) }>
+func.func @insert_loose(%v: f64, %i: index, %j: index) -> tensor<4x4xf64, #LOOSE> {
+  %e = tensor.empty() : tensor<4x4xf64, #LOOSE>
+  %t = tensor.insert %v into %e[%i, %j] : tensor<4x4xf64, #LOOSE>
+  %r = sparse_tensor.load %t hasInserts : tensor<4x4xf64, #LOOSE>
+  return %r : tensor<4x4xf64, #LOOSE>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 6]]:3: error: 'tensor.empty' op insertion into a level of format loose_compressed is not supported
+
+// -----
+
+#NV = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
+func.func @insert_structured(%v: f64, %i: index, %j: index) -> tensor<4x8xf64, #NV> {
+  %e = tensor.empty() : tensor<4x8xf64, #NV>
+  %t = tensor.insert %v into %e[%i, %j] : tensor<4x8xf64, #NV>
+  %r = sparse_tensor.load %t hasInserts : tensor<4x8xf64, #NV>
+  return %r : tensor<4x8xf64, #NV>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 6]]:3: error: 'tensor.empty' op insertion into a level of format structured[2, 4] is not supported
