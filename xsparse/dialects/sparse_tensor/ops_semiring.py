@@ -84,8 +84,9 @@ def verify_formula(
     inputs: Sequence[Attribute],
     output: Attribute,
 ) -> None:
-    """MLIR's `verifyNumBlockArgs`: arguments, terminator and yielded type of a region."""
-    block = region.block
+    """MLIR's `verifyNumBlockArgs`: arguments, terminator and yielded type of a
+    region's first block (the regions are not restricted to one block)."""
+    block = region.blocks[0]
     if len(block.args) != len(inputs):
         raise VerifyException(
             f"{name} region must have exactly {len(inputs)} arguments"
@@ -265,7 +266,7 @@ class UnaryOp(IRDLOperation):
             verify_formula(self, self.present_region, "present", (self.x.type,), out)
         if not self.absent_region.blocks:
             return
-        absent = self.absent_region.block
+        absent = self.absent_region.blocks[0]
         verify_formula(self, self.absent_region, "absent", (), out)
         last = absent.last_op
         assert isinstance(last, YieldOp)

@@ -656,3 +656,35 @@ func.func @coiterate_yield(%a: !sparse_tensor.iter_space<#CSR, lvls = 0>, %b: !s
   return %r : index
 }
 // CHECK: error: 'sparse_tensor.coiterate' op types mismatch between 0th yield value and defined value on 1th region
+
+// -----
+
+// A region of several blocks: its first block is checked, as MLIR does (the
+// verifier used to crash on `Region.block`).
+func.func @binary_blocks(%a: f64, %b: f64) -> f64 {
+  %0 = sparse_tensor.binary %a, %b : f64, f64 to f64
+    overlap = {
+      %m = arith.constant 1.0 : f64
+    ^bb1(%x: f64, %y: f64):
+      sparse_tensor.yield %x : f64
+    }
+    left = {}
+    right = {}
+  return %0 : f64
+}
+// CHECK: error: 'sparse_tensor.binary' op overlap region must have exactly 2 arguments
+
+// -----
+
+func.func @unary_absent_blocks(%a: f64) -> f64 {
+  %0 = sparse_tensor.unary %a : f64 to f64
+    present = {}
+    absent = {
+      %m = arith.addf %a, %a : f64
+      sparse_tensor.yield %m : f64
+    ^bb1:
+      sparse_tensor.yield %a : f64
+    }
+  return %0 : f64
+}
+// CHECK: error: 'sparse_tensor.unary' op absent region cannot yield locally computed value
