@@ -71,16 +71,25 @@ _SCALARS: dict[tuple[str, int], Scalar] = {
 }
 
 
-def scalar_of(t: Attribute) -> Scalar:
+def boundary_scalar(t: Attribute) -> Scalar | None:
+    """How a scalar of type `t` crosses between Python and native code; None
+    when it cannot (no numpy dtype, or no slot format: f16, bf16, complex)."""
     if isinstance(t, IndexType):
         return _SCALARS[("i", 64)]
-    if isinstance(t, IntegerType) and ("i", t.width.data) in _SCALARS:
-        return _SCALARS[("i", t.width.data)]
+    if isinstance(t, IntegerType):
+        return _SCALARS.get(("i", t.bitwidth))
     if isinstance(t, Float32Type):
         return _SCALARS[("f", 32)]
     if isinstance(t, Float64Type):
         return _SCALARS[("f", 64)]
-    raise TypeError(f"type {t} cannot cross the Python boundary")
+    return None
+
+
+def scalar_of(t: Attribute) -> Scalar:
+    scalar = boundary_scalar(t)
+    if scalar is None:
+        raise TypeError(f"type {t} cannot cross the Python boundary")
+    return scalar
 
 
 def _slot_irs(t: Attribute) -> list[str]:

@@ -23,6 +23,7 @@ import llvmlite.binding as llvm
 from xdsl.dialects.builtin import FunctionType
 
 from xsparse.backend.abi import PACKED_PREFIX, NativeFunction, packed_wrapper_ir
+from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
 
@@ -155,7 +156,9 @@ def _full_ir(
     wrappers = "".join(packed_wrapper_ir(n, s) for n, s in signatures.items())
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
     ir = strip_declarations(ir, used)
-    return ir + "\n" + wrappers + runtime_ir(used, declared_in=ir)
+    return (
+        ir + "\n" + wrappers + runtime_ir(used, declared_in=ir) + float_builtins_ir(ir)
+    )
 
 
 def compile(

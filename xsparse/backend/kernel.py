@@ -20,30 +20,38 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, get_all_dialects
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, BlockArgument
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.lexer import Span
 
 from xsparse import __version__
 from xsparse.backend import jit
+from xsparse.backend.abi import boundary_scalar
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
-from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
+from xsparse.diagnostics import (
+    XSparseError,
+    format_span,
+    locate_error,
+    parse_module_with_spans,
+)
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.storage import (
     eval_affine,
     sparse_encoding,
     storage_fields,
 )
-from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
 
@@ -405,6 +413,7 @@ def _compile_kernel(
     ctx = make_context()
     module, spans = parse_module_with_spans(ctx, source, "<source>")
     function = _entry_function(module, entry)
+    _check_boundary(function, spans)
     signature = function.function_type
     groups = shared_sizes(function)
     passes = sparsifier_passes(
@@ -423,14 +432,14 @@ def _compile_kernel(
                 f"<source>: error: internal error in {p.name}: {type(e).__name__}: {e}"
             )
             raise XSparseError(message.split("\n", 1)[0]) from None
+    name = function.sym_name.data
     try:
-        lowered = lower_to_llvm(module)
+        lowered = lower_to_llvm(module, in_place=True)
+        compiled = jit.compile(
+            lowered, opt_level=options.opt_level, fast_math=options.fast_math
+        )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
-    compiled = jit.compile(
-        lowered, opt_level=options.opt_level, fast_math=options.fast_math
-    )
-    name = function.sym_name.data
     kernel = Kernel(name, signature, compiled.function(name), groups)
     meta = {
         "name": name,
@@ -468,6 +477,26 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
         return Kernel(name, signature, module.function(name), groups)
     except Exception:  # a stale or damaged entry: compile again
         return None
+
+
+def _check_boundary(
+    function: func.FuncOp, spans: WeakKeyDictionary[Operation, Span]
+) -> None:
+    """Every argument and result of the entry function is a scalar, tensor or
+    memref of a type that numpy and the calling convention carry."""
+    signature = function.function_type
+    kinds = [("argument", t) for t in signature.inputs.data]
+    kinds += [("result", t) for t in signature.outputs.data]
+    for position, (kind, t) in enumerate(kinds):
+        scalar = t.element_type if is_tensor_type(t) or is_memref_type(t) else t
+        if boundary_scalar(scalar) is None:
+            if kind == "result":
+                position -= len(signature.inputs)
+            message = (
+                f"'{function.name}' op {kind} #{position} of type {t} cannot "
+                f"cross the Python boundary (no numpy/native slot for {scalar})"
+            )
+            raise XSparseError(format_span(spans[function], message))
 
 
 def _entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:

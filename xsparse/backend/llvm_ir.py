@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -37,6 +38,7 @@ from xsparse.dialects.xdsl_ext import (
     PoisonOp,
     UIToFPOp,
 )
+from xsparse.transforms.errors import PassFailure
 
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _FCMP = (
@@ -92,6 +94,8 @@ def type_text(t: Attribute) -> str:
         return "float"
     if isinstance(t, Float16Type):
         return "half"
+    if isinstance(t, BFloat16Type):
+        return "bfloat"
     if isinstance(t, llvm.LLVMPointerType):
         return "ptr"
     if isinstance(t, llvm.LLVMVoidType):
@@ -110,9 +114,9 @@ def type_text(t: Attribute) -> str:
 def _float_text(value: float, t: Attribute) -> str:
     if isinstance(t, Float32Type):
         value = struct.unpack("<f", struct.pack("<f", value))[0]
-    if isinstance(t, Float16Type):
-        bits = struct.unpack("<H", struct.pack("<e", value))[0]
-        return f"0xH{bits:04X}"
+    if isinstance(t, Float16Type | BFloat16Type):
+        bits = int.from_bytes(t.pack([value]), "little")
+        return f"0x{'H' if isinstance(t, Float16Type) else 'R'}{bits:04X}"
     bits = struct.unpack("<Q", struct.pack("<d", value))[0]
     return f"0x{bits:016X}"
 
@@ -305,7 +309,7 @@ class _FunctionPrinter:
     def _op(self, op: Operation) -> str | None:
         handler = _HANDLERS.get(type(op))
         if handler is None:
-            raise DiagnosticException(f"'{op.name}' cannot be printed as LLVM IR")
+            raise PassFailure(op, "cannot be translated to LLVM IR")
         return handler(self, op)
 
 

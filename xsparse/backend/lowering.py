@@ -29,8 +29,9 @@ class LoweredModule:
         return text
 
 
-def lower_to_llvm(module: ModuleOp) -> LoweredModule:
-    """Run `convert-to-llvm` on (a clone of) `module`; remember public func types."""
+def lower_to_llvm(module: ModuleOp, *, in_place: bool = False) -> LoweredModule:
+    """Run `convert-to-llvm` on a clone of `module` (on `module` itself when
+    `in_place`: its ops keep their source locations); remember public func types."""
     signatures = {
         op.sym_name.data: op.function_type
         for op in module.ops
@@ -38,6 +39,6 @@ def lower_to_llvm(module: ModuleOp) -> LoweredModule:
         and op.body.blocks
         and (op.sym_visibility is None or op.sym_visibility.data == "public")
     }
-    lowered = module.clone()
+    lowered = module if in_place else module.clone()
     ConvertToLLVMPass().apply(Context(), lowered)
     return LoweredModule(lowered, signatures)

@@ -110,8 +110,7 @@ class ParallelLowering(RewritePattern):
             arg.replace_all_uses_with(iv)
         reduce_operands = list(reduce.args)
         regions = list(reduce.reductions)
-        rewriter.erase(reduce)
-        for inner in list(body.ops):
+        for inner in list(body.ops)[:-1]:
             inner.detach()
             rewriter.insert(inner, InsertPoint.at_end(current_body))
         combined: list[SSAValue] = []
@@ -129,6 +128,7 @@ class ParallelLowering(RewritePattern):
                     continue
                 inner.detach()
                 rewriter.insert(inner, InsertPoint.at_end(current_body))
+        rewriter.erase(reduce)  # once its regions are emptied: erasing drops them
         rewriter.insert(scf.YieldOp(*combined), InsertPoint.at_end(current_body))
         for loop, parent in zip(loops[1:], loops[:-1], strict=True):
             rewriter.insert(
