@@ -1,0 +1,107 @@
+"""Random kernels (`xsparse.testing.kernels`): a fixed budget of seeds, each a
+`linalg.generic` over random encodings, shapes, dtypes and bodies, must compute
+numpy's result or be refused with a located diagnostic; a smaller share also
+runs as an integration program through `xsparse-run` and MLIR 22, which must
+print the same values. A failure prints the case's reproducer (a Python script).
+
+Supersedes tests/test_sparsify_random.py: its element-wise and reduction
+kernels over dense, CSR, CSC, DCSR, DCSC and COO operands are part of the
+generated space, and a kernel whose row-major and column-major sparse operands
+leave no loop order is refused for it ("no loop order") or computed correctly
+(a "no loop order" refusal where an order exists is an error).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from xsparse.testing.kernel_cases import Apply, Case, Format, Input, Operand
+from xsparse.testing.kernels import check, check_case, mlir_available
+from xsparse.testing.outcome import CaseOutcome, Verdict
+
+SEEDS = range(600)
+MLIR_SEEDS = range(100_000, 100_030)
+MAX_REFUSED = 0.45
+"""The share of refusals the generator may reach: beyond it, it mostly tests
+what xsparse does not support (or xsparse refuses more than it did)."""
+
+_verdicts: dict[int, Verdict] = {}
+
+
+def assert_passes(outcome: CaseOutcome) -> None:
+    assert outcome.verdict in (Verdict.OK, Verdict.REFUSED), (
+        f"{outcome.verdict.value.upper()}: {outcome.detail}\n\n"
+        f"Reproducer:\n{outcome.reproducer}"
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_generated_kernel(seed: int) -> None:
+    outcome = check_case(seed)
+    _verdicts[seed] = outcome.verdict
+    assert_passes(outcome)
+
+
+def test_refusal_rate() -> None:
+    """Measured over the seeds above (in this session)."""
+    if len(_verdicts) < len(SEEDS):
+        pytest.skip("needs every seed of test_generated_kernel in this session")
+    refused = sum(v is Verdict.REFUSED for v in _verdicts.values()) / len(_verdicts)
+    assert refused <= MAX_REFUSED, f"{refused:.0%} of the generated kernels refused"
+
+
+def _needs_mlir() -> None:
+    if mlir_available():
+        return
+    if os.environ.get("XSPARSE_REQUIRE_MLIR"):
+        pytest.fail(
+            "XSPARSE_REQUIRE_MLIR is set but mlir-opt-22/mlir-runner-22 are missing"
+        )
+    pytest.skip("MLIR 22's mlir-opt-22 and mlir-runner-22 are not installed")
+
+
+@pytest.mark.parametrize("seed", MLIR_SEEDS)
+def test_generated_kernel_against_mlir(seed: int) -> None:
+    _needs_mlir()
+    assert_passes(check_case(seed, mlir=True))
+
+
+CSR = Format("CSR", 2, ("d0 : dense", "d1 : compressed"), (0, 1), (1, 1))
+CSC = Format("CSC", 2, ("d1 : dense", "d0 : compressed"), (1, 0), (1, 1))
+
+
+def _two_operand_case(update: str) -> Case:
+    rng = np.random.default_rng(7)
+    a, b = (
+        np.where(rng.random((5, 6)) < 0.4, rng.integers(1, 5, (5, 6)), 0) for _ in "ab"
+    )
+    reduce = update == "add"
+    return Case(
+        seed=-1,
+        dtype="f64",
+        sizes=(5, 6),
+        iterators=("parallel", "reduction" if reduce else "parallel"),
+        inputs=(
+            Operand((0, 1), CSR, a.astype(np.float64)),
+            Operand((0, 1), CSC, b.astype(np.float64)),
+        ),
+        out_loops=(0,) if reduce else (0, 1),
+        out_format=None,
+        out_kind="dense",
+        out_init=np.full((5,) if reduce else (5, 6), 3.0),
+        update="add" if reduce else "overwrite",
+        body=Apply("mul", (Input(0), Input(1))),
+    )
+
+
+@pytest.mark.parametrize("update", ["overwrite", "add"])
+def test_row_and_column_major_operands(update: str) -> None:
+    """CSR .* CSC has no loop order that visits both operands' levels in
+    order: refused for it, or computed right."""
+    outcome = check(_two_operand_case(update))
+    assert_passes(outcome)
+    if outcome.verdict is Verdict.REFUSED:
+        assert "no loop order" in outcome.detail

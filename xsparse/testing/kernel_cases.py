@@ -1,0 +1,875 @@
+"""Random `linalg.generic` kernels: the space `kernels.check_case` draws from.
+
+A case is a loop nest (parallel and reduction loops with sizes), one to three
+inputs that each read some of the loops in some order and carry an encoding
+(or none), an output over the parallel loops (a dense `outs` argument updated
+or overwritten, a new sparse tensor from `tensor.empty`, or a sparse argument
+updated in place), and a body: a tree of arith/math ops, `linalg.index` and
+the semiring ops of `sparse_tensor` (binary, unary, select, reduce). Its data
+respects every format (2:4 groups, BSR blocks, narrow position and coordinate
+widths) and has empty rows and columns, all-zero operands and empty shapes.
+`random_case(seed)` draws one; the same seed gives the same case.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[Any]
+
+DTYPES: dict[str, Any] = {
+    "f64": np.float64,
+    "f32": np.float32,
+    "i64": np.int64,
+    "i32": np.int32,
+    "i16": np.int16,
+    "i8": np.int8,
+}
+
+
+def is_float(dtype: str) -> bool:
+    return dtype.startswith("f")
+
+
+# -- the body: an expression tree ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Input:
+    """The value of input operand `index` at the current point."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class RegionArg:
+    """Argument `index` of the semiring region being built."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Const:
+    value: float
+
+
+@dataclass(frozen=True)
+class LoopIndex:
+    """`linalg.index loop`, cast to the element type."""
+
+    loop: int
+
+
+PLAIN_OPS = ("add", "sub", "mul", "max", "min")
+UNARY_OPS = ("neg", "abs", "exp")
+
+
+@dataclass(frozen=True)
+class Apply:
+    """An arith/math op (`PLAIN_OPS`, `UNARY_OPS`) on its arguments."""
+
+    op: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Identity:
+    """`left = identity` / `right = identity` of `sparse_tensor.binary`."""
+
+
+IDENTITY = Identity()
+
+
+@dataclass(frozen=True)
+class Unary:
+    """`sparse_tensor.unary`: `present` over RegionArg(0), `absent` without
+    arguments; None is an empty region (no value)."""
+
+    x: Expr
+    present: Expr | None
+    absent: Expr | None
+
+
+@dataclass(frozen=True)
+class Binary:
+    """`sparse_tensor.binary`: `overlap` over RegionArg(0), RegionArg(1); `left`
+    and `right` over RegionArg(0); None is an empty region (no value)."""
+
+    x: Expr
+    y: Expr
+    overlap: Expr | None
+    left: Expr | Identity | None
+    right: Expr | Identity | None
+
+
+@dataclass(frozen=True)
+class Select:
+    """`sparse_tensor.select`: keeps x where `x <predicate> bound` holds, or
+    (predicate "triu"/"tril") where the loop indices `loops` are ordered."""
+
+    x: Expr
+    predicate: Literal["gt", "lt", "ne", "triu", "tril"]
+    bound: float = 0.0
+    loops: tuple[int, int] = (0, 0)
+
+
+Expr = Input | RegionArg | Const | LoopIndex | Apply | Unary | Binary | Select
+SEMIRING = (Unary, Binary, Select)
+
+
+def children(e: Expr) -> list[Expr]:
+    """The operands of `e` (not what its semiring regions compute)."""
+    if isinstance(e, Apply):
+        return list(e.args)
+    if isinstance(e, Unary | Select):
+        return [e.x]
+    if isinstance(e, Binary):
+        return [e.x, e.y]
+    return []
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """`e` and its operands, recursively."""
+    yield e
+    for child in children(e):
+        yield from walk(child)
+
+
+def has_semiring(e: Expr) -> bool:
+    return any(isinstance(x, SEMIRING) for x in walk(e))
+
+
+def inputs_of(e: Expr) -> set[int]:
+    return {x.index for x in walk(e) if isinstance(x, Input)}
+
+
+# -- encodings ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Format:
+    """An encoding of a rank-`rank` operand.
+
+    `levels` are the level expressions with their types over dimensions
+    d0, d1, ... (`"d1 : dense"`, `"d0 floordiv 2 : compressed"`); `order`
+    lists the dimensions in level order when the map is a permutation (None
+    for blocked and 2:4 maps); `multiples` is what each dimension's size must
+    be a multiple of; `structured` the dimension of 2:4 groups."""
+
+    name: str
+    rank: int
+    levels: tuple[str, ...]
+    order: tuple[int, ...] | None
+    multiples: tuple[int, ...]
+    structured: int | None = None
+    pos_width: int = 0
+    crd_width: int = 0
+
+    @property
+    def text(self) -> str:
+        dims = ", ".join(f"d{d}" for d in range(self.rank))
+        widths = "".join(
+            f", {name} = {w}"
+            for name, w in (("posWidth", self.pos_width), ("crdWidth", self.crd_width))
+            if w
+        )
+        return (
+            f"#sparse_tensor.encoding<{{ map = ({dims}) -> "
+            f"({', '.join(self.levels)}){widths} }}>"
+        )
+
+    @property
+    def level_types(self) -> list[str]:
+        return [level.split(" : ", 1)[1] for level in self.levels]
+
+    @property
+    def all_dense(self) -> bool:
+        return all(t == "dense" for t in self.level_types)
+
+    @property
+    def scipy_kind(self) -> str | None:
+        """`csr`/`csc` when scipy's format has exactly this storage."""
+        if self.level_types != ["dense", "compressed"]:
+            return None
+        if self.pos_width or self.crd_width:
+            return None
+        return "csr" if self.order == (0, 1) else "csc"
+
+    def label(self) -> str:
+        widths = [f"p{self.pos_width}"] if self.pos_width else []
+        widths += [f"c{self.crd_width}"] if self.crd_width else []
+        return self.name + (f"[{','.join(widths)}]" if widths else "")
+
+
+NAMED_2D = {
+    ("dense", "compressed"): ("CSR", "CSC"),
+    ("compressed", "compressed"): ("DCSR", "DCSC"),
+    ("compressed(nonunique)", "singleton"): ("COO", "COO^T"),
+    ("compressed(nonunique)", "singleton(soa)"): ("COO(soa)", "COO(soa)^T"),
+    ("dense", "dense"): ("Dense", "Dense^T"),
+}
+
+
+def _name(types: Sequence[str], order: Sequence[int]) -> str:
+    named = NAMED_2D.get((types[0], types[1])) if len(types) == 2 else None
+    if named is not None:
+        return named[0] if tuple(order) == (0, 1) else named[1]
+    if len(types) == 3 and all(t == "compressed" for t in types):
+        base = "CSF"
+    else:
+        short = {"dense": "D", "compressed": "C", "loose_compressed": "L"}
+        base = "".join(short.get(t, t) for t in types)
+    return base + ("" if list(order) == sorted(order) else f"{list(order)}")
+
+
+def _level_types(rng: random.Random, rank: int) -> list[str]:
+    """Level types of a permuted (non-blocked) encoding of `rank` levels."""
+    coo_start = rng.randrange(rank - 1) if rank >= 2 and rng.random() < 0.25 else None
+    soa = rng.random() < 0.3  # all singletons of a COO region alike
+    types: list[str] = []
+    for level in range(rank):
+        if coo_start is not None and level >= coo_start:
+            if level == coo_start:
+                types.append(
+                    rng.choice(
+                        ["compressed(nonunique)"] * 5 + ["loose_compressed(nonunique)"]
+                    )
+                )
+            else:
+                props = ["nonunique"] if level < rank - 1 else []
+                if soa:
+                    props.append("soa")
+                types.append("singleton" + (f"({', '.join(props)})" if props else ""))
+            continue
+        if level == 0 and rank >= 2 and rng.random() < 0.04:
+            types.append("batch")
+            continue
+        types.append(
+            rng.choices(
+                ["dense", "compressed", "loose_compressed", "compressed(nonordered)"],
+                [4, 6, 0.6, 0.4],
+            )[0]
+        )
+    return types
+
+
+def random_format(
+    rng: random.Random, rank: int, *, output: bool = False, blocked: float = 1.0
+) -> Format:
+    """A random encoding for a rank-`rank` tensor (rank >= 1). Outputs get no
+    2:4, loose or batch levels (their printing and insertion differ in MLIR).
+    `blocked` scales the share of BSR and 2:4 (demapped only for operands
+    indexed by every loop)."""
+    kind = rng.random() / blocked if blocked else 1.0
+    if rank == 2 and kind < 0.12:
+        bi, bj = rng.choice([(2, 2), (2, 2), (2, 3), (3, 2)])
+        outer = rng.choice(
+            [
+                ("dense", "compressed"),
+                ("dense", "compressed"),
+                ("compressed", "compressed"),
+            ]
+        )
+        if rng.random() < 0.2:  # block-column major: j blocks outside
+            levels = (
+                f"d1 floordiv {bj} : {outer[0]}",
+                f"d0 floordiv {bi} : {outer[1]}",
+                f"d0 mod {bi} : dense",
+                f"d1 mod {bj} : dense",
+            )
+        else:
+            levels = (
+                f"d0 floordiv {bi} : {outer[0]}",
+                f"d1 floordiv {bj} : {outer[1]}",
+                f"d0 mod {bi} : dense",
+                f"d1 mod {bj} : dense",
+            )
+        return Format(f"BSR{bi}x{bj}", 2, levels, None, (bi, bj))
+    if rank in (1, 2) and kind < 0.22 and not output:
+        last = rank - 1
+        outer = ("d0 : dense",) if rank == 2 else ()
+        levels = (
+            *outer,
+            f"d{last} floordiv 4 : dense",
+            f"d{last} mod 4 : structured[2, 4]",
+        )
+        multiples = (1, 4) if rank == 2 else (4,)
+        return Format("2:4", rank, levels, None, multiples, structured=last)
+    order = list(range(rank))
+    if rng.random() < 0.35:
+        rng.shuffle(order)
+    types = _level_types(rng, rank)
+    if output:
+        types = [
+            t if t in ("dense", "compressed") or "singleton" in t else "compressed"
+            for t in types
+        ]
+        types = [
+            "compressed(nonunique)"
+            if t == "compressed" and i + 1 < rank and "singleton" in types[i + 1]
+            else t
+            for i, t in enumerate(types)
+        ]
+    levels = tuple(f"d{d} : {t}" for d, t in zip(order, types, strict=True))
+    return Format(_name(types, order), rank, levels, tuple(order), (1,) * rank)
+
+
+def with_widths(rng: random.Random, fmt: Format, shape: Sequence[int]) -> Format:
+    """Random posWidth/crdWidth that can hold `shape`'s positions and coordinates."""
+    entries = math.prod(shape)
+    biggest = max(shape, default=0)
+
+    def width(limit: int) -> int:
+        choices = [w for w in (8, 16, 32, 64) if limit < 2**w - 1]
+        return rng.choice(choices) if rng.random() < 0.35 else 0
+
+    pos = width(entries + 1)
+    crd = width(biggest + 1)
+    if fmt.structured is not None and crd == 0 and rng.random() < 0.5:
+        crd = 8
+    return replace(fmt, pos_width=pos, crd_width=crd)
+
+
+# -- the case ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Operand:
+    """An input or in-place output: the loops its dimensions read, its encoding
+    (None: a dense tensor), its dense data and how it is passed ("tensor": a
+    SparseTensor, "scipy", "numpy": converted at the boundary)."""
+
+    loops: tuple[int, ...]
+    format: Format | None
+    data: Array
+    passed_as: Literal["tensor", "scipy", "numpy"] = "tensor"
+
+    @property
+    def rank(self) -> int:
+        return len(self.loops)
+
+
+Update = Literal["overwrite", "add", "add_swapped", "mul", "max", "min", "reduce"]
+OutKind = Literal["dense", "empty", "inplace"]
+
+
+@dataclass(frozen=True, eq=False)
+class Case:
+    """One generated kernel with its data.
+
+    The output reads the parallel loops `out_loops`; `out_kind` is "dense" (an
+    `outs` argument, `out_init` its data), "empty" (a `tensor.empty` of
+    `out_format`) or "inplace" (a sparse `outs` argument of `out_format`
+    holding `out_init`). `update` combines the body's value with the output:
+    "overwrite" yields it, "add"/"mul"/"max"/"min" combine it with the output
+    value (`add_swapped`: body + out), "reduce" is a `sparse_tensor.reduce`
+    with `reduce_op` and its identity."""
+
+    seed: int
+    dtype: str
+    sizes: tuple[int, ...]
+    iterators: tuple[str, ...]
+    inputs: tuple[Operand, ...]
+    out_loops: tuple[int, ...]
+    out_format: Format | None
+    out_kind: OutKind
+    out_init: Array
+    update: Update
+    body: Expr
+    reduce_op: str = "add"
+    static: bool = False
+    template: str = "random"
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def reductions(self) -> tuple[int, ...]:
+        return tuple(i for i, t in enumerate(self.iterators) if t == "reduction")
+
+    @property
+    def out_shape(self) -> tuple[int, ...]:
+        return tuple(self.sizes[loop] for loop in self.out_loops)
+
+    def shape_of(self, operand: Operand) -> tuple[int, ...]:
+        return tuple(self.sizes[loop] for loop in operand.loops)
+
+    def describe(self) -> str:
+        """One line: template, dtype, loops, formats, output."""
+        loops = " ".join(
+            f"{'ijklmn'[i]}{'r' if t == 'reduction' else ''}={s}"
+            for i, (t, s) in enumerate(zip(self.iterators, self.sizes, strict=True))
+        )
+        ins = ", ".join(
+            f"{'ijklmn'[0:0]}{_access(op.loops)}:{op.format.label() if op.format else 'dense'}"
+            + ("" if op.passed_as == "tensor" else f"({op.passed_as})")
+            for op in self.inputs
+        )
+        out = f"{_access(self.out_loops)}:{self.out_format.label() if self.out_format else 'dense'}"
+        return (
+            f"{self.template} {self.dtype} [{loops}] ins({ins}) "
+            f"out({out}, {self.out_kind}, {self.update}"
+            f"{'=' + self.reduce_op if self.update == 'reduce' else ''})"
+            f"{' static' if self.static else ''}"
+        )
+
+
+def _access(loops: Sequence[int]) -> str:
+    return "(" + ",".join("ijklmn"[i] for i in loops) + ")"
+
+
+# -- drawing a case ------------------------------------------------------------------
+
+Structure = tuple[str, list[str], list[tuple[int, ...]]]
+"""A template's name, iterator types and input access loops."""
+
+P, R = "parallel", "reduction"
+TEMPLATES: list[Structure] = [
+    ("elementwise", [P, P], [(0, 1), (0, 1)]),
+    ("elementwise1", [P, P], [(0, 1)]),
+    ("elementwise3", [P, P], [(0, 1), (0, 1), (0, 1)]),
+    ("broadcast", [P, P], [(0, 1), (1,)]),
+    ("outer", [P, P], [(0,), (1,)]),
+    ("transpose", [P, P], [(1, 0)]),
+    ("vector", [P], [(0,), (0,)]),
+    ("dot", [R], [(0,), (0,)]),
+    ("sum", [R, R], [(0, 1)]),
+    ("row_sums", [P, R], [(0, 1)]),
+    ("column_sums", [R, P], [(0, 1)]),
+    ("spmv", [P, R], [(0, 1), (1,)]),
+    ("spmv_t", [P, R], [(1, 0), (1,)]),
+    ("spmm", [P, P, R], [(0, 2), (2, 1)]),
+    ("spgemm", [P, P, R], [(0, 2), (2, 1)]),
+    ("spmm_t", [P, P, R], [(2, 0), (2, 1)]),
+    ("sddmm", [P, P, R], [(0, 1), (0, 2), (2, 1)]),
+    ("ttv", [P, P, R], [(0, 1, 2), (2,)]),
+    ("ttm", [P, P, P, R], [(0, 1, 3), (2, 3)]),
+    ("mttkrp", [P, P, R, R], [(0, 2, 3), (2, 1), (3, 1)]),
+    ("elementwise3d", [P, P, P], [(0, 1, 2), (0, 1, 2)]),
+    ("sum3d", [P, R, R], [(0, 1, 2)]),
+]
+CONTRACTIONS = {
+    "dot",
+    "spmv",
+    "spmv_t",
+    "spmm",
+    "spgemm",
+    "spmm_t",
+    "sddmm",
+    "ttv",
+    "ttm",
+    "mttkrp",
+}
+
+
+def random_structure(rng: random.Random) -> Structure:
+    """A template (half the time) or a random loop nest and access maps."""
+    if rng.random() < 0.5:
+        name, iterators, accesses = rng.choice(TEMPLATES)
+        accesses = list(accesses)
+        if rng.random() < 0.2:  # transpose one operand's access
+            k = rng.randrange(len(accesses))
+            accesses[k] = tuple(reversed(accesses[k]))
+        return name, list(iterators), accesses
+    n = rng.choices([1, 2, 3, 4], [2, 9, 6, 2])[0]
+    iterators = [P if rng.random() < 0.65 else R for _ in range(n)]
+    accesses: list[tuple[int, ...]] = []
+    for _ in range(rng.choices([1, 2, 3], [3, 5, 2])[0]):
+        rank = rng.choices(range(min(n, 3) + 1), [0.3, 3, 4, 2][: min(n, 3) + 1])[0]
+        loops = rng.sample(range(n), rank)
+        if rng.random() < 0.6:
+            loops.sort()
+        accesses.append(tuple(loops))
+    used = {loop for a in accesses for loop in a}
+    for loop in range(n):  # every loop read by some input
+        if loop in used:
+            continue
+        short = [k for k, a in enumerate(accesses) if len(a) < 3]
+        if short:
+            k = rng.choice(short)
+            accesses[k] = tuple(sorted((*accesses[k], loop)))
+        else:
+            accesses.append((loop,))
+    return "random", iterators, accesses
+
+
+def random_case(seed: int) -> Case:
+    """The case of `seed`."""
+    rng = random.Random(seed)
+    data_rng = np.random.default_rng(seed)
+    dtype = rng.choices(list(DTYPES), [7, 4, 4, 3, 1, 1])[0]
+    template, iterators, accesses = random_structure(rng)
+    n = len(iterators)
+    parallel = [i for i in range(n) if iterators[i] == P]
+    out_loops = list(parallel)
+    if len(out_loops) > 1 and rng.random() < 0.2:
+        rng.shuffle(out_loops)
+    formats = [_input_format(rng, len(a), n, template) for a in accesses]
+    out_kind, out_format = _output(rng, iterators, len(out_loops), accesses, formats)
+    sizes = _sizes(rng, n, accesses, formats, out_loops, out_format)
+    body, update, reduce_op = _body(rng, dtype, template, iterators, accesses, out_kind)
+    inputs = tuple(
+        _operand(rng, data_rng, dtype, a, f, sizes, semiring=has_semiring(body))
+        for a, f in zip(accesses, formats, strict=True)
+    )
+    out_shape = tuple(sizes[loop] for loop in out_loops)
+    if out_format is not None:
+        out_format = with_widths(rng, out_format, out_shape)
+    out_init = _out_init(
+        data_rng, dtype, out_shape, out_kind, update, reduce_op, out_format
+    )
+    return Case(
+        seed=seed,
+        dtype=dtype,
+        sizes=tuple(sizes),
+        iterators=tuple(iterators),
+        inputs=inputs,
+        out_loops=tuple(out_loops),
+        out_format=out_format,
+        out_kind=out_kind,
+        out_init=out_init,
+        update=update,
+        body=body,
+        reduce_op=reduce_op,
+        static=rng.random() < 0.25,
+        template=template,
+    )
+
+
+def _input_format(
+    rng: random.Random, rank: int, n_loops: int, template: str
+) -> Format | None:
+    sparse_share = 0.85 if template in ("spgemm", "elementwise", "vector") else 0.65
+    if rank == 0 or rng.random() > sparse_share:
+        return None
+    return random_format(rng, rank, blocked=1.0 if rank == n_loops else 0.15)
+
+
+def _output(
+    rng: random.Random,
+    iterators: Sequence[str],
+    rank: int,
+    accesses: Sequence[tuple[int, ...]],
+    formats: Sequence[Format | None],
+) -> tuple[OutKind, Format | None]:
+    if rank == 0 or rng.random() < 0.6:
+        return "dense", None
+    blocked = 1.0 if R not in iterators else 0.15
+    fmt = random_format(rng, rank, output=True, blocked=blocked)
+    del accesses, formats
+    if R not in iterators and rng.random() < 0.15:
+        return "inplace", fmt  # a sparse argument scaled in place
+    return "empty", fmt
+
+
+def _sizes(
+    rng: random.Random,
+    n: int,
+    accesses: Sequence[tuple[int, ...]],
+    formats: Sequence[Format | None],
+    out_loops: Sequence[int],
+    out_format: Format | None,
+) -> list[int]:
+    multiple = [1] * n
+    pairs = list(zip(accesses, formats, strict=True)) + [(tuple(out_loops), out_format)]
+    for loops, fmt in pairs:
+        if fmt is None:
+            continue
+        for loop, m in zip(loops, fmt.multiples, strict=True):
+            multiple[loop] = math.lcm(multiple[loop], m)
+    sizes: list[int] = []
+    for loop in range(n):
+        m = multiple[loop]
+        top = max(1, 12 // m)
+        k = rng.choices(
+            range(top + 1), [0.5] + [3] * min(top, 3) + [1] * max(0, top - 3)
+        )[0]
+        if m == 1 and rng.random() < 0.1:
+            k = 1
+        sizes.append(m * k)
+    while math.prod(sizes) > 1500:
+        big = max(range(n), key=lambda i: sizes[i])
+        sizes[big] -= multiple[big]
+    return sizes
+
+
+# -- bodies --------------------------------------------------------------------------
+
+
+def _constant(rng: random.Random, dtype: str, nonzero: bool = False) -> Const:
+    if is_float(dtype):
+        values = [-2.0, -1.5, -1.0, -0.5, 0.5, 1.0, 1.5, 2.0] + (
+            [] if nonzero else [0.0]
+        )
+    else:
+        values = [-3, -2, -1, 1, 2, 3] + ([] if nonzero else [0])
+    return Const(rng.choice(values))
+
+
+def _semiring_operand(e: Expr) -> bool:
+    """Whether `e` has a well-defined presence for a semiring op: an input, a
+    semiring result, or products/sums/negations of those."""
+    if isinstance(e, Input | Unary | Binary | Select):
+        return True
+    if isinstance(e, Apply) and e.op in ("mul", "add", "sub", "neg"):
+        return all(_semiring_operand(a) for a in e.args)
+    return False
+
+
+def _region(rng: random.Random, dtype: str, arity: int) -> Expr:
+    """A semiring region's value over its arguments (arity 0: a constant)."""
+    if arity == 0:
+        return _constant(rng, dtype)
+    p = RegionArg(0)
+    if arity == 2:
+        q = RegionArg(1)
+        op = rng.choice(PLAIN_OPS)
+        e: Expr = Apply(op, (p, q) if rng.random() < 0.7 else (q, p))
+        if rng.random() < 0.2:
+            e = Apply("add", (e, _constant(rng, dtype, nonzero=True)))
+        return e
+    choices: list[Expr] = [
+        Apply("mul", (p, _constant(rng, dtype, nonzero=True))),
+        Apply("add", (p, _constant(rng, dtype, nonzero=True))),
+        Apply("neg", (p,)),
+        Apply("abs", (p,)),
+        Apply("max", (p, Const(0))),
+        _constant(rng, dtype, nonzero=True),
+    ]
+    if is_float(dtype):
+        choices.append(Apply("exp", (p,)))
+    return rng.choice(choices)
+
+
+def _branch(rng: random.Random, dtype: str) -> Expr | Identity | None:
+    roll = rng.random()
+    if roll < 0.4:
+        return IDENTITY
+    if roll < 0.7:
+        return None
+    return _region(rng, dtype, 1)
+
+
+def _semiring(
+    rng: random.Random, dtype: str, items: list[Expr], n_loops: int
+) -> Expr | None:
+    """A semiring op over one or two of `items` (removed from it), or None."""
+    eligible = [k for k, e in enumerate(items) if _semiring_operand(e)]
+    if not eligible:
+        return None
+    kind = rng.choice(["binary", "binary", "unary", "select"])
+    if kind == "binary" and len(eligible) >= 2:
+        k1, k2 = rng.sample(eligible, 2)
+        x, y = items[k1], items[k2]
+        for k in sorted((k1, k2), reverse=True):
+            items.pop(k)
+        overlap = _region(rng, dtype, 2) if rng.random() < 0.85 else None
+        return Binary(x, y, overlap, _branch(rng, dtype), _branch(rng, dtype))
+    x = items.pop(rng.choice(eligible))
+    if kind == "select" or (kind == "binary" and rng.random() < 0.5):
+        if n_loops >= 2 and rng.random() < 0.25:
+            a, b = rng.sample(range(n_loops), 2)
+            return Select(x, rng.choice(["triu", "tril"]), 0.0, (a, b))
+        bound = (
+            rng.choice([0.0, 0.0, 0.5, -0.5, 1.0])
+            if is_float(dtype)
+            else rng.choice([0, 0, 1, -1])
+        )
+        return Select(x, rng.choice(["gt", "lt", "ne"]), bound)
+    present = _region(rng, dtype, 1) if rng.random() < 0.8 else None
+    absent = _region(rng, dtype, 0) if rng.random() < 0.35 else None
+    return Unary(x, present, absent)
+
+
+def _combine(
+    rng: random.Random, dtype: str, leaves: list[Expr], n_loops: int, semiring: float
+) -> Expr:
+    """One tree using every leaf: repeatedly join two items with an op, wrap one
+    in a unary op, or build a semiring op."""
+    items = list(leaves)
+    rng.shuffle(items)
+    budget = 7
+    while len(items) > 1 or (budget > 0 and rng.random() < 0.35):
+        budget -= 1
+        if rng.random() < semiring and budget > 0:
+            made = _semiring(rng, dtype, items, n_loops)
+            if made is not None:
+                items.append(made)
+                continue
+        if len(items) >= 2 and (rng.random() < 0.8 or budget <= 0):
+            x, y = items.pop(), items.pop()
+            op = rng.choices(PLAIN_OPS, [5, 3, 6, 1.5, 1.5])[0]
+            items.append(Apply(op, (x, y)))
+            continue
+        if budget <= 0:
+            continue
+        k = rng.randrange(len(items))
+        ops = ["neg", "abs"] + (["exp"] if is_float(dtype) else [])
+        op = rng.choice(ops)
+        if op == "exp" and _has_exp(items[k]):
+            op = "neg"
+        items[k] = Apply(op, (items[k],))
+    return items[0]
+
+
+def _has_exp(e: Expr) -> bool:
+    return any(isinstance(x, Apply) and x.op == "exp" for x in walk(e))
+
+
+def _body(
+    rng: random.Random,
+    dtype: str,
+    template: str,
+    iterators: Sequence[str],
+    accesses: Sequence[tuple[int, ...]],
+    out_kind: OutKind,
+) -> tuple[Expr, Update, str]:
+    n = len(iterators)
+    leaves: list[Expr] = [Input(k) for k in range(len(accesses))]
+    reduction = R in iterators
+    if template in CONTRACTIONS and rng.random() < 0.6:
+        body: Expr = leaves[0]
+        for leaf in leaves[1:]:
+            body = Apply("mul", (body, leaf))
+    else:
+        extra = rng.choices([0, 1, 2], [6, 3, 1])[0]
+        for _ in range(extra):
+            roll = rng.random()
+            if roll < 0.4:
+                leaves.append(_constant(rng, dtype, nonzero=True))
+            elif roll < 0.7 and n:
+                leaves.append(LoopIndex(rng.randrange(n)))
+            else:
+                leaves.append(rng.choice(leaves[: len(accesses)]))
+        semiring = 0.0 if rng.random() < 0.45 else 0.5
+        body = _combine(rng, dtype, leaves, n, semiring)
+    if out_kind == "inplace":
+        return body, "mul", "add"
+    if not reduction:
+        roll = rng.random()
+        update: Update = (
+            "overwrite" if roll < 0.6 else ("add" if roll < 0.9 else "add_swapped")
+        )
+        if out_kind == "empty" and update != "overwrite" and rng.random() < 0.7:
+            update = "overwrite"
+        return body, update, "add"
+    roll = rng.random()
+    if roll < 0.55:
+        return body, "add", "add"
+    if roll < 0.7:
+        return body, "add_swapped", "add"
+    if roll < 0.8 or not _semiring_operand(body):
+        return body, rng.choice(["mul", "max", "min"]), "add"
+    return body, "reduce", rng.choice(["add", "mul", "max", "min", "max", "min"])
+
+
+# -- data ----------------------------------------------------------------------------
+
+
+def _values(data_rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> Array:
+    if is_float(dtype):
+        v = data_rng.integers(1, 9, size=shape) * 0.25
+    else:
+        v = data_rng.integers(1, 4, size=shape)
+    sign = np.where(data_rng.random(shape) < 0.5, -1, 1)
+    return np.array(v * sign, dtype=DTYPES[dtype])
+
+
+def random_data(
+    rng: random.Random,
+    data_rng: np.random.Generator,
+    dtype: str,
+    shape: tuple[int, ...],
+    fmt: Format | None,
+) -> Array:
+    """Random data for an operand in `fmt`: a random density (all zeros or
+    full sometimes), an empty row or column, at most two nonzeros per 2:4 group."""
+    density = rng.choices([0.0, 0.1, 0.3, 0.6, 1.0], [1, 3, 4, 2, 1])[0]
+    if fmt is None and rng.random() < 0.7:
+        density = 1.0
+    data = _values(data_rng, dtype, shape)
+    data[data_rng.random(shape) >= density] = 0
+    if data.ndim and rng.random() < 0.6:
+        axis = rng.randrange(data.ndim)
+        if shape[axis] > 1:
+            index = [slice(None)] * data.ndim
+            index[axis] = rng.randrange(shape[axis])  # type: ignore[call-overload]
+            data[tuple(index)] = 0
+    if fmt is not None and fmt.structured is not None:
+        _two_of_four(data_rng, data, fmt.structured)
+    return data
+
+
+def _two_of_four(data_rng: np.random.Generator, data: Array, axis: int) -> None:
+    """Zero all but at most two nonzeros of each group of four along `axis`."""
+    moved = np.moveaxis(data, axis, -1)
+    groups = moved.reshape(-1, 4) if moved.size else moved.reshape(0, 4)
+    for group in groups:
+        nz = np.flatnonzero(group)
+        if len(nz) > 2:
+            drop = data_rng.choice(nz, size=len(nz) - 2, replace=False)
+            group[drop] = 0
+    moved[...] = groups.reshape(moved.shape)
+
+
+def _operand(
+    rng: random.Random,
+    data_rng: np.random.Generator,
+    dtype: str,
+    loops: tuple[int, ...],
+    fmt: Format | None,
+    sizes: Sequence[int],
+    *,
+    semiring: bool,
+) -> Operand:
+    shape = tuple(sizes[loop] for loop in loops)
+    if fmt is not None:
+        fmt = with_widths(rng, fmt, shape)
+    data = random_data(rng, data_rng, dtype, shape, fmt)
+    passed_as: Literal["tensor", "scipy", "numpy"] = "tensor"
+    if fmt is not None:
+        roll = rng.random()
+        if fmt.scipy_kind is not None and roll < 0.25:
+            passed_as = "scipy"
+        elif roll > 0.96 and not semiring:
+            passed_as = "numpy"
+    return Operand(loops, fmt, data, passed_as)
+
+
+def _out_init(
+    data_rng: np.random.Generator,
+    dtype: str,
+    shape: tuple[int, ...],
+    out_kind: OutKind,
+    update: Update,
+    reduce_op: str,
+    fmt: Format | None,
+) -> Array:
+    np_dtype = DTYPES[dtype]
+    if out_kind == "empty":
+        return np.zeros(shape, np_dtype)
+    if update == "reduce":
+        return np.full(shape, reduce_identity(reduce_op, dtype), np_dtype)
+    data = _values(data_rng, dtype, shape)
+    if out_kind == "inplace":
+        data[data_rng.random(shape) >= 0.4] = 0
+    elif update == "mul":  # keep products small
+        data = np.array(np.sign(data), dtype=np_dtype)
+    return data
+
+
+def reduce_identity(op: str, dtype: str) -> float:
+    """The identity of a custom reduction's op in `dtype`."""
+    if op == "add":
+        return 0
+    if op == "mul":
+        return 1
+    if is_float(dtype):
+        return -math.inf if op == "max" else math.inf
+    info = np.iinfo(DTYPES[dtype])
+    return int(info.min) if op == "max" else int(info.max)

@@ -1,0 +1,455 @@
+"""Differential testing of `xsparse.compile` on random kernels, one per seed.
+
+`check_case(seed)` draws a kernel and its data (`kernel_cases`), compiles it
+(`kernel_text`), calls it on SparseTensors, scipy matrices and numpy arrays,
+and compares the result with numpy's (`kernel_reference`). With `mlir=True`
+(where MLIR 22's tools are installed) the same case also runs as an
+integration program through `xsparse-run` and through `mlir-opt-22
+--sparsifier | mlir-runner-22`, which must print the same values.
+
+Verdicts: OK; REFUSED when `xsparse.compile` raises an `XSparseError` located
+at the source (`<source>:line:col: error: ...`) that is not an internal
+error; WRONG when a result differs; ERROR for anything else (an exception, an
+internal error, a diagnostic without a location, a refusal for "no loop
+order" where the sparse operands' level orders agree).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from xsparse.testing.kernel_cases import (
+    Array,
+    Case,
+    Format,
+    Operand,
+    has_semiring,
+    is_float,
+    random_case,
+)
+from xsparse.testing.kernel_reference import expected_output
+from xsparse.testing.kernel_text import kernel_text, program_text
+from xsparse.testing.outcome import CaseOutcome, Verdict
+
+LOCATED = re.compile(r"^<source>:\d+:\d+: error: ")
+MLIR_LIBS = Path("/usr/lib/llvm-22/lib")
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan)")
+
+
+def check_case(seed: int, *, mlir: bool = False) -> CaseOutcome:
+    """The verdict on the kernel of `seed` (and, with `mlir`, on its
+    integration program against MLIR 22)."""
+    try:
+        case = random_case(seed)
+    except Exception:
+        return CaseOutcome(
+            Verdict.ERROR,
+            f"generating seed {seed} failed:\n{traceback.format_exc()}",
+            f"from xsparse.testing.kernel_cases import random_case\nrandom_case({seed})\n",
+        )
+    return check(case, mlir=mlir)
+
+
+def check(case: Case, *, mlir: bool = False) -> CaseOutcome:
+    """The verdict on one case."""
+    source = kernel_text(case)
+    outcome = _check_numpy(case, source)
+    if not mlir or outcome.verdict is not Verdict.OK:
+        return outcome
+    verdict, detail, program = check_mlir(case)
+    reproducer = outcome.reproducer + _mlir_reproducer(program)
+    return CaseOutcome(verdict, detail, reproducer)
+
+
+def case_reproducer(seed: int) -> str:
+    """The reproducer of `seed`'s case without running it (after a crash)."""
+    case = random_case(seed)
+    try:
+        expected = expected_output(case, arguments(case)[1])
+    except Exception:
+        expected = None
+    return reproducer(case, kernel_text(case), expected)
+
+
+def known_defects(case: Case) -> list[str]:
+    """Labels of reported defects this case falls into (they are still
+    failures; the label groups them in reports)."""
+    return []
+
+
+def _outcome(case: Case, verdict: Verdict, detail: str, reproducer: str) -> CaseOutcome:
+    labels = known_defects(case) if verdict in (Verdict.WRONG, Verdict.ERROR) else []
+    prefix = "".join(f"[known: {label}] " for label in labels)
+    head = f"seed {case.seed}: {case.describe()}\n"
+    return CaseOutcome(verdict, prefix + head + detail, reproducer)
+
+
+def _check_numpy(case: Case, source: str) -> CaseOutcome:
+    import xsparse
+
+    try:
+        kernel = xsparse.compile(source)
+    except xsparse.XSparseError as e:
+        message = str(e)
+        first = message.split("\n", 1)[0]
+        repro = reproducer(case, source, None)
+        if not LOCATED.match(first) or "internal error" in first:
+            return _outcome(case, Verdict.ERROR, message, repro)
+        if "no loop order" in first and loop_order_exists(case):
+            detail = "refused although the sparse operands' level orders agree:\n"
+            return _outcome(case, Verdict.ERROR, detail + message, repro)
+        return _outcome(case, Verdict.REFUSED, message, repro)
+    except Exception:
+        return _outcome(
+            case, Verdict.ERROR, traceback.format_exc(), reproducer(case, source, None)
+        )
+    try:
+        args, stored = arguments(case)
+        expected = expected_output(case, stored)
+    except Exception:
+        detail = "building the arguments or numpy's result failed:\n"
+        return _outcome(
+            case,
+            Verdict.ERROR,
+            detail + traceback.format_exc(),
+            reproducer(case, source, None),
+        )
+    repro = reproducer(case, source, expected)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = kernel(*args)
+        got = _as_dense(case, result)
+    except Exception:
+        return _outcome(case, Verdict.ERROR, traceback.format_exc(), repro)
+    difference = compare(got, expected, case.dtype)
+    if difference:
+        return _outcome(case, Verdict.WRONG, difference, repro)
+    return _outcome(case, Verdict.OK, "", repro)
+
+
+# -- arguments -----------------------------------------------------------------------
+
+
+def stored_mask(tensor: Any, shape: tuple[int, ...]) -> Array:
+    """Which entries a SparseTensor stores (explicit zeros included)."""
+    coords, _ = tensor.to_coo()
+    mask = np.zeros(shape, bool)
+    if coords.size:
+        mask[tuple(coords.T)] = True
+    return mask
+
+
+def _argument(operand: Operand, shape: tuple[int, ...]) -> tuple[Any, Array]:
+    from xsparse import SparseTensor
+
+    data = np.array(operand.data, order="C")
+    fmt = operand.format
+    if fmt is None:
+        return data.copy(), np.ones(shape, bool)
+    tensor = SparseTensor.from_dense(data, fmt.text)
+    mask = stored_mask(tensor, shape)
+    if operand.passed_as == "scipy":
+        import scipy.sparse as sp
+
+        matrix = sp.csr_array(data) if fmt.scipy_kind == "csr" else sp.csc_array(data)
+        return matrix, mask
+    if operand.passed_as == "numpy":
+        return data.copy(), mask
+    return tensor, mask
+
+
+def arguments(case: Case) -> tuple[list[Any], list[Array]]:
+    """The kernel's arguments and the stored-entry masks of its inputs."""
+    from xsparse import SparseTensor
+
+    args: list[Any] = []
+    stored: list[Array] = []
+    for operand in case.inputs:
+        arg, mask = _argument(operand, case.shape_of(operand))
+        args.append(arg)
+        stored.append(mask)
+    if case.out_kind == "dense":
+        args.append(case.out_init.copy())
+    elif case.out_kind == "inplace":
+        assert case.out_format is not None
+        args.append(SparseTensor.from_dense(case.out_init, case.out_format.text))
+    return args, stored
+
+
+def _as_dense(case: Case, result: Any) -> Array:
+    from xsparse import SparseTensor
+
+    if case.out_format is None:
+        if not isinstance(result, np.ndarray):
+            raise TypeError(f"expected a numpy array, got {type(result).__name__}")
+        return cast(Array, result)
+    if not isinstance(result, SparseTensor):
+        raise TypeError(f"expected a SparseTensor, got {type(result).__name__}")
+    result.validate()
+    if result.shape != case.out_shape:
+        raise ValueError(f"result shape {result.shape}, expected {case.out_shape}")
+    return result.to_dense()
+
+
+def compare(got: Array, expected: Array, dtype: str) -> str:
+    """Empty when `got` matches `expected` (exactly for integers, closely for
+    floats), else what differs."""
+    if got.shape != expected.shape:
+        return f"shape {got.shape}, expected {expected.shape}"
+    if got.dtype != expected.dtype:
+        return f"dtype {got.dtype}, expected {expected.dtype}"
+    if is_float(dtype):
+        rtol = 1e-4 if dtype == "f32" else 1e-9
+        finite = expected[np.isfinite(expected)]
+        scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
+        same = np.isclose(got, expected, rtol=rtol, atol=rtol * scale, equal_nan=True)
+    else:
+        same = got == expected
+    if bool(np.all(same)):
+        return ""
+    wrong = np.argwhere(~same)
+    shown = ", ".join(
+        f"{tuple(int(i) for i in w)}: got {got[tuple(w)]!r} expected {expected[tuple(w)]!r}"
+        for w in wrong[:6]
+    )
+    with np.printoptions(threshold=400, linewidth=120):
+        return (
+            f"wrong result: {len(wrong)} of {expected.size} entries differ ({shown})\n"
+            f"got:\n{got}\nexpected:\n{expected}"
+        )
+
+
+# -- loop orders ---------------------------------------------------------------------
+
+
+def loop_order_exists(case: Case) -> bool:
+    """Whether some loop order visits every sparse operand's levels in order
+    (only judged for permutation encodings; True means "refusing is wrong")."""
+    sparse: list[tuple[tuple[int, ...], Format]] = [
+        (op.loops, op.format) for op in case.inputs if op.format is not None
+    ]
+    if case.out_format is not None:
+        sparse.append((case.out_loops, case.out_format))
+    edges: set[tuple[int, int]] = set()
+    for loops, fmt in sparse:
+        if fmt.order is None:
+            return False
+        chain = [loops[d] for d in fmt.order]
+        edges |= set(zip(chain, chain[1:], strict=False))
+    return _acyclic(len(case.sizes), edges)
+
+
+def _acyclic(n: int, edges: set[tuple[int, int]]) -> bool:
+    done: list[int] = []
+    while len(done) < n:
+        ready = [
+            v
+            for v in range(n)
+            if v not in done and all(a in done for a, b in edges if b == v)
+        ]
+        if not ready:
+            return False
+        done.append(ready[0])
+    return True
+
+
+# -- reproducers ---------------------------------------------------------------------
+
+
+def _literal(data: Array) -> str:
+    """A Python expression rebuilding `data`."""
+    values = ", ".join(
+        f'float("{v}")' if isinstance(v, float) and not np.isfinite(v) else repr(v)
+        for v in data.ravel().tolist()
+    )
+    return f"np.array([{values}], dtype=np.{data.dtype}).reshape({data.shape})"
+
+
+def _argument_text(k: int, operand: Operand) -> str:
+    fmt = operand.format
+    if fmt is None or operand.passed_as == "numpy":
+        return f"in{k}.copy()"
+    if operand.passed_as == "scipy":
+        return f"sp.{fmt.scipy_kind}_array(in{k})"
+    return f'SparseTensor.from_dense(in{k}, "{fmt.text}")'
+
+
+def reproducer(case: Case, source: str, expected: Array | None) -> str:
+    """A Python script that runs the case and prints the result and numpy's."""
+    lines = [
+        f'"""Generated kernel, seed {case.seed}: {case.describe()}',
+        "",
+        "The same case: python -c 'from xsparse.testing.kernels import check_case; "
+        f"print(check_case({case.seed}))'",
+        '"""',
+        "import numpy as np",
+        "import scipy.sparse as sp",
+        "",
+        "import xsparse",
+        "from xsparse import SparseTensor",
+        "",
+        f'SOURCE = """\n{source}"""',
+        "",
+    ]
+    for k, operand in enumerate(case.inputs):
+        lines.append(f"in{k} = {_literal(operand.data)}")
+    args = [_argument_text(k, op) for k, op in enumerate(case.inputs)]
+    lines.append(f"init = {_literal(case.out_init)}")
+    if case.out_kind == "dense":
+        args.append("init.copy()")
+    elif case.out_kind == "inplace":
+        assert case.out_format is not None
+        args.append(f'SparseTensor.from_dense(init, "{case.out_format.text}")')
+    lines += [
+        "kernel = xsparse.compile(SOURCE)",
+        f"result = kernel({', '.join(args)})",
+        "if isinstance(result, SparseTensor):",
+        "    result = result.to_dense()",
+        'print("result:", result, sep="\\n")',
+    ]
+    if expected is not None:
+        lines += [
+            f"expected = {_literal(expected)}",
+            'print("expected (numpy):", expected, sep="\\n")',
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _mlir_reproducer(program: str) -> str:
+    return (
+        "\n# The integration program (xsparse-run FILE vs mlir-opt-22 --sparsifier FILE"
+        " | mlir-runner-22 -e main -entry-point-result=void --shared-libs=...):\n"
+        f'PROGRAM = """\n{program}"""\n'
+    )
+
+
+# -- against MLIR 22 -----------------------------------------------------------------
+
+
+def mlir_available() -> bool:
+    return bool(shutil.which("mlir-opt-22") and shutil.which("mlir-runner-22"))
+
+
+@dataclass(frozen=True)
+class Run:
+    ok: bool
+    output: str
+
+
+def _run(command: Sequence[str], stdin: str | None = None, timeout: int = 300) -> Run:
+    done = subprocess.run(
+        list(command), input=stdin, capture_output=True, text=True, timeout=timeout
+    )
+    return Run(
+        done.returncode == 0, done.stdout if done.returncode == 0 else done.stderr
+    )
+
+
+def run_mlir(path: Path) -> Run:
+    """`mlir-opt-22 --sparsifier FILE | mlir-runner-22 -e main ...`; where
+    that fails (MLIR's runtime library lacks some widths and types), the
+    same with direct code (`enable-runtime-library=false`)."""
+    ran = _run_mlir(path, "--sparsifier")
+    if ran.ok:
+        return ran
+    direct = _run_mlir(path, "--sparsifier=enable-runtime-library=false")
+    return direct if direct.ok else ran
+
+
+def _run_mlir(path: Path, sparsifier: str) -> Run:
+    compiled = _run(["mlir-opt-22", sparsifier, str(path)])
+    if not compiled.ok:
+        return Run(False, "mlir-opt-22: " + compiled.output)
+    libs = ",".join(
+        str(MLIR_LIBS / f"lib{name}.so.22.1")
+        for name in ("mlir_c_runner_utils", "mlir_runner_utils")
+    )
+    runner = [
+        "mlir-runner-22",
+        "-e",
+        "main",
+        "-entry-point-result=void",
+        f"--shared-libs={libs}",
+    ]
+    ran = _run(runner, compiled.output)
+    return ran if ran.ok else Run(False, "mlir-runner-22: " + ran.output)
+
+
+def run_xsparse(path: Path) -> Run:
+    return _run([sys.executable, "-m", "xsparse.tools.run", str(path)])
+
+
+def _mlir_skip_reason(case: Case) -> str | None:
+    two_four = any(
+        op.format is not None and op.format.structured is not None for op in case.inputs
+    )
+    if two_four and has_semiring(case.body):
+        return "2:4 operands under semiring ops (xsparse stores 2:4 padding, MLIR 22 does not)"
+    return None
+
+
+def check_mlir(case: Case) -> tuple[Verdict, str, str]:
+    """Run the case's integration program through xsparse-run and MLIR 22:
+    the verdict, what happened, and the program."""
+    program = program_text(case)
+    head = f"seed {case.seed}: {case.describe()}\n"
+    skip = _mlir_skip_reason(case)
+    if skip is not None:
+        return Verdict.OK, head + f"MLIR part skipped: {skip}", program
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"seed{case.seed}.mlir"
+        path.write_text(program)
+        reference = run_mlir(path)
+        if not reference.ok:
+            first = reference.output.strip().split("\n", 1)[0]
+            return (
+                Verdict.OK,
+                head + f"MLIR part skipped (MLIR 22 fails): {first}",
+                program,
+            )
+        ours = run_xsparse(path)
+    if not ours.ok:
+        first = ours.output.strip().split("\n", 1)[0]
+        located = (
+            re.match(r"^\S+:\d+:\d+: error: ", first) and "internal error" not in first
+        )
+        verdict = Verdict.REFUSED if located else Verdict.ERROR
+        return (
+            verdict,
+            head + "xsparse-run failed where MLIR 22 ran:\n" + ours.output,
+            program,
+        )
+    difference = compare_prints(ours.output, reference.output, case.dtype)
+    if difference:
+        return (
+            Verdict.WRONG,
+            head + "xsparse-run and mlir-runner-22 differ: " + difference,
+            program,
+        )
+    return Verdict.OK, head, program
+
+
+def compare_prints(ours: str, theirs: str, dtype: str) -> str:
+    """Empty when two printouts agree: the same text around the numbers, and
+    numbers equal (integers) or close (floats)."""
+    if NUMBER.sub("#", ours) != NUMBER.sub("#", theirs):
+        return f"the printouts differ:\n--- xsparse-run\n{ours}--- mlir-runner-22\n{theirs}"
+    a = np.array([float(x) for x in NUMBER.findall(ours)])
+    b = np.array([float(x) for x in NUMBER.findall(theirs)])
+    rtol = 1e-5 if is_float(dtype) else 0.0
+    if bool(np.all(np.isclose(a, b, rtol=rtol, atol=rtol, equal_nan=True))):
+        return ""
+    return f"values differ:\n--- xsparse-run\n{ours}--- mlir-runner-22\n{theirs}"
