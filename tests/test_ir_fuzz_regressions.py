@@ -145,3 +145,57 @@ func.func @rows(%a: tensor<?x?xf64, #CSR>) -> index {{
     assert error.startswith(
         "<source>:4:3: error: 'tensor.dim' op dimension index 64 is out of range for rank 2"
     )
+
+
+SCATTER_EVEN = f"""#CSR = {CSR}
+#t = {{indexing_maps = [affine_map<(j, i) -> (i, j)>, affine_map<(j, i) -> (i)>,
+       affine_map<(j, i) -> (j + j)>], iterator_types = ["parallel", "reduction"]}}
+func.func @kernel(%a: tensor<?x?xf64, #CSR>, %x: tensor<?xf64>, %y: tensor<?xf64>) -> tensor<?xf64> {{
+  %0 = linalg.generic #t ins(%a, %x : tensor<?x?xf64, #CSR>, tensor<?xf64>) outs(%y : tensor<?xf64>) {{
+  ^bb0(%av: f64, %xv: f64, %yv: f64):
+    %m = arith.mulf %av, %xv : f64
+    %s = arith.addf %yv, %m : f64
+    linalg.yield %s : f64
+  }} -> tensor<?xf64>
+  return %0 : tensor<?xf64>
+}}"""
+
+
+def test_compound_index_checked_at_each_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """y[2 j] += A[i, j] x[i]: y needs 2 (n - 1) + 1 entries. Called with
+    fewer, the kernel wrote past y's end and corrupted the heap (found by
+    calling fuzzed kernels); now a ValueError, also for a kernel loaded from
+    the disk cache."""
+    import scipy.sparse as sp
+
+    from xsparse.backend.kernel import clear_memory_caches
+
+    monkeypatch.setenv("XSPARSE_CACHE_DIR", str(tmp_path))
+    a = sp.random_array((3, 4), density=0.6, format="csr", rng=1)
+    for _ in range(2):  # compiled, then loaded from the disk cache
+        clear_memory_caches()
+        kernel = xsparse.compile(SCATTER_EVEN)
+        with pytest.raises(
+            ValueError, match=r"index \(d0 \+ d0\) takes values from 0 to 6"
+        ):
+            kernel(a, np.ones(3), np.zeros(6))
+        y = kernel(a, np.ones(3), np.zeros(7))
+        np.testing.assert_allclose(y[::2], a.T @ np.ones(3))
+        assert not y[1::2].any()
+
+
+def test_interval_of_affine_expressions() -> None:
+    from xdsl.ir.affine import AffineExpr
+
+    from xsparse.backend.index_bounds import interval
+
+    d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+    ranges = [(0, 9), (0, 2)]
+    assert interval(d0 + d1 * 3, ranges) == (0, 15)
+    assert interval(d0 * -2 + 20, ranges) == (2, 20)
+    assert interval(d0 // 4, ranges) == (0, 2)
+    assert interval(d0.ceil_div(4), ranges) == (0, 3)
+    assert interval(d0 % 4, ranges) == (0, 3)
+    assert interval(d1 % 4, ranges) == (0, 2)

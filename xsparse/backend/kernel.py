@@ -36,6 +36,13 @@ from xdsl.utils.lexer import Span
 from xsparse import __version__
 from xsparse.backend import jit
 from xsparse.backend.abi import boundary_scalar
+from xsparse.backend.index_bounds import (
+    Dimension,
+    IndexBound,
+    bounds_from_json,
+    bounds_to_json,
+    index_bounds,
+)
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
@@ -65,14 +72,6 @@ def make_context() -> Context:
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
     return ctx
-
-
-@dataclass(frozen=True)
-class Dimension:
-    """Dimension `dim` of argument `arg` of the entry function."""
-
-    arg: int
-    dim: int
 
 
 def shared_sizes(function: func.FuncOp) -> list[list[Dimension]]:
@@ -110,11 +109,13 @@ class Kernel:
         signature: FunctionType,
         native: Any,
         size_groups: list[list[Dimension]],
+        bounds: Sequence[IndexBound] = (),
     ) -> None:
         self.name = name
         self.signature = signature
         self._native = native
         self._size_groups = size_groups
+        self._bounds = tuple(bounds)
         self._inputs: list[Attribute] = list(signature.inputs.data)
         self._arguments = [
             _Argument(f"argument {position} of {name}()", t)
@@ -145,6 +146,8 @@ class Kernel:
                     size = shape[dim]
                 elif shape[dim] != size:
                     self._check_sizes(shapes)
+        for bound in self._bounds:
+            bound.check(self.name, shapes)
         result = self._native(*flat)
         raise_pending()  # a failure of a runtime call (e.g. reading a file)
         if not self._sparse_results:
@@ -416,6 +419,7 @@ def _compile_kernel(
     _check_boundary(function, spans)
     signature = function.function_type
     groups = shared_sizes(function)
+    bounds = index_bounds(function)
     passes = sparsifier_passes(
         options.parallelization_strategy,
         vl=options.vl,
@@ -440,7 +444,7 @@ def _compile_kernel(
         )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
-    kernel = Kernel(name, signature, compiled.function(name), groups)
+    kernel = Kernel(name, signature, compiled.function(name), groups, bounds)
     meta = {
         "name": name,
         "module": compiled.key,
@@ -448,6 +452,7 @@ def _compile_kernel(
         "signature": str(signature),
         "lowered_signature": str(lowered.signatures[name]),
         "shared_sizes": [[[d.arg, d.dim] for d in group] for group in groups],
+        "index_bounds": bounds_to_json(bounds),
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -474,7 +479,8 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
         if module is None:
             return None
         groups = [[Dimension(a, d) for a, d in group] for group in meta["shared_sizes"]]
-        return Kernel(name, signature, module.function(name), groups)
+        bounds = bounds_from_json(meta["index_bounds"], ctx)
+        return Kernel(name, signature, module.function(name), groups, bounds)
     except Exception:  # a stale or damaged entry: compile again
         return None
 
