@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 from typing import cast
-from weakref import WeakKeyDictionary
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -36,6 +35,12 @@ from xsparse.dialects.sparse_tensor.encoding import (
 
 class XSparseError(Exception):
     """An error in user input, already formatted with its location."""
+
+
+Spans = dict[Operation, Span]
+"""Where each parsed operation starts. The references are strong: an op a pass
+replaced keeps its span, and what replaced it (`func.func` -> `llvm.func`)
+finds it by symbol name."""
 
 
 HEX_LITERAL = re.compile(r"(-?)\s*(0[xX][0-9a-fA-F]+)")
@@ -77,7 +82,7 @@ class LocatingParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str = "<input>") -> None:
         super().__init__(ctx, text, name)
-        self.op_spans: WeakKeyDictionary[Operation, Span] = WeakKeyDictionary()
+        self.op_spans: Spans = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -250,7 +255,7 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
 
 
 def verify_located(
-    module: Operation, spans: WeakKeyDictionary[Operation, Span], filename: str
+    module: Operation, spans: Spans, filename: str
 ) -> None:
     """Raise XSparseError with a located message when `module` does not verify."""
     failure = first_verify_error(module)
@@ -264,7 +269,7 @@ def verify_located(
 
 
 def source_span(
-    op: Operation, spans: WeakKeyDictionary[Operation, Span]
+    op: Operation, spans: Spans
 ) -> Span | None:
     """Where `op` comes from: its own span, else its nearest parsed ancestor's;
     an ancestor a pass rebuilt (`func.func` -> `llvm.func`) is found by its
@@ -283,7 +288,7 @@ def source_span(
 
 def locate_error(
     error: Exception,
-    spans: WeakKeyDictionary[Operation, Span],
+    spans: Spans,
     filename: str,
     module: Operation | None = None,
 ) -> str:
@@ -309,7 +314,7 @@ def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp
 
 def parse_module_with_spans(
     ctx: Context, text: str, filename: str = "<input>"
-) -> tuple[ModuleOp, WeakKeyDictionary[Operation, Span]]:
+) -> tuple[ModuleOp, Spans]:
     """Parse and verify; also where each op starts, to locate later errors."""
     try:
         parser = LocatingParser(ctx, text, filename)  # lexes the first token

@@ -20,18 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
-from weakref import WeakKeyDictionary
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, get_all_dialects
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.ir import Attribute, BlockArgument
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
-from xdsl.utils.lexer import Span
 
 from xsparse import __version__
 from xsparse.backend import jit
@@ -47,6 +45,7 @@ from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
 from xsparse.diagnostics import (
+    Spans,
     XSparseError,
     format_span,
     locate_error,
@@ -486,7 +485,7 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
 
 
 def _check_boundary(
-    function: func.FuncOp, spans: WeakKeyDictionary[Operation, Span]
+    function: func.FuncOp, spans: Spans
 ) -> None:
     """Every argument and result of the entry function is a scalar, tensor or
     memref of a type that numpy and the calling convention carry."""

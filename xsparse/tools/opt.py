@@ -12,16 +12,14 @@ import sys
 from collections.abc import Sequence
 from io import BytesIO
 from typing import IO
-from weakref import WeakKeyDictionary
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xsparse.diagnostics import (
     LocatingParser,
+    Spans,
     XSparseError,
     format_parse_error,
     locate_error,
@@ -34,10 +32,10 @@ from xsparse.universe import XSPARSE_UNIVERSE
 class XSparseOptMain(xDSLOptMain):
     """The opt driver; every registry of xDSL plus xsparse's own."""
 
-    op_spans: WeakKeyDictionary[Operation, Span]
+    op_spans: Spans
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
-        self.op_spans = WeakKeyDictionary()
+        self.op_spans = {}
         super().__init__(description="xsparse modular optimizer driver", args=args)
 
     def register_all_dialects(self) -> None:

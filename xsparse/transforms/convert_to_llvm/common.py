@@ -457,8 +457,15 @@ class TypeDispatch(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         entry = self.table.get(type(op))
-        if entry is not None:
+        if entry is None:
+            return
+        try:
             entry[1](entry[0], op, rewriter)
+        except DiagnosticException as e:
+            if getattr(e, "op", None) is not None:
+                raise
+            # a helper's refusal (a type, a layout) is the lowered op's
+            raise PassFailure(op, str(e)) from None
 
 
 def apply_once(module: ModuleOp, patterns: Iterable[RewritePattern]) -> None:

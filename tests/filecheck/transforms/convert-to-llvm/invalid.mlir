@@ -31,3 +31,15 @@ func.func @push_back(%size: index, %buf: memref<?xf64>, %v: f64) -> index {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.push_back' op failed to legalize (a value of type !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)> used as memref<?xf64>)
+
+// -----
+
+// A helper's refusal (here of an element type) names the op being lowered.
+
+func.func @complex_buffer(%n: index) {
+  %b = memref.alloc(%n) : memref<?xcomplex<f64>>
+  memref.dealloc %b : memref<?xcomplex<f64>>
+  return
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: 'memref.alloc' op unsupported element type complex<f64>
