@@ -20,4 +20,4 @@ func.func @transposed_layout(%m: memref<4x4xf64, affine_map<(d0, d1) -> (d1, d0)
   return %v : f64
 }
 
-// CHECK: error: unsupported memref layout in memref<4x4xf64, affine_map<(d0, d1) -> (d1, d0)>>
+// CHECK: memref-layout.mlir:[[# @LINE - 4]]:3: error: 'memref.load' op unsupported memref layout in memref<4x4xf64, affine_map<(d0, d1) -> (d1, d0)>>
