@@ -199,3 +199,28 @@ def test_interval_of_affine_expressions() -> None:
     assert interval(d0.ceil_div(4), ranges) == (0, 3)
     assert interval(d0 % 4, ranges) == (0, 3)
     assert interval(d1 % 4, ranges) == (0, 2)
+
+
+def test_insertion_into_an_argument_leaves_the_callers_buffers() -> None:
+    """Insertion grows buffers with realloc: on the caller's (numpy's) buffers
+    that was a double free. The function now copies an argument it inserts
+    into, and the argument keeps its value."""
+    import scipy.sparse as sp
+
+    kernel = xsparse.compile(
+        f"""#CSR = {CSR}
+func.func @insert(%t: tensor<3x3xf64, #CSR>, %i: index, %j: index, %v: f64) -> tensor<3x3xf64, #CSR> {{
+  %0 = tensor.insert %v into %t[%i, %j] : tensor<3x3xf64, #CSR>
+  %1 = sparse_tensor.load %0 hasInserts : tensor<3x3xf64, #CSR>
+  return %1 : tensor<3x3xf64, #CSR>
+}}"""
+    )
+    a = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))
+    before = (a.indptr.copy(), a.indices.copy(), a.data.copy())
+    for _ in range(3):
+        result = kernel(a, 2, 1, 5.0).to_scipy().toarray()
+        expected = a.toarray()
+        expected[2, 1] = 5.0
+        np.testing.assert_array_equal(result, expected)
+    for array, old in zip((a.indptr, a.indices, a.data), before, strict=True):
+        np.testing.assert_array_equal(array, old)

@@ -500,6 +500,45 @@ def _level_coordinates(
     return [e.affine(x, dim_coords) for x in enc.dim_to_lvl.results]
 
 
+def receives_insertions(value: SSAValue) -> bool:
+    """Whether entries are inserted into the sparse tensor `value` or into a
+    tensor that continues it: through `tensor.insert`, `sparse_tensor.load`,
+    and the iteration arguments, yields and results of scf loops and ifs."""
+    seen: set[SSAValue] = set()
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for use in current.uses:
+            user = use.operation
+            if isinstance(user, TensorInsertOp | CompressOp):
+                return True
+            if isinstance(user, LoadOp):
+                pending.append(user.result)
+            elif isinstance(user, scf.ForOp) and use.index >= 3:
+                pending += [
+                    user.results[use.index - 3],
+                    user.body.block.args[use.index - 2],
+                ]
+            elif isinstance(user, scf.WhileOp):
+                pending += [user.before_region.block.args[use.index]]
+            elif isinstance(user, scf.ConditionOp) and use.index > 0:
+                loop = user.parent_op()
+                assert isinstance(loop, scf.WhileOp)
+                pending += [
+                    loop.results[use.index - 1],
+                    loop.after_region.block.args[use.index - 1],
+                ]
+            elif isinstance(user, scf.YieldOp) and (parent := user.parent_op()):
+                if isinstance(parent, scf.WhileOp):
+                    pending.append(parent.before_region.block.args[use.index])
+                else:
+                    pending.append(parent.results[use.index])
+    return False
+
+
 # -- patterns -----------------------------------------------------------------
 
 

@@ -98,6 +98,7 @@ from xsparse.transforms.sparse_insertion import (
     INSERTION_PATTERNS,
     STORAGE_ATTR,
     UNPACK_ATTR,
+    receives_insertions,
 )
 
 
@@ -145,11 +146,23 @@ class ExpandFunctionArguments(RewritePattern):
                     operands=new_args, result_types=[arg_type]
                 )
             rewriter.insert(cast, InsertPoint.at_start(block))
+            if sparse_encoding(arg_type) is not None and receives_insertions(old_arg):
+                _own_buffers(cast, rewriter)
             old_arg.replace_all_uses_with(cast.results[0])
             block.erase_arg(old_arg)
         op.function_type = FunctionType.from_lists(
             new_inputs, op.function_type.outputs.data
         )
+
+
+def _own_buffers(cast: Operation, rewriter: PatternRewriter) -> None:
+    """The buffers of a sparse argument that the function inserts into, copied
+    before `cast` gathers them: insertion grows buffers with realloc, and the
+    caller's (numpy's) must stay the caller's, unchanged, as a tensor value is."""
+    e = Emitter(rewriter, InsertPoint.before(cast))
+    for i, field in enumerate(cast.operands):
+        if is_memref_type(field.type):
+            cast.operands[i] = _copy(e, field)
 
 
 class ExpandFunctionDeclaration(RewritePattern):
