@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.parser import Parser
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -233,6 +234,10 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
     """Verify operations one by one, outermost first, then dominance (as MLIR's
     verifier does); the first failure, with MLIR's `'op' op` prefix for an
     op's own verifier."""
+    for op in module.walk():  # xDSL leaves these where an op uses a value
+        for i, operand in enumerate(op.operands):  # of its own region
+            if isinstance(operand, ForwardDeclaredValue):
+                return op, f"operand #{i} does not dominate this use"
     for op in module.walk():
         try:
             _verify_tensor_encodings(op)

@@ -65,3 +65,20 @@ func.func @defined_in_a_child_region(%c: i1) -> f64 {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 7]]:3: error: operand #0 does not dominate this use
+
+// -----
+
+// A value defined in a region of the op that uses it (the operand was left a
+// forward reference, and func.func's verifier crashed on it).
+
+#t = {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+func.func @defined_in_its_users_region() -> tensor<4xf64> {
+  %0 = linalg.generic #t outs(%init : tensor<4xf64>) {
+    %init = tensor.empty() : tensor<4xf64>
+  ^bb0(%o: f64):
+    linalg.yield %o : f64
+  } -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 8]]:3: error: operand #0 does not dominate this use
