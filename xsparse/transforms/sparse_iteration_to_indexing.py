@@ -46,7 +46,6 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects import indexing
 from xsparse.dialects.sparse_tensor.levels import CompressedFormat, SingletonFormat
@@ -66,6 +65,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToPositionsOp,
     ToValuesOp,
 )
+from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()
 
@@ -114,9 +114,7 @@ class SpaceToSet(RewritePattern):
     ) -> None:
         lo_lvl, hi_lvl = op.lo_lvl.value.data, op.hi_lvl.value.data
         if hi_lvl != lo_lvl + 1:
-            raise DiagnosticException(
-                f"{op.name}: only one-level iteration spaces are supported"
-            )
+            raise PassFailure(op, "only one-level iteration spaces are supported")
         parent: SSAValue | None = None
         if op.parent_iter is not None:
             parent = _cast_source(op.parent_iter, IndexType)
@@ -155,7 +153,7 @@ class SpaceToSet(RewritePattern):
                 )
             )
         else:
-            raise DiagnosticException(f"{op.name}: level type {lt} is not supported")
+            raise PassFailure(op, f"level type {lt} is not supported")
         space = _cast(b, leaf.results[0], op.extracted_space.type)
         rewriter.replace(op, [], [space])
 
