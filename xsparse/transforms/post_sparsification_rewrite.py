@@ -72,6 +72,7 @@ from xsparse.dialects.sparse_tensor.levels import (
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, PrintOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
+    CrdTranslateOp,
     LvlOp,
     NumberOfEntriesOp,
     ToCoordinatesOp,
@@ -79,7 +80,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
-from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.sparse_tensor.types import CrdTransDirection, SparseTensorType
 from xsparse.dialects.type_guards import (
     is_integer_type,
     is_memref_type,
@@ -596,6 +597,20 @@ class LowerNumberOfEntries(RewritePattern):
         rewriter.replace(op, [], [nse])
 
 
+class LowerCrdTranslate(RewritePattern):
+    """`sparse_tensor.crd_translate` -> the encoding's dim-to-lvl or lvl-to-dim
+    expressions of the coordinates (MLIR's `CrdTranslateRewriter`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CrdTranslateOp, rewriter: PatternRewriter) -> None:
+        enc = op.encoder.data
+        to_level = op.direction.data == CrdTransDirection.DIM_TO_LVL
+        amap = enc.dim_to_lvl if to_level else enc.lvl_to_dim
+        e = Emitter(rewriter, InsertPoint.before(op))
+        coordinates = list(op.in_crds)
+        rewriter.replace(op, [], [e.affine(x, coordinates) for x in amap.results])
+
+
 class LowerSparseToDense(RewritePattern):
     """`sparse_tensor.convert` sparse -> dense: a zero-filled buffer, then a
     store of every stored entry at its dimension coordinates."""
@@ -639,7 +654,12 @@ class PostSparsificationRewritePass(ModulePass):
         try:
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(
-                    [LowerPrint(), LowerNumberOfEntries(), LowerSparseToDense()]
+                    [
+                        LowerPrint(),
+                        LowerNumberOfEntries(),
+                        LowerCrdTranslate(),
+                        LowerSparseToDense(),
+                    ]
                 ),
                 apply_recursively=False,
             ).rewrite_module(op)
