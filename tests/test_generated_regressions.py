@@ -69,3 +69,39 @@ def test_coo_run_kept_across_another_operands_loop(enc_a: str, enc_b: str) -> No
         np.ones((13, 9)),
     )
     np.testing.assert_allclose(c, 1.0 + a @ b, rtol=1e-12, atol=1e-12)
+
+
+COLUMN_MAX = """
+#COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+#SV = #sparse_tensor.encoding<{ map = (j) -> (j : compressed) }>
+func.func @column_max(%a: tensor<?x?xf32, #COO>) -> tensor<?xf32, #SV> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %a, %c1 : tensor<?x?xf32, #COO>
+  %init = tensor.empty(%n) : tensor<?xf32, #SV>
+  %id = arith.constant 0xFF800000 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%a : tensor<?x?xf32, #COO>) outs(%init : tensor<?xf32, #SV>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = sparse_tensor.reduce %o, %x, %id : f32 {
+    ^bb0(%l: f32, %r: f32):
+      %v = arith.maximumf %l, %r : f32
+      sparse_tensor.yield %v : f32
+    }
+    linalg.yield %m : f32
+  } -> tensor<?xf32, #SV>
+  return %r : tensor<?xf32, #SV>
+}"""
+
+
+def test_custom_reduction_into_a_built_output_starts_at_its_identity() -> None:
+    """A `sparse_tensor.reduce` into an output built through an expanded
+    workspace (the reduction loop outside the output's) reads the identity
+    where nothing is stored yet, as MLIR's genInsertionLoadReduce does. It used
+    to read the workspace's zero: the column maxima of negative entries were 0."""
+    a = np.array([[0, 0, 0], [0, 0, -1.75], [0, -1.5, -3.0]], dtype=np.float32)
+    coo = "#sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>"
+    result = xsparse.compile(COLUMN_MAX)(SparseTensor.from_dense(a, coo))
+    assert isinstance(result, SparseTensor)
+    np.testing.assert_array_equal(result.to_dense(), [0, -1.5, -1.75])
+    np.testing.assert_array_equal(result.coordinates[0], [1, 2])

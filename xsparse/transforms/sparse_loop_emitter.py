@@ -889,13 +889,21 @@ class SparseKernelEmitter:
 
     def _load_output(self, state: State, builder: Builder) -> SSAValue:
         """The output's current element: zero in an output being built by
-        insertion, the workspace's entry under expansion."""
+        insertion, the workspace's entry under expansion. A custom reduction
+        (`sparse_tensor.reduce`) into an output being built reads its identity
+        where nothing is stored yet (MLIR's `genInsertionLoadReduce`)."""
+        empty = self._inserted_start(builder)
         if self._workspace is not None:
-            values = self._workspace.results[0]
+            values, filled = self._workspace.results[:2]
             column = state.coords[self.output.level_loops[-1]]
-            return builder.insert(memref.LoadOp.get(values, [column])).res
+            value = builder.insert(memref.LoadOp.get(values, [column])).res
+            if empty is None:
+                return value
+            seen = builder.insert(memref.LoadOp.get(filled, [column])).res
+            return builder.insert(arith.SelectOp(seen, value, empty)).result
         if self.inserting:
-            return builder.insert(_zero_constant(self.element_type)).results[0]
+            assert empty is not None
+            return empty
         if self.output.is_sparse:
             return self._load_element(self.output, state, builder)
         out_buf = self.buffer("dense", self.output)
@@ -1100,6 +1108,18 @@ class SparseKernelEmitter:
         return builder.insert(
             arith.ConstantOp(IntegerAttr(int(value), IntegerType(1)))
         ).result
+
+    def _inserted_start(self, builder: Builder) -> SSAValue | None:
+        """What an entry of an output being built holds before its first write:
+        the identity of a custom reduction over the kernel (zero otherwise); None
+        for an output updated in place, or a plain read of a workspace."""
+        if not self.inserting:
+            return None
+        if reduction_identity(self.expr, self.output.index) is not None:
+            return self._reduction_start(self.expr, State(), builder)
+        if self._workspace is not None:
+            return None
+        return builder.insert(_zero_constant(self.element_type)).results[0]
 
     def _reduction_start(
         self, expr: TensorExpr, state: State, builder: Builder
