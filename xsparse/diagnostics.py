@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     RankedStructure,
+    ShapedType,
     TensorType,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
@@ -50,6 +51,9 @@ DENSE_ELEMENT = re.compile(
     r"true|false|-?0[xX][0-9a-fA-F]+|-?\d+\.?\d*(?:[eE][+-]?\d+)?"
 )
 """An element of a dense literal; `"0x..."`, its hex-string form, is no element."""
+DENSE_TYPE = re.compile(r'<(?:[^<>"]|"[^"]*")*>\s*:')
+"""A dense literal's elements and the colon before its type."""
+MAX_DENSE_ELEMENTS = 1 << 24
 
 
 def float_from_literal(token: str, t: AnyFloat) -> float:
@@ -116,6 +120,7 @@ class LocatingParser(Parser):
         self, type: RankedStructure[AnyDenseElement] | None
     ) -> DenseIntOrFPElementsAttr:
         start = self.pos
+        self._check_dense_size(start, type)
         try:
             attr = super().parse_dense_int_or_fp_elements_attr(type)
         except (OverflowError, ValueError):
@@ -141,6 +146,33 @@ class LocatingParser(Parser):
             values *= math.prod(shaped.get_shape())
         floats = cast(RankedStructure[AnyFloat], shaped)
         return DenseIntOrFPElementsAttr.from_list(floats, values)
+
+    def _check_dense_size(
+        self, start: int, type: RankedStructure[AnyDenseElement] | None
+    ) -> None:
+        """Refuse a dense literal of more than MAX_DENSE_ELEMENTS elements before
+        xDSL expands a splat into a list that large (a MemoryError, or memory
+        and time without end)."""
+        shaped: Attribute | None = type
+        end = start + 1
+        if shaped is None:
+            text = self.lexer.input.content
+            match = DENSE_TYPE.match(text, start)
+            if match is None:
+                return  # not a literal xDSL reads: it says so
+            end = match.end()
+            parser = Parser(self.ctx, text[end:])
+            parser.attribute_aliases = self.attribute_aliases
+            try:
+                shaped = parser.parse_type()
+            except ParseError:
+                return
+        if not isinstance(shaped, ShapedType):
+            return
+        count = math.prod(shaped.get_shape())
+        if count > MAX_DENSE_ELEMENTS:
+            message = f"a dense literal of {count} elements is too large for xsparse"
+            self.raise_error(message, start, end)
 
     def _typed_literal(self, start: int) -> tuple[str, Attribute | None]:
         """The literal parsed from `start` up to here, and the type after its
@@ -259,9 +291,7 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
     return None
 
 
-def verify_located(
-    module: Operation, spans: Spans, filename: str
-) -> None:
+def verify_located(module: Operation, spans: Spans, filename: str) -> None:
     """Raise XSparseError with a located message when `module` does not verify."""
     failure = first_verify_error(module)
     if failure is None:
@@ -273,9 +303,7 @@ def verify_located(
     raise XSparseError(f"{filename}: error: {message}")
 
 
-def source_span(
-    op: Operation, spans: Spans
-) -> Span | None:
+def source_span(op: Operation, spans: Spans) -> Span | None:
     """Where `op` comes from: its own span, else its nearest parsed ancestor's;
     an ancestor a pass rebuilt (`func.func` -> `llvm.func`) is found by its
     symbol name."""

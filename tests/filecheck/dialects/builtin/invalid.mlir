@@ -82,3 +82,15 @@ func.func @defined_in_its_users_region() -> tensor<4xf64> {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 8]]:3: error: operand #0 does not dominate this use
+
+// -----
+
+// A splat xsparse would expand into more elements than it holds (MLIR keeps
+// one element; xDSL a list: MemoryError).
+
+func.func @huge_splat() -> tensor<1000000000000x4xf16> {
+  %s = arith.constant dense<0x7C00> : tensor<1000000000000x4xf16>
+  return %s : tensor<1000000000000x4xf16>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:28: error: a dense literal of 4000000000000 elements is too large for xsparse
