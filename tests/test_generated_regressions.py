@@ -105,3 +105,69 @@ def test_custom_reduction_into_a_built_output_starts_at_its_identity() -> None:
     assert isinstance(result, SparseTensor)
     np.testing.assert_array_equal(result.to_dense(), [0, -1.5, -1.75])
     np.testing.assert_array_equal(result.coordinates[0], [1, 2])
+
+
+OUTER_AND_INNER_MAX = """
+func.func @max_over_i_and_k(%a: tensor<?x?x?xi64>, %init: tensor<?xi64>) -> tensor<?xi64> {
+  %id = arith.constant -9223372036854775808 : i64
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>,
+      affine_map<(i, j, k) -> (j)>], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%a : tensor<?x?x?xi64>) outs(%init : tensor<?xi64>) {
+  ^bb0(%x: i64, %o: i64):
+    %m = sparse_tensor.reduce %o, %x, %id : i64 {
+    ^bb0(%l: i64, %r: i64):
+      %v = arith.maxsi %l, %r : i64
+      sparse_tensor.yield %v : i64
+    }
+    linalg.yield %m : i64
+  } -> tensor<?xi64>
+  return %r : tensor<?xi64>
+}"""
+
+
+def test_inner_reduction_continues_when_an_outer_reduction_revisits_the_output() -> (
+    None
+):
+    """With a reduction loop outside the output's loop (i, j, k: out[j]), the
+    custom reduction over k continues from out[j] on every i; it used to
+    restart at the identity, so out[j] held the last i's maximum only."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(-5, 5, size=(6, 11, 3))
+    init = np.full(11, np.iinfo(np.int64).min)
+    result = xsparse.compile(OUTER_AND_INNER_MAX)(a, init)
+    np.testing.assert_array_equal(result, a.max(axis=(0, 2)))
+
+
+BSR_ROW_WEIGHTED = """
+#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense,
+  j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+func.func @weighted(%a: tensor<6x4xf64, #BSR>, %y: tensor<6xf64>) -> tensor<6xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<6x4xf64, #BSR>) outs(%y : tensor<6xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ij = arith.muli %i, %j : index
+    %w = arith.index_cast %ij : index to i64
+    %wf = arith.sitofp %w : i64 to f64
+    %p = arith.mulf %x, %wf : f64
+    %s = arith.addf %o, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<6xf64>
+  return %r : tensor<6xf64>
+}"""
+
+
+def test_linalg_index_in_a_demapped_kernel_is_the_dimension_coordinate() -> None:
+    """`linalg.index` in a kernel over a block-encoded operand (BSR, 2:4) is
+    the coordinate of the original loop, computed from the level loops; it
+    used to read the level loop of the same number (the block coordinate)."""
+    rng = np.random.default_rng(5)
+    a = np.where(rng.random((6, 4)) < 0.5, rng.standard_normal((6, 4)), 0.0)
+    bsr = BSR_ROW_WEIGHTED.split("#BSR = ")[1].split("\nfunc")[0].replace("\n ", "")
+    result = xsparse.compile(BSR_ROW_WEIGHTED)(
+        SparseTensor.from_dense(a, bsr), np.zeros(6)
+    )
+    i, j = np.indices(a.shape)
+    np.testing.assert_allclose(result, (a * i * j).sum(axis=1), rtol=1e-12)

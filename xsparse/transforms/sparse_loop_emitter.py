@@ -472,7 +472,10 @@ class SparseKernelEmitter:
             return self._emit_compute(expr, state, acc, builder)
         starts_reduction = acc is None and k == self.out_depth + 1
         if starts_reduction:
-            acc = self._reduction_start(expr, state, builder)
+            if self._revisits_output():
+                acc = self._load_output(state, builder)
+            else:
+                acc = self._reduction_start(expr, state, builder)
             if self._threaded(k) == "valid":
                 self._visited = self._i1(False, builder)
         if self.expand_depth == k:
@@ -1108,6 +1111,17 @@ class SparseKernelEmitter:
         return builder.insert(
             arith.ConstantOp(IntegerAttr(int(value), IntegerType(1)))
         ).result
+
+    def _revisits_output(self) -> bool:
+        """Whether a reduction loop encloses the output's loops, so that each
+        output element is reduced into again on every iteration of it: a
+        reduction inside then continues from the element's value (a custom
+        reduction restarting at its identity would drop the outer iterations)."""
+        iterators = self.generic.iterator_types.data
+        return any(
+            iterators[loop].data != IteratorType.PARALLEL
+            for loop in self.order[: max(self.out_depth, 0)]
+        )
 
     def _inserted_start(self, builder: Builder) -> SSAValue | None:
         """What an entry of an output being built holds before its first write:

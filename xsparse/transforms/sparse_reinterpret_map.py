@@ -27,11 +27,12 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
+    AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
@@ -129,6 +130,44 @@ def _level_sizes(
     return sizes
 
 
+_AFFINE_OPS: dict[AffineBinaryOpKind, type[arith.SignlessIntegerBinaryOperation]] = {
+    AffineBinaryOpKind.Add: arith.AddiOp,
+    AffineBinaryOpKind.Mul: arith.MuliOp,
+    AffineBinaryOpKind.Mod: arith.RemSIOp,
+    AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp,
+    AffineBinaryOpKind.CeilDiv: arith.CeilDivSIOp,
+}
+
+
+def _emit_loop_expr(
+    expr: AffineExpr, rewriter: PatternRewriter, at: Operation
+) -> SSAValue:
+    """`expr` over the loops of the generic, computed with `linalg.index` and
+    arith ops before `at` (inside its body)."""
+    if isinstance(expr, AffineDimExpr):
+        op: Operation = IndexOp(expr.position)
+    elif isinstance(expr, AffineConstantExpr):
+        op = arith.ConstantOp.from_int_and_width(expr.value, IndexType())
+    else:
+        assert isinstance(expr, AffineBinaryOpExpr)
+        lhs = _emit_loop_expr(expr.lhs, rewriter, at)
+        rhs = _emit_loop_expr(expr.rhs, rewriter, at)
+        op = _AFFINE_OPS[expr.kind](lhs, rhs)
+    rewriter.insert(op, InsertPoint.before(at))
+    return op.results[0]
+
+
+def _remap_loop_indices(
+    body: Region, substitution: list[AffineExpr], rewriter: PatternRewriter
+) -> None:
+    """`linalg.index d` of an original loop -> its expression over the new loops."""
+    for index_op in [o for o in body.walk() if isinstance(o, IndexOp)]:
+        value = _emit_loop_expr(
+            substitution[index_op.dim.value.data], rewriter, index_op
+        )
+        rewriter.replace_op(index_op, [], [value])
+
+
 class DemapGeneric(RewritePattern):
     """Rewrite a generic over a block-encoded operand into that operand's level space."""
 
@@ -214,6 +253,7 @@ class DemapGeneric(RewritePattern):
         num_inputs = len(op.inputs)
         body = Region()
         op.body.clone_into(body)
+        _remap_loop_indices(body, substitution, rewriter)
         new_generic = GenericOp(
             new_operands[:num_inputs],
             new_operands[num_inputs:],
