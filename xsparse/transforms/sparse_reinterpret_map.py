@@ -165,7 +165,7 @@ def _remap_loop_indices(
         value = _emit_loop_expr(
             substitution[index_op.dim.value.data], rewriter, index_op
         )
-        rewriter.replace_op(index_op, [], [value])
+        rewriter.replace(index_op, [], [value])
 
 
 class DemapGeneric(RewritePattern):
