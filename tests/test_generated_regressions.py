@@ -171,3 +171,31 @@ def test_linalg_index_in_a_demapped_kernel_is_the_dimension_coordinate() -> None
     )
     i, j = np.indices(a.shape)
     np.testing.assert_allclose(result, (a * i * j).sum(axis=1), rtol=1e-12)
+
+
+DENSE_SELECT = """
+func.func @triu(%a: tensor<?x?xf64>, %init: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x?xf64>) outs(%init : tensor<?x?xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %s = sparse_tensor.select %x : f64 {
+    ^bb0(%v: f64):
+      %keep = arith.cmpi ule, %i, %j : index
+      sparse_tensor.yield %keep : i1
+    }
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %r : tensor<?x?xf64>
+}"""
+
+
+def test_dense_kernel_with_a_semiring_op_zeroes_the_entries_without_a_value() -> None:
+    """A kernel without sparse operands whose body may have no value (a
+    `select`) writes zero there, as a sparse kernel's output not read by its
+    body is zero-initialized; it used to leave the `outs` values in place."""
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    result = xsparse.compile(DENSE_SELECT)(a, np.full((3, 4), 99.0))
+    np.testing.assert_array_equal(result, np.triu(a))

@@ -57,6 +57,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.lower_indexing import PARALLEL
 from xsparse.transforms.sparse_analysis import (
+    SEMIRING_OPS,
     ZERO,
     FullSet,
     IndexLeaf,
@@ -438,8 +439,11 @@ class SparseKernelEmitter:
         if self.output.is_sparse:
             return self._emit_in_place()
         out_buf = self.buffer("dense", self.output)
-        if not self.output_read and any(o.is_sparse for o in self.operands):
-            # Entries the loops skip are zero (a dense kernel visits them all).
+        if not self.output_read and (
+            any(o.is_sparse for o in self.operands) or self._may_skip_entries()
+        ):
+            # Entries the loops skip, or where the body has no value, are zero
+            # (a dense kernel without semiring ops writes them all).
             zero = self._hoisted(_zero_constant(self.element_type))
             Builder(InsertPoint.before(self._prologue_anchor)).insert(
                 FillOp([zero], [out_buf], res=())
@@ -1111,6 +1115,11 @@ class SparseKernelEmitter:
         return builder.insert(
             arith.ConstantOp(IntegerAttr(int(value), IntegerType(1)))
         ).result
+
+    def _may_skip_entries(self) -> bool:
+        """Whether the body may have no value at a point: a semiring op
+        (`select`, or an empty `present`/`absent` region) decides."""
+        return any(isinstance(op, SEMIRING_OPS) for op in self.generic.body.walk())
 
     def _revisits_output(self) -> bool:
         """Whether a reduction loop encloses the output's loops, so that each
