@@ -6,7 +6,8 @@ dense tensors with implicit zeros, so arith/math bodies are plain numpy. The
 semiring ops depend on which entries are stored: each value carries a
 presence mask (an input's stored entries, everywhere for dense inputs; for
 products the intersection, for sums the union, as MLIR's merge lattices
-have it), and a semiring op that yields no value leaves a zero.
+have it; an integer negation is `0 - x`, present everywhere), and a semiring
+op that yields no value leaves a zero.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from xsparse.testing.kernel_cases import (
     RegionArg,
     Select,
     Unary,
+    is_float,
     reduce_identity,
 )
 
@@ -108,7 +110,8 @@ def _evaluate(space: Space, e: Expr, args: Sequence[Value]) -> Value:
     if isinstance(e, Apply):
         values = [_evaluate(space, a, args) for a in e.args]
         result = UFUNCS[e.op](*(v for v, _ in values)).astype(space.dtype)
-        if e.op == "exp":
+        if e.op == "exp" or (e.op == "neg" and not is_float(space.case.dtype)):
+            # exp(0) = 1; an integer negation is `0 - x` (the constant is everywhere)
             return result, space.everywhere()
         present = values[0][1]
         for _, p in values[1:]:
