@@ -224,3 +224,17 @@ func.func @insert(%t: tensor<3x3xf64, #CSR>, %i: index, %j: index, %v: f64) -> t
         np.testing.assert_array_equal(result, expected)
     for array, old in zip((a.indptr, a.indices, a.data), before, strict=True):
         np.testing.assert_array_equal(array, old)
+
+
+def test_structured_level_of_another_size_is_a_value_error() -> None:
+    """`j : structured[2, 2]` on a dimension of 3: coordinates past the block
+    raised an IndexError while the argument was converted."""
+    encoding = (
+        "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : structured[2, 2]) }>"
+    )
+    with pytest.raises(
+        ValueError, match=r"structured\[2, 2\] level has 2 coordinates, this one 3"
+    ):
+        xsparse.SparseTensor.from_dense(np.ones((3, 3)), encoding)
+    t = xsparse.SparseTensor.from_dense(np.array([[1.0, 0.0], [0.0, 2.0]]), encoding)
+    np.testing.assert_array_equal(t.to_scipy().toarray(), [[1.0, 0.0], [0.0, 2.0]])

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     ModuleOp,
     RankedStructure,
@@ -106,6 +107,11 @@ class LocatingParser(Parser):
         if attr is None and self.pos == start:
             return None  # no number here
         if isinstance(attr, IntegerAttr):
+            value = attr.value.data
+            if isinstance(attr.type, IndexType) and not -(1 << 63) <= value < 1 << 63:
+                literal = self._typed_literal(start)[0]
+                message = "integer constant out of range for attribute"
+                self.raise_error(message, start, start + len(literal))
             return attr
         literal, t = self._typed_literal(start)
         if not isinstance(t, AnyFloat):

@@ -380,8 +380,9 @@ def mutant(seed: int) -> Mutant:
     return Mutant(source, tuple(edits), text)
 
 
-class Hang(Exception):
-    """A stage ran past TIME_LIMIT_S."""
+class Hang(BaseException):
+    """A stage ran past TIME_LIMIT_S (a BaseException: xsparse's handlers of
+    a pass's failures must not take it for one)."""
 
 
 @contextmanager

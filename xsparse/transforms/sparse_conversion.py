@@ -108,6 +108,7 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.post_sparsification_rewrite import (
     INDEX,
     Emitter,
@@ -1155,6 +1156,9 @@ class CastSparseStorage(RewritePattern):
         rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
 
 
+MAX_SORT_FIELDS = 256
+
+
 class LowerSort(RewritePattern):
     """`sparse_tensor.sort` -> a bottom-up merge sort of the tuples (stable,
     so it satisfies every algorithm the op names)."""
@@ -1164,6 +1168,12 @@ class LowerSort(RewritePattern):
         perm = op.perm_map.data
         keys = [x.position for x in perm.results if isinstance(x, AffineDimExpr)]
         ny = 0 if op.ny is None else op.ny.value.data
+        if perm.num_dims + ny > MAX_SORT_FIELDS:
+            raise PassFailure(
+                op,
+                f"sorting tuples of {perm.num_dims + ny} fields is not supported "
+                f"(at most {MAX_SORT_FIELDS}: each field's moves are unrolled)",
+            )
         data = _Tuples(op.xy, list(op.ys), perm.num_dims + ny)
         merge_sort(Emitter(rewriter, InsertPoint.before(op)), op.n, data, keys)
         rewriter.erase(op)

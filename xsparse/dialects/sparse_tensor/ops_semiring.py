@@ -66,6 +66,8 @@ def ensure_yield(region: Region) -> None:
     """MLIR's `ensureTerminator`: an implicit `sparse_tensor.yield` where absent."""
     if not region.blocks:
         region.add_block(Block())
+    if len(region.blocks) > 1:
+        return  # the verifier refuses it
     block = region.block
     if block.last_op is None or not block.last_op.has_trait(IsTerminator):
         block.add_op(YieldOp())

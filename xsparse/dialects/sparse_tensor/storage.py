@@ -169,6 +169,10 @@ def _pad_structured(
     if not last.n:
         return lvl, vals
     n, m = last.n, last.m
+    if sizes[-1] != m:
+        raise ValueError(
+            f"a structured[{n}, {m}] level has {m} coordinates, this one {sizes[-1]}"
+        )
     outer = tuple(sizes[:-1])
     block = (
         np.ravel_multi_index(tuple(lvl[:-1]), outer)

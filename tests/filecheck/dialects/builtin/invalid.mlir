@@ -94,3 +94,12 @@ func.func @huge_splat() -> tensor<1000000000000x4xf16> {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:28: error: a dense literal of 4000000000000 elements is too large for xsparse
+
+// -----
+
+func.func @index_past_64_bits() -> index {
+  %c = arith.constant 9223372036854775808 : index
+  return %c : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:23: error: integer constant out of range for attribute

@@ -688,3 +688,16 @@ func.func @unary_absent_blocks(%a: f64) -> f64 {
   return %0 : f64
 }
 // CHECK: error: 'sparse_tensor.unary' op absent region cannot yield locally computed value
+
+// -----
+
+// Several blocks in a single-block region: the verifier's refusal (the parser
+// crashed adding the implicit terminator: 'block' property of Region).
+func.func @foreach_blocks(%d: tensor<2x3xf64>) {
+  sparse_tensor.foreach in %d : tensor<2x3xf64> do {
+    "test.op"() : () -> ()
+  ^bb1(%i: index, %j: index, %v: f64):
+  }
+  return
+}
+// CHECK: error: 'sparse_tensor.foreach' op Region 'region' at position 0 expected a single block, but got 2 blocks

@@ -50,3 +50,14 @@ func.func @insert_structured(%v: f64, %i: index, %j: index) -> tensor<4x8xf64, #
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 6]]:3: error: 'tensor.empty' op insertion into a level of format structured[2, 4] is not supported
+
+// -----
+
+// A sort moves each field of a tuple with unrolled code: not billions of them.
+
+func.func @sort_wide(%n: index, %xy: memref<?xindex>) {
+  sparse_tensor.sort hybrid_quick_sort %n, %xy {ny = 2147483648 : index, perm_map = affine_map<(d0) -> (d0)>} : memref<?xindex>
+  return
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.sort' op sorting tuples of 2147483649 fields is not supported (at most 256: each field's moves are unrolled)
