@@ -199,3 +199,36 @@ def test_dense_kernel_with_a_semiring_op_zeroes_the_entries_without_a_value() ->
     a = np.arange(1.0, 13.0).reshape(3, 4)
     result = xsparse.compile(DENSE_SELECT)(a, np.full((3, 4), 99.0))
     np.testing.assert_array_equal(result, np.triu(a))
+
+
+IN_PLACE_PRODUCT = """
+#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+func.func @scale(%a: tensor<?xf64, #SV>, %b: tensor<?xf64>, %x: tensor<?xf64, #SV>)
+    -> tensor<?xf64, #SV> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>,
+      affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<?xf64, #SV>, tensor<?xf64>) outs(%x : tensor<?xf64, #SV>) {
+  ^bb0(%av: f64, %bv: f64, %o: f64):
+    %m = arith.maximumf %bv, %av : f64
+    %p = arith.mulf %m, %av : f64
+    %s = arith.mulf %o, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?xf64, #SV>
+  return %r : tensor<?xf64, #SV>
+}"""
+
+
+def test_in_place_update_writes_zero_where_the_product_vanishes() -> None:
+    """x(i) = x(i) * (max(b(i), a(i)) * a(i)) with x sparse, updated in place:
+    where a stores nothing, the stored x(i) becomes 0. The loop iterated x and
+    a together (the max, dense over b, hid that a annihilates the product) and
+    left those entries as they were."""
+    sv = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
+    a = np.array([0, 0, 0, 1.75, 0, 0, 0, 0, 0])
+    b = np.array([1.75, 0.5, 1, -1.75, -0.75, 1, -1.75, 0.75, -1])
+    x = np.array([1.75, 0, 0, -0.75, 0, 0, 0.25, 0, 1])
+    result = xsparse.compile(IN_PLACE_PRODUCT)(
+        SparseTensor.from_dense(a, sv), b, SparseTensor.from_dense(x, sv)
+    )
+    assert isinstance(result, SparseTensor)
+    np.testing.assert_array_equal(result.to_dense(), x * np.maximum(b, a) * a)

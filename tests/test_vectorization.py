@@ -404,11 +404,27 @@ func.func @multiply(%a: tensor<?xcomplex<f64>, #SV>, %b: tensor<?xcomplex<f64>>,
 
 @pytest.mark.parametrize("vl", [1, 8])
 def test_complex_kernel_is_refused_with_a_location(vl: int) -> None:
-    """Complex elements are not supported by the sparsifier (the vector loops
-    would stay scalar, see complex.mlir): a located error, not an internal one."""
+    """Complex elements are not supported by xsparse.compile (the vector loops
+    would stay scalar, see complex.mlir; numpy arguments have no complex slot):
+    a located error at the function, not an internal one."""
     with pytest.raises(XSparseError) as error:
         xsparse.compile(COMPLEX_MULTIPLY, vl=vl)
     message = str(error.value)
-    assert message.startswith("<source>:6:3: error: 'linalg.generic' op")
-    assert "element type complex<f64> is not supported" in message
+    assert message.startswith("<source>:4:1: error: 'func.func' op argument #0")
+    assert "complex<f64>" in message
     assert "internal error" not in message
+
+
+def test_complex_kernel_is_refused_by_the_sparsifier_with_a_location() -> None:
+    """The sparsifier itself refuses complex elements at the generic."""
+    source = COMPLEX_MULTIPLY
+    result = subprocess.run(
+        ["xsparse-opt", "-p", "sparse-reinterpret-map,sparsification"],
+        input=source,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert ":6:3: error: 'linalg.generic' op" in result.stderr
+    assert "element type complex<f64> is not supported" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -551,7 +551,8 @@ def loop_set(
     sparse_leaves = list(
         dict.fromkeys(leaf for leaf in set_leaves(s) if isinstance(leaf, LevelSet))
     )
-    if not _has_full(s) and not _rest_is_identity(s, expr, sparse_leaves, is_identity):
+    covers_all = is_present(s, frozenset[SetExpr]([FULL]))
+    if not covers_all and not _rest_is_identity(s, expr, sparse_leaves, is_identity):
         s = _union(FULL, s)
     full = frozenset[SetExpr]([FULL]) if _has_full(s) else frozenset[SetExpr]()
     cases: list[frozenset[SetExpr]] = []
@@ -644,7 +645,7 @@ def _rest_is_identity(
     """Whether every presence pattern that `s` skips leaves the output as is."""
     for size in range(len(sparse_leaves) + 1):
         for present in combinations(sparse_leaves, size):
-            if is_present(s, frozenset(present)):
+            if is_present(s, frozenset([*present, FULL])):
                 continue
             absent = frozenset(
                 leaf.operand

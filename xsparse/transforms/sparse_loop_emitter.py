@@ -867,6 +867,9 @@ class SparseKernelEmitter:
                 return result
             self._present = present
             return builder.insert(arith.SelectOp(present, result, acc)).result
+        if present is None and self.inserting:
+            # A custom reduction of an absent value adds no entry.
+            present = self._reduced_present(expr, flags)
         if present is not None and self.output.is_sparse and not self.inserting:
             # Updated in place, an entry cannot go: where there is no value, zero.
             result, present = self._or_zero(present, result, builder), None
