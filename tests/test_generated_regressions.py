@@ -232,3 +232,34 @@ def test_in_place_update_writes_zero_where_the_product_vanishes() -> None:
     )
     assert isinstance(result, SparseTensor)
     np.testing.assert_array_equal(result.to_dense(), x * np.maximum(b, a) * a)
+
+
+TIMES_SELECTED = """
+#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+func.func @times_positive(%a: tensor<?xf64, #SV>, %y: tensor<?xf64>) -> tensor<?xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+      iterator_types = ["parallel"]}
+      ins(%a : tensor<?xf64, #SV>) outs(%y : tensor<?xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %s = sparse_tensor.select %x : f64 {
+    ^bb0(%v: f64):
+      %zero = arith.constant 0.0 : f64
+      %keep = arith.cmpf ogt, %v, %zero : f64
+      sparse_tensor.yield %keep : i1
+    }
+    %p = arith.mulf %o, %s : f64
+    linalg.yield %p : f64
+  } -> tensor<?xf64>
+  return %r : tensor<?xf64>
+}"""
+
+
+def test_output_times_a_missing_value_is_zero() -> None:
+    """y(i) = y(i) * select(a(i) > 0): where the select drops a stored entry,
+    the product is y(i) * 0, as where `a` stores nothing (and as
+    mlir-runner-22 prints); it used to leave y(i) as it was."""
+    sv = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
+    a = np.array([0.0, 2.0, -1.0, 0.5, -3.0])
+    y = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    result = xsparse.compile(TIMES_SELECTED)(SparseTensor.from_dense(a, sv), y.copy())
+    np.testing.assert_array_equal(result, y * np.where(a > 0, a, 0.0))

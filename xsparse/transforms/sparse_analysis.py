@@ -560,7 +560,10 @@ def loop_set(
         for present in combinations(sparse_leaves, size):
             if is_present(s, frozenset(present) | full):
                 cases.append(frozenset(present) | full)
-    return LoopSets(_read_once(s, sparse_leaves, bool(full)), cases)
+    once = _read_once(s, sparse_leaves, bool(full))
+    if _has_full(once) and not full:  # a leaf known present became the full range
+        cases = [case | {FULL} for case in cases]
+    return LoopSets(once, cases)
 
 
 def _semiring_set(op: Operation, sets: Sequence[SetExpr | None]) -> SetExpr:

@@ -988,6 +988,12 @@ class SparseKernelEmitter:
             annihilating = set(range(len(pairs)))
         elif kind in (OpKind.LEFT_ANNIHILATED, OpKind.ZERO_PRESERVING):
             annihilating = {0}
+        if not self.inserting and any(
+            flags.get(id(c)) is None and self._reads_output(c) for _, c in pairs
+        ):
+            # With the output's value as an operand, a missing value is a zero
+            # that changes the output (o * 0), not a point to leave alone.
+            annihilating = set()
         for i, (old, _) in enumerate(pairs):
             flag = child_flags[i]
             if flag is not None and i not in annihilating:
@@ -1118,6 +1124,10 @@ class SparseKernelEmitter:
         return builder.insert(
             arith.ConstantOp(IntegerAttr(int(value), IntegerType(1)))
         ).result
+
+    def _reads_output(self, expr: TensorExpr) -> bool:
+        """Whether `expr` uses the output's current value."""
+        return self.output.index in operands_used(expr)
 
     def _may_skip_entries(self) -> bool:
         """Whether the body may have no value at a point: a semiring op
