@@ -55,6 +55,11 @@ DENSE_ELEMENT = re.compile(
 DENSE_TYPE = re.compile(r'<(?:[^<>"]|"[^"]*")*>\s*:')
 """A dense literal's elements and the colon before its type."""
 MAX_DENSE_ELEMENTS = 1 << 24
+SINGLE_BLOCK = re.compile(
+    r"Region '\w+' at position (\d+) expected a single block, but got \d+ blocks"
+)
+MLIR_SINGLE_BLOCK = r"expects region #\1 to have 0 or 1 blocks"
+"""MLIR's words for IRDL's single-block region constraint (`SizedRegion<1>`)."""
 
 
 def float_from_literal(token: str, t: AnyFloat) -> float:
@@ -286,7 +291,8 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            return op, f"'{op.name}' op " + str(e).split("\n", 1)[0]
+            message = SINGLE_BLOCK.sub(MLIR_SINGLE_BLOCK, str(e).split("\n", 1)[0])
+            return op, f"'{op.name}' op {message}"
         except Exception as e:  # a verifier that crashed is still a user error
             return op, f"'{op.name}' op {type(e).__name__}: {e}"
     order = {op: i for i, op in enumerate(module.walk())}

@@ -700,4 +700,4 @@ func.func @foreach_blocks(%d: tensor<2x3xf64>) {
   }
   return
 }
-// CHECK: error: 'sparse_tensor.foreach' op Region 'region' at position 0 expected a single block, but got 2 blocks
+// CHECK: error: 'sparse_tensor.foreach' op expects region #0 to have 0 or 1 blocks
