@@ -69,11 +69,13 @@ class LoopIndex:
 
 PLAIN_OPS = ("add", "sub", "mul", "max", "min")
 UNARY_OPS = ("neg", "abs", "exp")
+DIV = "div"
+"""Division by a nonzero constant (its second argument), truncating for integers."""
 
 
 @dataclass(frozen=True)
 class Apply:
-    """An arith/math op (`PLAIN_OPS`, `UNARY_OPS`) on its arguments."""
+    """An arith/math op (`PLAIN_OPS`, `UNARY_OPS`, `DIV`) on its arguments."""
 
     op: str
     args: tuple[Expr, ...]
@@ -337,6 +339,24 @@ def with_widths(rng: random.Random, fmt: Format, shape: Sequence[int]) -> Format
     return replace(fmt, pos_width=pos, crd_width=crd)
 
 
+def narrowest_widths(rng: random.Random, fmt: Format, data: Array) -> Format:
+    """The narrowest posWidth/crdWidth that hold `data` stored in `fmt` (or
+    the next wider), so that positions and coordinates reach their type's top
+    half: a position counts at most the stored entries (nonzeros, their BSR
+    blocks whole, every 2:4 slot)."""
+    area = math.prod(fmt.multiples)
+    stored = int(np.count_nonzero(data)) * area
+    if fmt.structured is not None:
+        stored = data.size // 2
+    biggest = max(data.shape, default=0)
+
+    def width(limit: int) -> int:
+        fitting = [w for w in (8, 16, 32, 64) if limit < 2**w - 1]
+        return fitting[min(len(fitting) - 1, rng.choice([0, 0, 1]))]
+
+    return replace(fmt, pos_width=width(stored + 1), crd_width=width(biggest + 1))
+
+
 # -- the case ------------------------------------------------------------------------
 
 
@@ -386,7 +406,8 @@ class Case:
     reduce_op: str = "add"
     static: bool = False
     template: str = "random"
-    notes: tuple[str, ...] = field(default=())
+    options: tuple[tuple[str, Any], ...] = field(default=())
+    """Keyword arguments of `xsparse.compile` (vectorization, parallelization)."""
 
     @property
     def reductions(self) -> tuple[int, ...]:
@@ -406,7 +427,7 @@ class Case:
             for i, (t, s) in enumerate(zip(self.iterators, self.sizes, strict=True))
         )
         ins = ", ".join(
-            f"{'ijklmn'[0:0]}{_access(op.loops)}:{op.format.label() if op.format else 'dense'}"
+            f"{_access(op.loops)}:{op.format.label() if op.format else 'dense'}"
             + ("" if op.passed_as == "tensor" else f"({op.passed_as})")
             for op in self.inputs
         )
@@ -416,6 +437,7 @@ class Case:
             f"out({out}, {self.out_kind}, {self.update}"
             f"{'=' + self.reduce_op if self.update == 'reduce' else ''})"
             f"{' static' if self.static else ''}"
+            + "".join(f" {k}={v}" for k, v in self.options)
         )
 
 
@@ -523,7 +545,7 @@ def random_case(seed: int) -> Case:
     out_init = _out_init(
         data_rng, dtype, out_shape, out_kind, update, reduce_op, out_format
     )
-    return Case(
+    case = Case(
         seed=seed,
         dtype=dtype,
         sizes=tuple(sizes),
@@ -539,6 +561,118 @@ def random_case(seed: int) -> Case:
         static=rng.random() < 0.25,
         template=template,
     )
+    return _extend(case, random.Random(seed * 7919 + 1), dtype)
+
+
+def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
+    """Dimensions drawn from a second stream (so that adding them left the
+    first stream's cases as they were): a division by a constant somewhere in
+    the body, and `xsparse.compile` options."""
+    body = case.body
+    if rng.random() < 0.15:
+        nodes = list(walk(body))
+        target = rng.choice(nodes)
+        divided = Apply(DIV, (target, _constant(rng, dtype, nonzero=True)))
+        body = _replace_node(body, target, divided)
+    options: list[tuple[str, Any]] = []
+    if rng.random() < 0.2:
+        if rng.random() < 0.6:
+            options.append(("vl", rng.choice([2, 4, 8, 16])))
+            if rng.random() < 0.3:
+                options.append(("enable_simd_index32", True))
+        if not options or rng.random() < 0.5:
+            strategy = rng.choice(
+                [
+                    "dense-outer-loop",
+                    "any-storage-outer-loop",
+                    "dense-any-loop",
+                    "any-storage-any-loop",
+                ]
+            )
+            options.append(("parallelization_strategy", strategy))
+    case = replace(case, body=body, options=tuple(options))
+    if rng.random() < 0.2:
+        case = _narrow(case, rng)
+    if rng.random() < 0.06:
+        case = _enlarge(case, rng, np.random.default_rng(case.seed + 2**40))
+    return case
+
+
+def _narrow(case: Case, rng: random.Random) -> Case:
+    """Every sparse input with the narrowest widths its data allows."""
+    inputs = tuple(
+        op
+        if op.format is None
+        else replace(
+            op,
+            format=narrowest_widths(rng, op.format, op.data),
+            passed_as="numpy" if op.passed_as == "numpy" else "tensor",
+        )
+        for op in case.inputs
+    )
+    return replace(case, inputs=inputs)
+
+
+def _without_widths(fmt: Format | None) -> Format | None:
+    return None if fmt is None else replace(fmt, pos_width=0, crd_width=0)
+
+
+def _enlarge(case: Case, rng: random.Random, data_rng: np.random.Generator) -> Case:
+    """The case with loops several times larger and its data drawn again (so
+    that narrow positions and coordinates pass 127 and 255)."""
+    n = len(case.sizes)
+    formats = [_without_widths(op.format) for op in case.inputs]
+    out_format = _without_widths(case.out_format)
+    accesses = [op.loops for op in case.inputs]
+    multiple = _multiples(n, accesses, formats, case.out_loops, out_format)
+    sizes = [
+        max(s, m) * rng.randint(2, 8) for s, m in zip(case.sizes, multiple, strict=True)
+    ]
+    while math.prod(sizes) > 20000 or max(sizes) > 200:
+        big = max(range(n), key=lambda i: sizes[i])
+        sizes[big] -= multiple[big]
+    semiring = has_semiring(case.body)
+    inputs = tuple(
+        _operand(rng, data_rng, case.dtype, op.loops, fmt, sizes, semiring=semiring)
+        for op, fmt in zip(case.inputs, formats, strict=True)
+    )
+    if rng.random() < 0.5:
+        inputs = _narrow(replace(case, inputs=inputs), rng).inputs
+    out_shape = tuple(sizes[loop] for loop in case.out_loops)
+    if out_format is not None:
+        out_format = with_widths(rng, out_format, out_shape)
+    out_init = _out_init(
+        data_rng,
+        case.dtype,
+        out_shape,
+        case.out_kind,
+        case.update,
+        case.reduce_op,
+        out_format,
+    )
+    return replace(
+        case,
+        sizes=tuple(sizes),
+        inputs=inputs,
+        out_format=out_format,
+        out_init=out_init,
+        template=case.template + "+large",
+    )
+
+
+def _replace_node(e: Expr, target: Expr, new: Expr) -> Expr:
+    """`e` with its first node that is `target` (by identity) replaced by `new`."""
+    if e is target:
+        return new
+    if isinstance(e, Apply):
+        return replace(e, args=tuple(_replace_node(a, target, new) for a in e.args))
+    if isinstance(e, Unary | Select):
+        return replace(e, x=_replace_node(e.x, target, new))
+    if isinstance(e, Binary):
+        return replace(
+            e, x=_replace_node(e.x, target, new), y=_replace_node(e.y, target, new)
+        )
+    return e
 
 
 def _input_format(
@@ -567,6 +701,24 @@ def _output(
     return "empty", fmt
 
 
+def _multiples(
+    n: int,
+    accesses: Sequence[tuple[int, ...]],
+    formats: Sequence[Format | None],
+    out_loops: Sequence[int],
+    out_format: Format | None,
+) -> list[int]:
+    """What each loop's size must be a multiple of (BSR blocks, 2:4 groups)."""
+    multiple = [1] * n
+    pairs = list(zip(accesses, formats, strict=True)) + [(tuple(out_loops), out_format)]
+    for loops, fmt in pairs:
+        if fmt is None:
+            continue
+        for loop, m in zip(loops, fmt.multiples, strict=True):
+            multiple[loop] = math.lcm(multiple[loop], m)
+    return multiple
+
+
 def _sizes(
     rng: random.Random,
     n: int,
@@ -575,13 +727,7 @@ def _sizes(
     out_loops: Sequence[int],
     out_format: Format | None,
 ) -> list[int]:
-    multiple = [1] * n
-    pairs = list(zip(accesses, formats, strict=True)) + [(tuple(out_loops), out_format)]
-    for loops, fmt in pairs:
-        if fmt is None:
-            continue
-        for loop, m in zip(loops, fmt.multiples, strict=True):
-            multiple[loop] = math.lcm(multiple[loop], m)
+    multiple = _multiples(n, accesses, formats, out_loops, out_format)
     sizes: list[int] = []
     for loop in range(n):
         m = multiple[loop]

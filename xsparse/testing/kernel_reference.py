@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from xsparse.testing.kernel_cases import (
+    DIV,
     DTYPES,
     Apply,
     Array,
@@ -107,6 +108,10 @@ def _evaluate(space: Space, e: Expr, args: Sequence[Value]) -> Value:
         return space.full(e.value), space.everywhere()
     if isinstance(e, LoopIndex):
         return space.index(e.loop).astype(space.dtype), space.everywhere()
+    if isinstance(e, Apply) and e.op == DIV:
+        x, present = _evaluate(space, e.args[0], args)
+        d, _ = _evaluate(space, e.args[1], args)
+        return _divide(x, d, space.case.dtype).astype(space.dtype), present
     if isinstance(e, Apply):
         values = [_evaluate(space, a, args) for a in e.args]
         result = UFUNCS[e.op](*(v for v, _ in values)).astype(space.dtype)
@@ -122,6 +127,14 @@ def _evaluate(space: Space, e: Expr, args: Sequence[Value]) -> Value:
     if isinstance(e, Binary):
         return _binary(space, e, args)
     return _select(space, e, args)
+
+
+def _divide(x: Array, d: Array, dtype: str) -> Array:
+    """x / d, truncating toward zero for integers (`arith.divsi`)."""
+    if is_float(dtype):
+        return x / d
+    quotient = np.abs(x) // np.abs(d)
+    return np.where((x < 0) != (d < 0), -quotient, quotient)
 
 
 def _unary(space: Space, e: Unary, args: Sequence[Value]) -> Value:

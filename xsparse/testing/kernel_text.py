@@ -38,6 +38,7 @@ FLOAT_OPS = {
     "neg": "arith.negf",
     "abs": "math.absf",
     "exp": "math.exp",
+    "div": "arith.divf",
 }
 INT_OPS = {
     "add": "arith.addi",
@@ -46,6 +47,7 @@ INT_OPS = {
     "max": "arith.maxsi",
     "min": "arith.minsi",
     "abs": "math.absi",
+    "div": "arith.divsi",
 }
 PREDICATES = {
     ("gt", True): "ogt",

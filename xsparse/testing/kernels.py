@@ -108,7 +108,17 @@ def known_defects(case: Case) -> list[str]:
     widths = {(f.pos_width, f.crd_width) for f in blocked if f is not None}
     if len(widths) > 1:
         labels.append("block-encoded operands with different widths")
+    if any(_signed_positions(op) for op in case.inputs):
+        labels.append("8/16-bit positions past the signed range")
     return labels
+
+
+def _signed_positions(operand: Operand) -> bool:
+    fmt = operand.format
+    if fmt is None or fmt.pos_width not in (8, 16):
+        return False
+    stored = int(np.count_nonzero(operand.data)) * int(np.prod(fmt.multiples))
+    return stored >= 2 ** (fmt.pos_width - 1)
 
 
 def _outcome(case: Case, verdict: Verdict, detail: str, reproducer: str) -> CaseOutcome:
@@ -122,7 +132,7 @@ def _check_numpy(case: Case, source: str) -> CaseOutcome:
     import xsparse
 
     try:
-        kernel = xsparse.compile(source)
+        kernel = xsparse.compile(source, **dict(case.options))
     except xsparse.XSparseError as e:
         message = str(e)
         first = message.split("\n", 1)[0]
@@ -336,7 +346,7 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
         assert case.out_format is not None
         args.append(f'SparseTensor.from_dense(init, "{case.out_format.text}")')
     lines += [
-        "kernel = xsparse.compile(SOURCE)",
+        f"kernel = xsparse.compile(SOURCE{''.join(f', {k}={v!r}' for k, v in case.options)})",
         f"result = kernel({', '.join(args)})",
         "if isinstance(result, SparseTensor):",
         "    result = result.to_dense()",
