@@ -263,3 +263,29 @@ def test_output_times_a_missing_value_is_zero() -> None:
     y = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
     result = xsparse.compile(TIMES_SELECTED)(SparseTensor.from_dense(a, sv), y.copy())
     np.testing.assert_array_equal(result, y * np.where(a > 0, a, 0.0))
+
+
+PLUS_COLUMN_INDEX = """
+func.func @plus_j(%a: tensor<?x?xf32>, %init: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x?xf32>) outs(%init : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %jf = arith.sitofp %ji : i64 to f32
+    %s = arith.addf %x, %jf : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}"""
+
+
+def test_vector_loop_over_linalg_index_gets_its_scalar_epilogue() -> None:
+    """With vl=8, a loop using `linalg.index` (a vector constant of lane
+    offsets) is peeled into a vector loop and a scalar epilogue. The
+    epilogue's builder gave up on the constant and left half-built loads
+    using the kernel's buffers, which crashed sparse-tensor-codegen."""
+    a = np.arange(3 * 13, dtype=np.float32).reshape(3, 13)
+    result = xsparse.compile(PLUS_COLUMN_INDEX, vl=8)(a, np.zeros_like(a))
+    np.testing.assert_array_equal(result, a + np.arange(13, dtype=np.float32))

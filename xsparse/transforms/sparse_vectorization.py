@@ -906,6 +906,8 @@ class _Scalarizer:
             self.masks.add(op.results[0])
         elif isinstance(op, arith.ConstantOp) and op.result.type == self.vl_mask(op):
             self.masks.add(op.result)
+        elif isinstance(op, arith.ConstantOp) and is_vector_type(op.result.type):
+            pass  # its lane 0 is made where it is used (`lane`)
         elif isinstance(op, vector.BroadcastOp):
             if op.source.type == i1 and constant_int(op.source) == 1:
                 self.masks.add(op.vector)
@@ -967,6 +969,8 @@ def _scalar_epilogue(
     try:
         ops = scalarizer.run()
     except _CannotScalarize:
+        for op in reversed(scalarizer.ops):  # built, never inserted: drop their uses
+            op.erase(safe_erase=False)
         return None
     body.add_ops(ops)
     one = arith.ConstantOp(IntegerAttr(1, IndexType()))
