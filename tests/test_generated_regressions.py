@@ -289,3 +289,44 @@ def test_vector_loop_over_linalg_index_gets_its_scalar_epilogue() -> None:
     a = np.arange(3 * 13, dtype=np.float32).reshape(3, 13)
     result = xsparse.compile(PLUS_COLUMN_INDEX, vl=8)(a, np.zeros_like(a))
     np.testing.assert_array_equal(result, a + np.arange(13, dtype=np.float32))
+
+
+def bsr(widths: str) -> str:
+    return (
+        "#sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, "
+        "j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense)"
+        f"{widths} }}>"
+    )
+
+
+BSR_ADD = """
+func.func @add(%a: tensor<4x6xf64, {A}>, %b: tensor<4x6xf64, {B}>,
+    %c: tensor<4x6xf64>) -> tensor<4x6xf64> {{
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}}
+      ins(%a, %b : tensor<4x6xf64, {A}>, tensor<4x6xf64, {B}>)
+      outs(%c : tensor<4x6xf64>) {{
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = arith.addf %x, %y : f64
+    linalg.yield %s : f64
+  }} -> tensor<4x6xf64>
+  return %r : tensor<4x6xf64>
+}}"""
+
+
+def test_block_operands_demapped_together_keep_their_own_widths() -> None:
+    """Two BSR operands with the same blocks but other position/coordinate
+    widths are demapped together, each keeping its widths; the second used to
+    be read with the first one's (8-bit coordinates read from a 32-bit buffer)."""
+    a_enc, b_enc = bsr(", crdWidth = 8"), bsr(", posWidth = 16, crdWidth = 32")
+    rng = np.random.default_rng(11)
+    a = np.where(rng.random((4, 6)) < 0.4, rng.standard_normal((4, 6)), 0.0)
+    b = np.where(rng.random((4, 6)) < 0.4, rng.standard_normal((4, 6)), 0.0)
+    kernel = xsparse.compile(BSR_ADD.format(A=a_enc, B=b_enc))
+    result = kernel(
+        SparseTensor.from_dense(a, a_enc),
+        SparseTensor.from_dense(b, b_enc),
+        np.zeros((4, 6)),
+    )
+    np.testing.assert_array_equal(result, a + b)

@@ -239,12 +239,13 @@ class DemapGeneric(RewritePattern):
         new_operands: list[SSAValue] = list(operands)
         for i in blocked:
             original = operands[i].type
-            assert is_tensor_type(original)
-            lvl_type = level_shape_type(original, enc)
+            own = sparse_encoding(original)  # same blocks, maybe other widths
+            assert is_tensor_type(original) and own is not None
+            lvl_type = level_shape_type(original, own)
             empty = operands[i].owner
             if i >= len(op.inputs) and isinstance(empty, TensorEmptyOp):
                 # An output that starts empty starts empty in level space too.
-                sizes = _level_sizes(rewriter, op, empty, enc, lvl_type)
+                sizes = _level_sizes(rewriter, op, empty, own, lvl_type)
                 demapped = TensorEmptyOp(sizes, lvl_type)
             else:
                 demapped = ReinterpretMapOp(operands[i], lvl_type)
