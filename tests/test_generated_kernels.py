@@ -32,10 +32,12 @@ _verdicts: dict[int, Verdict] = {}
 
 
 def assert_passes(outcome: CaseOutcome) -> None:
-    assert outcome.verdict in (Verdict.OK, Verdict.REFUSED), (
-        f"{outcome.verdict.value.upper()}: {outcome.detail}\n\n"
-        f"Reproducer:\n{outcome.reproducer}"
-    )
+    if outcome.verdict not in (Verdict.OK, Verdict.REFUSED):
+        pytest.fail(
+            f"{outcome.verdict.value.upper()}: {outcome.detail}\n\n"
+            f"Reproducer:\n{outcome.reproducer}",
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize("seed", SEEDS)
