@@ -330,3 +330,32 @@ def test_block_operands_demapped_together_keep_their_own_widths() -> None:
         np.zeros((4, 6)),
     )
     np.testing.assert_array_equal(result, a + b)
+
+
+P8 = "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 8 }>"
+SPMV_P8 = f"""
+func.func @spmv(%a: tensor<?x?xf64, {P8}>, %x: tensor<?xf64>, %y: tensor<?xf64>)
+    -> tensor<?xf64> {{
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>],
+      iterator_types = ["parallel", "reduction"]}}
+      ins(%a, %x : tensor<?x?xf64, {P8}>, tensor<?xf64>) outs(%y : tensor<?xf64>) {{
+  ^bb0(%av: f64, %xv: f64, %o: f64):
+    %m = arith.mulf %av, %xv : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  }} -> tensor<?xf64>
+  return %r : tensor<?xf64>
+}}"""
+
+
+def test_narrow_positions_past_the_signed_range_are_unsigned() -> None:
+    """8-bit positions up to 255 (MLIR's are unsigned): a CSR matrix with 225
+    entries and `posWidth = 8`. The loops sign-extended them (a position of
+    200 read as -56) and the kernel read out of bounds (SIGSEGV)."""
+    rng = np.random.default_rng(0)
+    a = np.where(rng.random((20, 20)) < 0.6, 1.0 + rng.random((20, 20)), 0.0)
+    assert 128 <= np.count_nonzero(a) < 256
+    x = rng.random(20)
+    result = xsparse.compile(SPMV_P8)(SparseTensor.from_dense(a, P8), x, np.zeros(20))
+    np.testing.assert_allclose(result, a @ x, rtol=1e-12)

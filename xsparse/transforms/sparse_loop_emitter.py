@@ -55,6 +55,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.lower_indexing import PARALLEL
 from xsparse.transforms.sparse_analysis import (
     SEMIRING_OPS,
@@ -743,8 +744,8 @@ class SparseKernelEmitter:
 
     def _load_index(self, buf: SSAValue, index: SSAValue, builder: Builder) -> SSAValue:
         value = builder.insert(memref.LoadOp.get(buf, [index])).res
-        if not isinstance(value.type, IndexType):
-            value = builder.insert(arith.IndexCastOp(value, IndexType())).result
+        if not isinstance(value.type, IndexType):  # positions are unsigned
+            value = builder.insert(IndexCastUIOp(value, IndexType())).result
         return value
 
     def _ready(self, operand: Operand, state: State) -> bool:
