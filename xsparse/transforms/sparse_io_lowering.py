@@ -262,11 +262,12 @@ class LowerAssemble(RewritePattern):
         if stt is None or not is_tensor_type(t):
             return
         operands = [*op.levels, op.values]
+        kinds = stt.storage_fields()  # an AoS COO region is one ("crd", level)
+        _check_buffer_ranks(op, [*kinds, ("values", -1)], operands, stt.aos_coo_start)
         if not _bufferized(operands):
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
-        kinds = stt.storage_fields()  # an AoS COO region is one ("crd", level)
         given = {
             key: _input_buffer(e, v, key[0], rewriter)
             for key, v in zip(kinds, op.levels, strict=True)
@@ -294,6 +295,23 @@ class LowerAssemble(RewritePattern):
             for f in storage_fields(t)
         ]
         rewriter.replace(op, [], [_storage_value(fields, t, rewriter, at)])
+
+
+def _check_buffer_ranks(
+    op: Operation,
+    kinds: Sequence[tuple[str, int]],
+    operands: Sequence[SSAValue],
+    coo: int,
+) -> None:
+    """Positions, coordinates and values come as 1-D tensors, the coordinates
+    of an AoS COO region as one 2-D tensor (entries x levels)."""
+    for i, (key, value) in enumerate(zip(kinds, operands, strict=True)):
+        t = value.type
+        rank = 2 if key == ("crd", coo) else 1
+        if (is_tensor_type(t) or is_memref_type(t)) and t.get_num_dims() != rank:
+            raise PassFailure(
+                op, f"operand #{i} ({key[0]}) of type {t} is not {rank}-D"
+            )
 
 
 def _column(

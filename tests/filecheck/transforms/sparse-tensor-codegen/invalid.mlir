@@ -61,3 +61,16 @@ func.func @sort_wide(%n: index, %xy: memref<?xindex>) {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.sort' op sorting tuples of 2147483649 fields is not supported (at most 256: each field's moves are unrolled)
+
+// -----
+
+// assemble takes 1-D level buffers (2-D for the coordinates of an AoS COO
+// region); a 0-D positions tensor was indexed as if it were 1-D.
+
+#COO = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique), d1 : singleton), crdWidth = 32 }>
+func.func @assemble_0d(%pos: tensor<index>, %crd: tensor<3x2xi32>, %val: tensor<3xf64>) -> tensor<3x4xf64, #COO> {
+  %0 = sparse_tensor.assemble (%pos, %crd), %val : (tensor<index>, tensor<3x2xi32>), tensor<3xf64> to tensor<3x4xf64, #COO>
+  return %0 : tensor<3x4xf64, #COO>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.assemble' op operand #0 (pos) of type tensor<index> is not 1-D
