@@ -238,3 +238,53 @@ def test_structured_level_of_another_size_is_a_value_error() -> None:
         xsparse.SparseTensor.from_dense(np.ones((3, 3)), encoding)
     t = xsparse.SparseTensor.from_dense(np.array([[1.0, 0.0], [0.0, 2.0]]), encoding)
     np.testing.assert_array_equal(t.to_scipy().toarray(), [[1.0, 0.0], [0.0, 2.0]])
+
+
+COLUMN_SUMS_SIZED_BY_ROWS = f"""#CSR = {CSR}
+#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>
+#t = {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+       iterator_types = ["reduction", "parallel"]}}
+func.func @kernel(%a: tensor<?x?xf64, #CSR>) -> tensor<?xf64, #SV> {{
+  %c0 = arith.constant 0 : index
+  %rows = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%rows) : tensor<?xf64, #SV>
+  %0 = linalg.generic #t ins(%a : tensor<?x?xf64, #CSR>) outs(%init : tensor<?xf64, #SV>) {{
+  ^bb0(%av: f64, %yv: f64):
+    %s = arith.addf %yv, %av : f64
+    linalg.yield %s : f64
+  }} -> tensor<?xf64, #SV>
+  return %0 : tensor<?xf64, #SV>
+}}"""
+
+
+def test_output_sized_by_another_loop_is_checked_at_the_call() -> None:
+    """An output `tensor.empty` sized by A's rows but indexed by its columns:
+    a non-square A overran the output's workspace (a heap corruption found by
+    calling fuzzed kernels). Its size joins the loop's group of sizes."""
+    import scipy.sparse as sp
+
+    kernel = xsparse.compile(COLUMN_SUMS_SIZED_BY_ROWS)
+    with pytest.raises(
+        ValueError, match="argument 0 dimension 1 is 4, argument 0 dimension 0 is 3"
+    ):
+        kernel(sp.random_array((3, 4), density=0.5, format="csr", rng=2))
+    a = sp.random_array((4, 4), density=0.5, format="csr", rng=2)
+    np.testing.assert_allclose(kernel(a).to_dense(), a.sum(axis=0))
+
+
+def test_output_of_static_size_is_checked_at_the_call() -> None:
+    kernel = xsparse.compile(
+        """
+#t = {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+func.func @kernel(%x: tensor<?xf64>) -> tensor<4xf64> {
+  %init = tensor.empty() : tensor<4xf64>
+  %0 = linalg.generic #t ins(%x : tensor<?xf64>) outs(%init : tensor<4xf64>) {
+  ^bb0(%xv: f64, %yv: f64):
+    linalg.yield %xv : f64
+  } -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}"""
+    )
+    with pytest.raises(ValueError, match="a size fixed in the kernel is 4"):
+        kernel(np.ones(6))
+    np.testing.assert_array_equal(kernel(np.arange(4.0)), np.arange(4.0))

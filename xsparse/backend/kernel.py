@@ -26,7 +26,9 @@ from xdsl.context import Context
 from xdsl.dialects import func, get_all_dialects
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Attribute, BlockArgument
+from xdsl.dialects.tensor import DimOp as TensorDimOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
@@ -52,6 +54,7 @@ from xsparse.diagnostics import (
     parse_module_with_spans,
 )
 from xsparse.dialects.sparse_tensor.encoding import Encoding
+from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import (
     eval_affine,
     sparse_encoding,
@@ -73,28 +76,66 @@ def make_context() -> Context:
     return ctx
 
 
-def shared_sizes(function: func.FuncOp) -> list[list[Dimension]]:
-    """Groups of argument dimensions that a linalg.generic iterates with one loop,
-    and so must be equal at run time (e.g. A's columns and x's length in SpMV)."""
-    groups: list[list[Dimension]] = []
+Size = Dimension | int
+"""An argument dimension, or a size fixed in the kernel."""
+
+
+def _operand_sizes(value: SSAValue, function: func.FuncOp) -> list[Size | None]:
+    """Per dimension of a linalg.generic operand: the argument dimension it is,
+    the argument dimension a `tensor.empty` took its size from (`tensor.dim`),
+    or its static size; None where unknown."""
+    t = value.type
+    if not is_tensor_type(t):
+        return []
+    if isinstance(value, BlockArgument) and value.block is function.body.block:
+        return [Dimension(value.index, d) for d in range(t.get_num_dims())]
+    empty = value.owner
+    if not isinstance(empty, TensorEmptyOp):
+        return [None] * t.get_num_dims()
+    dynamic = iter(empty.dynamic_sizes)
+    return [
+        size if size >= 0 else _argument_dimension(next(dynamic), function)
+        for size in t.get_shape()
+    ]
+
+
+def _argument_dimension(size: SSAValue, function: func.FuncOp) -> Dimension | None:
+    """The argument dimension `size` is, when it is `tensor.dim` of an argument."""
+    dim = size.owner
+    if not isinstance(dim, TensorDimOp):
+        return None
+    source, index = dim.source, constant_int(dim.index)
+    if index is None or not isinstance(source, BlockArgument):
+        return None
+    return (
+        Dimension(source.index, index) if source.block is function.body.block else None
+    )
+
+
+def shared_sizes(function: func.FuncOp) -> list[list[Size]]:
+    """Groups of argument dimensions (and sizes fixed in the kernel) that a
+    linalg.generic iterates with one loop, and so must be equal at run time
+    (A's columns and x's length in SpMV; a `tensor.empty` output sized by
+    `tensor.dim` of an argument or statically, whose loop the arguments drive)."""
+    groups: list[list[Size]] = []
     for op in function.walk():
         if not isinstance(op, GenericOp):
             continue
-        per_loop: dict[int, list[Dimension]] = {}
+        per_loop: dict[int, list[Size]] = {}
         for value, amap in zip(
             (*op.inputs, *op.outputs), op.indexing_maps.data, strict=True
         ):
-            if (
-                not isinstance(value, BlockArgument)
-                or value.block is not function.body.block
-            ):
-                continue
-            for dim, result in enumerate(amap.data.results):
-                if isinstance(result, AffineDimExpr):
-                    per_loop.setdefault(result.position, []).append(
-                        Dimension(value.index, dim)
-                    )
-        groups.extend(g for g in per_loop.values() if len(g) > 1)
+            sizes = _operand_sizes(value, function)
+            for size, result in zip(sizes, amap.data.results, strict=False):
+                if size is not None and isinstance(result, AffineDimExpr):
+                    group = per_loop.setdefault(result.position, [])
+                    if size not in group:
+                        group.append(size)
+        groups.extend(
+            g
+            for g in per_loop.values()
+            if len(g) > 1 and any(isinstance(s, Dimension) for s in g)
+        )
     return groups
 
 
@@ -107,7 +148,7 @@ class Kernel:
         name: str,
         signature: FunctionType,
         native: Any,
-        size_groups: list[list[Dimension]],
+        size_groups: list[list[Size]],
         bounds: Sequence[IndexBound] = (),
     ) -> None:
         self.name = name
@@ -120,7 +161,10 @@ class Kernel:
             _Argument(f"argument {position} of {name}()", t)
             for position, t in enumerate(self._inputs)
         ]
-        self._groups = [tuple((d.arg, d.dim) for d in g) for g in size_groups]
+        self._groups = [
+            tuple((d.arg, d.dim) if isinstance(d, Dimension) else (-1, d) for d in g)
+            for g in size_groups
+        ]
         self._results = [_Result(t) for t in signature.outputs.data]
         self._sparse_results = any(r.encoding is not None for r in self._results)
 
@@ -138,12 +182,13 @@ class Kernel:
         for group in self._groups:
             size: int | None = None
             for position, dim in group:
-                shape = shapes[position]
+                shape = shapes[position] if position >= 0 else (dim,)
                 if shape is None:
                     continue
+                value = shape[dim] if position >= 0 else dim
                 if size is None:
-                    size = shape[dim]
-                elif shape[dim] != size:
+                    size = value
+                elif value != size:
                     self._check_sizes(shapes)
         for bound in self._bounds:
             bound.check(self.name, shapes)
@@ -169,14 +214,14 @@ class Kernel:
 
     def _check_sizes(self, shapes: Sequence[tuple[int, ...] | None]) -> None:
         for group in self._size_groups:
-            sizes = {
-                d: shape[d.dim] for d in group if (shape := shapes[d.arg]) is not None
-            }
+            sizes: dict[str, int] = {}
+            for d in group:
+                if not isinstance(d, Dimension):
+                    sizes["a size fixed in the kernel"] = d
+                elif (shape := shapes[d.arg]) is not None:
+                    sizes[f"argument {d.arg} dimension {d.dim}"] = shape[d.dim]
             if len(set(sizes.values())) > 1:
-                detail = ", ".join(
-                    f"argument {d.arg} dimension {d.dim} is {s}"
-                    for d, s in sizes.items()
-                )
+                detail = ", ".join(f"{where} is {s}" for where, s in sizes.items())
                 raise ValueError(
                     f"{self.name}(): operands disagree on a loop's size: {detail}"
                 )
@@ -450,7 +495,10 @@ def _compile_kernel(
         "prints": compiled.prints,
         "signature": str(signature),
         "lowered_signature": str(lowered.signatures[name]),
-        "shared_sizes": [[[d.arg, d.dim] for d in group] for group in groups],
+        "shared_sizes": [
+            [[d.arg, d.dim] if isinstance(d, Dimension) else [-1, d] for d in group]
+            for group in groups
+        ],
         "index_bounds": bounds_to_json(bounds),
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
@@ -477,16 +525,17 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
         )
         if module is None:
             return None
-        groups = [[Dimension(a, d) for a, d in group] for group in meta["shared_sizes"]]
+        groups: list[list[Size]] = [
+            [Dimension(a, d) if a >= 0 else d for a, d in group]
+            for group in meta["shared_sizes"]
+        ]
         bounds = bounds_from_json(meta["index_bounds"], ctx)
         return Kernel(name, signature, module.function(name), groups, bounds)
     except Exception:  # a stale or damaged entry: compile again
         return None
 
 
-def _check_boundary(
-    function: func.FuncOp, spans: Spans
-) -> None:
+def _check_boundary(function: func.FuncOp, spans: Spans) -> None:
     """Every argument and result of the entry function is a scalar, tensor or
     memref of a type that numpy and the calling convention carry."""
     signature = function.function_type
