@@ -136,6 +136,13 @@ class LocatingParser(Parser):
             attr = super().parse_dense_int_or_fp_elements_attr(type)
         except (OverflowError, ValueError):
             attr = None
+        except AssertionError:  # xDSL's reading of real numbers as complex ones
+            literal, t = self._typed_literal(start)
+            shaped = cast(RankedStructure[AnyDenseElement], type or t)
+            parsed = len(DENSE_ELEMENT.findall(literal))
+            expected = 2 * math.prod(shaped.get_shape())
+            message = f"parsed {parsed} elements, but type ('{shaped}') expected {expected} elements"
+            self.raise_error(message, start, self.pos)
         literal, t = self._typed_literal(start)
         if attr is not None and ('"' in literal or "0x" not in literal.lower()):
             return attr  # no hexadecimal element: xDSL read it as MLIR does

@@ -103,3 +103,14 @@ func.func @index_past_64_bits() -> index {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:23: error: integer constant out of range for attribute
+
+// -----
+
+// Real numbers for complex elements (an AssertionError in xDSL's parser).
+
+func.func @reals_for_complex() -> tensor<2xcomplex<f32>> {
+  %v = arith.constant dense<[1.0, 2.0]> : tensor<2xcomplex<f32>>
+  return %v : tensor<2xcomplex<f32>>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:28: error: parsed 2 elements, but type ('tensor<2xcomplex<f32>>') expected 4 elements
