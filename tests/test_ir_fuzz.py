@@ -15,7 +15,7 @@ import pytest
 from xsparse.testing.ir_mutants import check_case, corpus, mutant
 from xsparse.testing.outcome import Verdict
 
-SEEDS = range(400)
+SEEDS = range(300)
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +43,7 @@ def test_mutants_work_or_get_located_diagnostics() -> None:
 
 
 def test_mutants_are_reproducible() -> None:
-    for seed in (0, 17, 399):
+    for seed in (0, 17, 299):
         assert mutant(seed) == mutant(seed)
         assert check_case(seed) == check_case(seed)
 
