@@ -199,6 +199,10 @@ def test_interval_of_affine_expressions() -> None:
     assert interval(d0.ceil_div(4), ranges) == (0, 3)
     assert interval(d0 % 4, ranges) == (0, 3)
     assert interval(d1 % 4, ranges) == (0, 2)
+    assert interval(d0 // -4, ranges) == (-3, 0)
+    assert interval(d0 % -4, ranges) == (-3, 0)
+    with pytest.raises(ZeroDivisionError):  # valid IR; the call refuses it
+        interval(d0 % 0, ranges)
 
 
 def test_insertion_into_an_argument_leaves_the_callers_buffers() -> None:

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.traits import SymbolOpInterface, SymbolTable
@@ -55,6 +56,13 @@ DENSE_ELEMENT = re.compile(
 DENSE_TYPE = re.compile(r'<(?:[^<>"]|"[^"]*")*>\s*:')
 """A dense literal's elements and the colon before its type."""
 MAX_DENSE_ELEMENTS = 1 << 24
+NON_AFFINE = {
+    "Multiplication": "multiply",
+    "Floor division": "floordiv",
+    "Ceil division": "ceildiv",
+    "Mod": "mod",
+}
+"""xDSL's semi-affine refusals, by the operation MLIR's message names."""
 SINGLE_BLOCK = re.compile(
     r"Region '\w+' at position (\d+) expected a single block, but got \d+ blocks"
 )
@@ -126,6 +134,28 @@ class LocatingParser(Parser):
         except ValueError as e:
             at = start + max(literal.lower().find("0x"), 0)  # where MLIR points
             self.raise_error(str(e), at, start + len(literal))
+
+    def parse_affine_map(self) -> AffineMap:
+        """xDSL's, with MLIR's error where an expression is not affine (xDSL
+        raises NotImplementedError)."""
+        start = self.pos
+        try:
+            return super().parse_affine_map()
+        except NotImplementedError as e:
+            operation = next(
+                (word for key, word in NON_AFFINE.items() if str(e).startswith(key)),
+                None,
+            )
+            if operation is None:
+                raise
+            message = (
+                "non-affine expression: at least one of the multiply operands has "
+                "to be either a constant or symbolic"
+                if operation == "multiply"
+                else f"non-affine expression: right operand of {operation} has to "
+                "be either a constant or symbolic"
+            )
+            self.raise_error(message, start, self.pos)
 
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure[AnyDenseElement] | None

@@ -66,7 +66,13 @@ class IndexBound:
         shape = shapes[self.operand.arg]
         if shape is None or any(hi < lo for lo, hi in ranges):
             return  # a loop without iterations reads nothing
-        lo, hi = interval(expr, ranges)
+        try:
+            lo, hi = interval(expr, ranges)
+        except ZeroDivisionError as e:
+            raise ValueError(
+                f"{name}(): argument {self.operand.arg} dimension "
+                f"{self.operand.dim}: its index {e}"
+            ) from None
         size = shape[self.operand.dim]
         if lo < 0 or hi >= size:
             raise ValueError(
@@ -90,14 +96,18 @@ def interval(expr: AffineExpr, ranges: Sequence[tuple[int, int]]) -> tuple[int, 
     if expr.kind == AffineBinaryOpKind.Mul:
         products = [x * y for x in a for y in b]
         return min(products), max(products)
-    c = b[0]  # the right operand of floordiv, ceildiv and mod is a positive constant
+    c = b[0]  # the right operand of floordiv, ceildiv and mod is a constant
+    if c == 0:
+        raise ZeroDivisionError(f"{expr} divides by zero")
     if expr.kind == AffineBinaryOpKind.FloorDiv:
-        return a[0] // c, a[1] // c
-    if expr.kind == AffineBinaryOpKind.CeilDiv:
-        return -(-a[0] // c), -(-a[1] // c)
-    if a[0] // c == a[1] // c:
-        return a[0] % c, a[1] % c
-    return 0, c - 1
+        ends = (a[0] // c, a[1] // c)
+    elif expr.kind == AffineBinaryOpKind.CeilDiv:
+        ends = (-(-a[0] // c), -(-a[1] // c))
+    elif a[0] // c == a[1] // c:  # mod within one period: increasing
+        ends = (a[0] % c, a[1] % c)
+    else:
+        ends = (0, c - 1) if c > 0 else (c + 1, 0)
+    return min(ends), max(ends)
 
 
 def index_bounds(function: func.FuncOp) -> list[IndexBound]:

@@ -114,3 +114,11 @@ func.func @reals_for_complex() -> tensor<2xcomplex<f32>> {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:28: error: parsed 2 elements, but type ('tensor<2xcomplex<f32>>') expected 4 elements
+
+// -----
+
+// Not affine: MLIR's message (xDSL raised NotImplementedError).
+
+func.func private @semi_affine() attributes {map = affine_map<(i, j) -> (i mod j)>}
+
+// CHECK: invalid.mlir:[[# @LINE - 2]]:63: error: non-affine expression: right operand of mod has to be either a constant or symbolic
