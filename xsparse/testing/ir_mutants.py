@@ -278,12 +278,16 @@ def _split_top_level(results: str) -> list[str]:
 
 
 def _compound(dims: list[str], rng: random.Random) -> str:
-    """An expression of the dimensions other than one of them."""
+    """An expression of the dimensions other than one of them (division by
+    zero and products of dimensions included: valid, and not affine)."""
     d = rng.choice(dims) if dims else "0"
     e = rng.choice(dims) if dims else "0"
     return rng.choice(
-        [f"{d} floordiv 2", f"{d} mod 3", f"{d} * 2", f"{d} + {e}", "0", "3"]
-    )
+        [
+            f"{d} floordiv 2", f"{d} mod 3", f"{d} * 2", f"{d} + {e}", "0", "3",
+            f"{d} mod 0", f"{d} * {e}", f"{d} floordiv {e}",
+        ]
+    )  # fmt: skip
 
 
 def _new_affine_results(
