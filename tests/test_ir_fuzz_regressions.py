@@ -292,3 +292,34 @@ func.func @kernel(%x: tensor<?xf64>) -> tensor<4xf64> {
     with pytest.raises(ValueError, match="a size fixed in the kernel is 4"):
         kernel(np.ones(6))
     np.testing.assert_array_equal(kernel(np.arange(4.0)), np.arange(4.0))
+
+
+def test_a_patterns_value_error_is_located_at_its_op() -> None:
+    """sparse-tensor-codegen and post-sparsification-rewrite reported a
+    helper's ValueError on builtin.module (no line); their applier now names
+    the op the pattern was rewriting."""
+    from xdsl.dialects import func
+    from xdsl.ir import Operation
+    from xdsl.pattern_rewriter import (
+        PatternRewriter,
+        PatternRewriteWalker,
+        RewritePattern,
+    )
+
+    from xsparse.backend.kernel import make_context
+    from xsparse.diagnostics import parse_module
+    from xsparse.transforms.errors import LocatingApplier, PassFailure
+
+    class Refuse(RewritePattern):
+        def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+            if isinstance(op, func.ReturnOp):
+                raise ValueError("cannot size a level of expression d0 * 2")
+
+    module = parse_module(make_context(), "func.func @f() {\n  return\n}")
+    walker = PatternRewriteWalker(LocatingApplier([Refuse()]))
+    with pytest.raises(PassFailure) as info:
+        walker.rewrite_module(module)
+    assert isinstance(info.value.op, func.ReturnOp)
+    assert str(info.value).startswith(
+        "'func.return' op cannot size a level of expression d0 * 2"
+    )

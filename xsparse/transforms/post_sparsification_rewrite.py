@@ -56,7 +56,6 @@ from xdsl.ir.affine import (
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -87,7 +86,7 @@ from xsparse.dialects.type_guards import (
     is_tensor_type,
 )
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
-from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.errors import LocatingApplier, PassFailure
 
 INDEX = IndexType()
 GLOBAL_PREFIX = "__xsparse_"
@@ -653,7 +652,7 @@ class PostSparsificationRewritePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             PatternRewriteWalker(
-                GreedyRewritePatternApplier(
+                LocatingApplier(
                     [
                         LowerPrint(),
                         LowerNumberOfEntries(),

@@ -86,7 +86,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
-from xsparse.transforms.errors import PassFailure, check_dimension
+from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.post_sparsification_rewrite import (
     GLOBAL_PREFIX,
     INDEX,
@@ -1183,7 +1183,7 @@ class SparseTensorCodegenPass(ModulePass):
         ).rewrite_module(op)
         try:
             PatternRewriteWalker(
-                GreedyRewritePatternApplier(
+                LocatingApplier(
                     [
                         FoldToBufferOfToTensor(),
                         ResolveBufferAccess(),
