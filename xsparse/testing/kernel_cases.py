@@ -23,6 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[Any]
+Layout = Literal["c", "f", "strided"]
+"""How a numpy argument is laid out: row-major, column-major, a strided view."""
 
 DTYPES: dict[str, Any] = {
     "f64": np.float64,
@@ -364,16 +366,39 @@ def narrowest_widths(rng: random.Random, fmt: Format, data: Array) -> Format:
 class Operand:
     """An input or in-place output: the loops its dimensions read, its encoding
     (None: a dense tensor), its dense data and how it is passed ("tensor": a
-    SparseTensor, "scipy", "numpy": converted at the boundary)."""
+    SparseTensor, "scipy", "numpy": converted at the boundary).
+
+    `source` is the function parameter's encoding when the kernel converts
+    the operand first (`sparse_tensor.convert`): "same" for none, "dense" for
+    a dense parameter, or a Format. `layout` is how a dense parameter's numpy
+    array is laid out: row-major, column-major or a strided view."""
 
     loops: tuple[int, ...]
     format: Format | None
     data: Array
     passed_as: Literal["tensor", "scipy", "numpy"] = "tensor"
+    source: Format | Literal["same", "dense"] = "same"
+    layout: Layout = "c"
 
     @property
     def rank(self) -> int:
         return len(self.loops)
+
+    @property
+    def param_format(self) -> Format | None:
+        """The encoding of the function's parameter for this operand."""
+        if self.source == "same":
+            return self.format
+        return None if self.source == "dense" else self.source
+
+    def label(self) -> str:
+        own = self.format.label() if self.format else "dense"
+        if self.source != "same":
+            given = self.param_format.label() if self.param_format else "dense"
+            own = f"{own}<-{given}"
+        if self.passed_as != "tensor":
+            own += f"({self.passed_as})"
+        return own + ("" if self.layout == "c" else f"[{self.layout}]")
 
 
 Update = Literal["overwrite", "add", "add_swapped", "mul", "max", "min", "reduce"]
@@ -408,6 +433,8 @@ class Case:
     template: str = "random"
     options: tuple[tuple[str, Any], ...] = field(default=())
     """Keyword arguments of `xsparse.compile` (vectorization, parallelization)."""
+    out_layout: Layout = "c"
+    """The layout of a dense output argument's numpy array."""
 
     @property
     def reductions(self) -> tuple[int, ...]:
@@ -426,12 +453,9 @@ class Case:
             f"{'ijklmn'[i]}{'r' if t == 'reduction' else ''}={s}"
             for i, (t, s) in enumerate(zip(self.iterators, self.sizes, strict=True))
         )
-        ins = ", ".join(
-            f"{_access(op.loops)}:{op.format.label() if op.format else 'dense'}"
-            + ("" if op.passed_as == "tensor" else f"({op.passed_as})")
-            for op in self.inputs
-        )
+        ins = ", ".join(f"{_access(op.loops)}:{op.label()}" for op in self.inputs)
         out = f"{_access(self.out_loops)}:{self.out_format.label() if self.out_format else 'dense'}"
+        out += "" if self.out_layout == "c" else f"[{self.out_layout}]"
         return (
             f"{self.template} {self.dtype} [{loops}] ins({ins}) "
             f"out({out}, {self.out_kind}, {self.update}"
@@ -532,7 +556,7 @@ def random_case(seed: int) -> Case:
     if len(out_loops) > 1 and rng.random() < 0.2:
         rng.shuffle(out_loops)
     formats = [_input_format(rng, len(a), n, template) for a in accesses]
-    out_kind, out_format = _output(rng, iterators, len(out_loops), accesses, formats)
+    out_kind, out_format = _output(rng, iterators, len(out_loops))
     sizes = _sizes(rng, n, accesses, formats, out_loops, out_format)
     body, update, reduce_op = _body(rng, dtype, template, iterators, accesses, out_kind)
     inputs = tuple(
@@ -595,7 +619,54 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
         case = _narrow(case, rng)
     if rng.random() < 0.06:
         case = _enlarge(case, rng, np.random.default_rng(case.seed + 2**40))
-    return case
+    if rng.random() < 0.15 and not has_semiring(case.body) and case.update != "reduce":
+        case = _convert_inputs(case, rng)
+    return _lay_out(case, rng)
+
+
+def _convert_inputs(case: Case, rng: random.Random) -> Case:
+    """Some inputs passed in another encoding (or dense, or as a sparse tensor
+    the kernel makes dense) and converted by the kernel first."""
+    inputs = list(case.inputs)
+    for k, op in enumerate(inputs):
+        if op.rank == 0 or rng.random() < 0.5:
+            continue
+        shape = case.shape_of(op)
+        if op.format is not None and rng.random() < 0.3:
+            inputs[k] = replace(op, source="dense", passed_as="tensor")
+            continue
+        given = with_widths(rng, random_format(rng, op.rank), shape)
+        if _holds(given, op.data):
+            # The conversion keeps what `given` stores (zeros of its dense
+            # levels too): widths for every point.
+            own = None if op.format is None else with_widths(rng, op.format, shape)
+            inputs[k] = replace(op, format=own, source=given, passed_as="tensor")
+    return replace(case, inputs=tuple(inputs))
+
+
+def _holds(fmt: Format, data: Array) -> bool:
+    """Whether `fmt` can store `data` (block multiples, 2:4 groups)."""
+    if any(s % m for s, m in zip(data.shape, fmt.multiples, strict=True)):
+        return False
+    if fmt.structured is None:
+        return True
+    groups = np.moveaxis(data, fmt.structured, -1).reshape(-1, 4)
+    return bool(np.all(np.count_nonzero(groups, axis=1) <= 2))
+
+
+def _lay_out(case: Case, rng: random.Random) -> Case:
+    """Column-major or strided numpy arrays for some dense parameters."""
+    layouts: list[Layout] = ["c", "c", "c", "c", "c", "c", "f", "strided"]
+    inputs = tuple(
+        replace(op, layout=rng.choice(layouts))
+        if op.param_format is None and op.rank
+        else op
+        for op in case.inputs
+    )
+    out_layout: Layout = (
+        rng.choice(layouts) if case.out_kind == "dense" and case.out_loops else "c"
+    )
+    return replace(case, inputs=inputs, out_layout=out_layout)
 
 
 def _narrow(case: Case, rng: random.Random) -> Case:
@@ -685,17 +756,12 @@ def _input_format(
 
 
 def _output(
-    rng: random.Random,
-    iterators: Sequence[str],
-    rank: int,
-    accesses: Sequence[tuple[int, ...]],
-    formats: Sequence[Format | None],
+    rng: random.Random, iterators: Sequence[str], rank: int
 ) -> tuple[OutKind, Format | None]:
     if rank == 0 or rng.random() < 0.6:
         return "dense", None
     blocked = 1.0 if R not in iterators else 0.15
     fmt = random_format(rng, rank, output=True, blocked=blocked)
-    del accesses, formats
     if R not in iterators and rng.random() < 0.15:
         return "inplace", fmt  # a sparse argument scaled in place
     return "empty", fmt

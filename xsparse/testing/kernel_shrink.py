@@ -145,6 +145,10 @@ def _plainer(case: Case) -> Iterator[Case]:
     for k, op in enumerate(case.inputs):
         if op.passed_as != "tensor":
             yield _with_input(case, k, replace(op, passed_as="tensor"))
+        if op.source != "same":
+            yield _with_input(case, k, replace(op, source="same"))
+        if op.layout != "c":
+            yield _with_input(case, k, replace(op, layout="c"))
         if op.format is None:
             continue
         if op.format.pos_width or op.format.crd_width:
@@ -154,6 +158,10 @@ def _plainer(case: Case) -> Iterator[Case]:
             yield _with_input(case, k, replace(op, format=None, passed_as="tensor"))
     if case.static:
         yield replace(case, static=False)
+    if case.out_layout != "c":
+        yield replace(case, out_layout="c")
+    if case.options:
+        yield replace(case, options=())
     if (
         case.update in ("add_swapped", "mul", "max", "min")
         and case.out_kind != "inplace"

@@ -223,9 +223,12 @@ def _affine_map(n: int, loops: Sequence[int]) -> str:
 
 @dataclass(frozen=True)
 class Types:
-    """The tensor types of a case's inputs and output, and encoding aliases."""
+    """The tensor types of a case's parameters (`inputs`), of the operands of
+    its linalg.generic (`operands`, where the kernel converts some), of its
+    output, and encoding aliases."""
 
     inputs: list[str]
+    operands: list[str]
     output: str
     aliases: list[str]
 
@@ -233,18 +236,29 @@ class Types:
 def types_of(case: Case, static: bool) -> Types:
     aliases: list[str] = []
     inputs: list[str] = []
+    operands: list[str] = []
     for k, op in enumerate(case.inputs):
+        shape = case.shape_of(op)
         alias = None
         if op.format is not None:
             alias = f"#A{k}"
             aliases.append(f"{alias} = {op.format.text}")
-        inputs.append(tensor_type(case.shape_of(op), case.dtype, alias, static))
+        operands.append(tensor_type(shape, case.dtype, alias, static))
+        given = op.param_format
+        if op.source == "same":
+            inputs.append(operands[-1])
+            continue
+        alias = None
+        if given is not None:
+            alias = f"#G{k}"
+            aliases.append(f"{alias} = {given.text}")
+        inputs.append(tensor_type(shape, case.dtype, alias, static))
     alias = None
     if case.out_format is not None:
         alias = "#OUT"
         aliases.append(f"{alias} = {case.out_format.text}")
     output = tensor_type(case.out_shape, case.dtype, alias, static)
-    return Types(inputs, output, aliases)
+    return Types(inputs, operands, output, aliases)
 
 
 def kernel_text(case: Case, static: bool | None = None) -> str:
@@ -262,10 +276,20 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
     if case.update == "reduce":
         identity = constant(reduce_identity(case.reduce_op, t), t)
         prologue.append(f"%id = arith.constant {identity} : {t}")
+    ins_names: list[str] = []
+    for k, op in enumerate(case.inputs):
+        if op.source == "same":
+            ins_names.append(f"%t{k}")
+            continue
+        prologue.append(
+            f"%u{k} = sparse_tensor.convert %t{k} : "
+            f"{types.inputs[k]} to {types.operands[k]}"
+        )
+        ins_names.append(f"%u{k}")
     maps = [_affine_map(n, op.loops) for op in case.inputs]
     maps.append(_affine_map(n, case.out_loops))
     iterators = ", ".join(f'"{it}"' for it in case.iterators)
-    ins = ", ".join(f"%t{k}" for k in range(len(case.inputs)))
+    ins = ", ".join(ins_names)
     block_args = [f"%a{k}: {t}" for k in range(len(case.inputs))] + [f"%o: {t}"]
     body = Body(t, [f"%a{k}" for k in range(len(case.inputs))], {})
     for loop in sorted(loops_used(case.body)):
@@ -279,7 +303,7 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
         *(f"  {line}" for line in prologue),
         f"  %r = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
         f"iterator_types = [{iterators}]}}",
-        f"      ins({ins} : {', '.join(types.inputs)}) outs(%init : {types.output}) {{",
+        f"      ins({ins} : {', '.join(types.operands)}) outs(%init : {types.output}) {{",
         f"  ^bb0({', '.join(block_args)}):",
         *body.lines,
         f"    linalg.yield {result} : {t}",
@@ -377,7 +401,7 @@ def program_text(case: Case) -> str:
         main.append(
             f"%d{k} = arith.constant {dense_literal(op.data, t)} : {dense_type}"
         )
-        if op.format is None:
+        if op.param_format is None:
             args.append(f"%d{k}")
             continue
         main.append(
