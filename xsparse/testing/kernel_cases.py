@@ -435,6 +435,9 @@ class Case:
     """Keyword arguments of `xsparse.compile` (vectorization, parallelization)."""
     out_layout: Layout = "c"
     """The layout of a dense output argument's numpy array."""
+    then_sum: bool = False
+    """A second linalg.generic sums the (sparse) result into a 0-d tensor
+    (starting from 1) inside the kernel, which returns that sum instead."""
 
     @property
     def reductions(self) -> tuple[int, ...]:
@@ -462,6 +465,7 @@ class Case:
             f"{'=' + self.reduce_op if self.update == 'reduce' else ''})"
             f"{' static' if self.static else ''}"
             + "".join(f" {k}={v}" for k, v in self.options)
+            + (" then_sum" if self.then_sum else "")
         )
 
 
@@ -621,7 +625,10 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
         case = _enlarge(case, rng, np.random.default_rng(case.seed + 2**40))
     if rng.random() < 0.15 and not has_semiring(case.body) and case.update != "reduce":
         case = _convert_inputs(case, rng)
-    return _lay_out(case, rng)
+    case = _lay_out(case, rng)
+    if case.out_kind == "empty" and rng.random() < 0.25:
+        case = replace(case, then_sum=True)
+    return case
 
 
 def _convert_inputs(case: Case, rng: random.Random) -> Case:

@@ -227,4 +227,8 @@ def expected_output(case: Case, stored: Sequence[Array]) -> Array:
             result = out + reduced
         else:
             result = UFUNCS[case.update](out, reduced)
+    if case.then_sum:
+        return np.asarray(
+            np.add.reduce(result, axis=None, dtype=dtype) + dtype(1), dtype
+        )
     return np.asarray(result, dtype)

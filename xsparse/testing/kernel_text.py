@@ -273,6 +273,8 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
         prologue += _empty_output(case, types, static)
     else:
         params.append(f"%init: {types.output}")
+    if case.then_sum:
+        params.append(f"%acc: tensor<{t}>")
     if case.update == "reduce":
         identity = constant(reduce_identity(case.reduce_op, t), t)
         prologue.append(f"%id = arith.constant {identity} : {t}")
@@ -297,9 +299,12 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
         body.indices[loop] = name
         body.emit(f"{name} = linalg.index {loop} : index")
     result = _update(case, body, body.value(case.body))
+    returned, epilogue = types.output, [f"  return %r : {types.output}"]
+    if case.then_sum:
+        returned, epilogue = f"tensor<{t}>", _sum_of_result(case, types.output)
     lines = [
         *types.aliases,
-        f"func.func @kernel({', '.join(params)}) -> {types.output} {{",
+        f"func.func @kernel({', '.join(params)}) -> {returned} {{",
         *(f"  {line}" for line in prologue),
         f"  %r = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
         f"iterator_types = [{iterators}]}}",
@@ -308,10 +313,28 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
         *body.lines,
         f"    linalg.yield {result} : {t}",
         f"  }} -> {types.output}",
-        f"  return %r : {types.output}",
+        *epilogue,
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _sum_of_result(case: Case, output: str) -> list[str]:
+    """A second generic reading the result: its sum added to `%acc`."""
+    rank = len(case.out_loops)
+    t = case.dtype
+    add = FLOAT_OPS["add"] if is_float(t) else INT_OPS["add"]
+    iterators = ", ".join(['"reduction"'] * rank)
+    maps = f"{_affine_map(rank, range(rank))}, {_affine_map(rank, ())}"
+    return [
+        f"  %s = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}}",
+        f"      ins(%r : {output}) outs(%acc : tensor<{t}>) {{",
+        f"  ^bb0(%x: {t}, %y: {t}):",
+        f"    %z = {add} %y, %x : {t}",
+        f"    linalg.yield %z : {t}",
+        f"  }} -> tensor<{t}>",
+        f"  return %s : tensor<{t}>",
+    ]
 
 
 def _empty_output(case: Case, types: Types, static: bool) -> list[str]:
@@ -422,11 +445,22 @@ def program_text(case: Case) -> str:
         else:
             args.append("%dinit")
         call_types.append(types.output)
-    main.append(
-        f"%r = call @kernel({', '.join(args)}) : ({', '.join(call_types)}) -> {types.output}"
-    )
+    if case.then_sum:
+        main.append(f"%acc = arith.constant dense<{constant(1, t)}> : tensor<{t}>")
+        args.append("%acc")
+        call_types.append(f"tensor<{t}>")
+        main.append(
+            f"%r = call @kernel({', '.join(args)}) : ({', '.join(call_types)}) -> tensor<{t}>"
+        )
+        main += _print_dense("%r", (), f"tensor<{t}>", t)
+    else:
+        main.append(
+            f"%r = call @kernel({', '.join(args)}) : ({', '.join(call_types)}) -> {types.output}"
+        )
     dense_out = tensor_type(case.out_shape, t, None, True)
-    if case.out_format is not None:
+    if case.then_sum:
+        pass  # the sum is printed
+    elif case.out_format is not None:
         main.append(f"sparse_tensor.print %r : {types.output}")
         main.append(f"%rd = sparse_tensor.convert %r : {types.output} to {dense_out}")
         main += _print_dense("%rd", case.out_shape, dense_out, t)

@@ -31,6 +31,7 @@ from typing import Any, cast
 import numpy as np
 
 from xsparse.testing.kernel_cases import (
+    DTYPES,
     Array,
     Case,
     Format,
@@ -230,13 +231,15 @@ def arguments(case: Case) -> tuple[list[Any], list[Array]]:
     elif case.out_kind == "inplace":
         assert case.out_format is not None
         args.append(SparseTensor.from_dense(case.out_init, case.out_format.text))
+    if case.then_sum:
+        args.append(np.ones((), DTYPES[case.dtype]))
     return args, stored
 
 
 def _as_dense(case: Case, result: Any) -> Array:
     from xsparse import SparseTensor
 
-    if case.out_format is None:
+    if case.out_format is None or case.then_sum:
         if not isinstance(result, np.ndarray):
             raise TypeError(f"expected a numpy array, got {type(result).__name__}")
         return cast(Array, result)
@@ -367,6 +370,8 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
     elif case.out_kind == "inplace":
         assert case.out_format is not None
         args.append(f'SparseTensor.from_dense(init, "{case.out_format.text}")')
+    if case.then_sum:
+        args.append(f"np.ones((), np.{np.dtype(DTYPES[case.dtype])})")
     lines += [
         f"kernel = xsparse.compile(SOURCE{''.join(f', {k}={v!r}' for k, v in case.options)})",
         f"result = kernel({', '.join(args)})",
