@@ -1,7 +1,7 @@
 """Run generated test cases for a while and report what failed.
 
     python tools/fuzz.py --minutes N [--mode kernels|ir|both] [--jobs J] [--mlir]
-                         [--out DIR] [--start-seed S] [--timeout SECONDS]
+                         [--shrink] [--out DIR] [--start-seed S] [--timeout SECONDS]
 
 Mode `kernels` runs `xsparse.testing.kernels.check_case(seed, mlir=...)`
 (random kernels against numpy, and with --mlir against MLIR 22), mode `ir`
@@ -10,8 +10,9 @@ get a located diagnostic), `both` alternates them. Seeds run from S upwards,
 each in a child process of a pool of J workers: a child killed by a signal is
 a CRASH for its seed, one running past the timeout a HANG; either is replaced
 by a fresh child. Every failing case (wrong, error, crash, hang) gets a
-reproducer file in DIR (default fuzz-findings/); the summary counts verdicts
-and groups refusals and failures by message.
+reproducer file in DIR (default fuzz-findings/), with --shrink that of the
+smallest variant of a failing kernel that still fails; the summary counts
+verdicts and groups refusals and failures by message.
 """
 
 from __future__ import annotations
@@ -35,10 +36,16 @@ VERDICTS = ["ok", "refused", "wrong", "error", "crash", "hang"]
 Task = tuple[str, int]
 
 
-def run_case(mode: str, seed: int, mlir: bool) -> tuple[str, str, str]:
+def run_case(
+    mode: str, seed: int, mlir: bool, shrink: bool = False
+) -> tuple[str, str, str]:
     """(verdict, detail, reproducer) of one case, in this process."""
     try:
-        if mode == "kernels":
+        if mode == "kernels" and shrink and not mlir:
+            from xsparse.testing.kernels import check_shrunk
+
+            outcome = check_shrunk(seed)
+        elif mode == "kernels":
             from xsparse.testing.kernels import check_case
 
             outcome = check_case(seed, mlir=mlir)
@@ -51,14 +58,14 @@ def run_case(mode: str, seed: int, mlir: bool) -> tuple[str, str, str]:
         return "error", f"the checker failed:\n{traceback.format_exc()}", ""
 
 
-def _worker(conn: Connection, mlir: bool) -> None:
+def _worker(conn: Connection, mlir: bool, shrink: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the pool
     while True:
         task = conn.recv()
         if task is None:
             return
         mode, seed = task
-        conn.send(run_case(mode, seed, mlir))
+        conn.send(run_case(mode, seed, mlir, shrink))
 
 
 @dataclass
@@ -71,9 +78,9 @@ class Worker:
     started: float = 0.0
 
     @classmethod
-    def start(cls, ctx: SpawnContext, mlir: bool) -> Worker:
+    def start(cls, ctx: SpawnContext, mlir: bool, shrink: bool) -> Worker:
         parent, child = ctx.Pipe()
-        process = ctx.Process(target=_worker, args=(child, mlir), daemon=True)
+        process = ctx.Process(target=_worker, args=(child, mlir, shrink), daemon=True)
         process.start()
         child.close()
         return cls(process, parent)
@@ -132,9 +139,10 @@ class Report:
 
     def summary(self, jobs: int) -> str:
         lines: list[str] = []
+        everything = sum(sum(c.values()) for c in self.counts.values())
+        per_case = self.seconds * jobs / everything if everything else 0.0
         for mode, counts in sorted(self.counts.items()):
             total = sum(counts.values())
-            per_case = self.seconds * jobs / total if total else 0.0
             lines.append(
                 f"{mode}: {total} generated in {self.seconds / 60:.1f} min "
                 f"({per_case:.2f} s/case over {jobs} job(s))"
@@ -216,7 +224,7 @@ def tasks(mode: str, start: int) -> Iterator[Task]:
 def fuzz(args: argparse.Namespace) -> Report:
     ctx = multiprocessing.get_context("spawn")
     report = Report(Path(args.out))
-    workers = [Worker.start(ctx, args.mlir) for _ in range(args.jobs)]
+    workers = [Worker.start(ctx, args.mlir, args.shrink) for _ in range(args.jobs)]
     todo = tasks(args.mode, args.start_seed)
     begin = time.monotonic()
     deadline = begin + args.minutes * 60
@@ -232,7 +240,7 @@ def fuzz(args: argparse.Namespace) -> Report:
             for k, w in enumerate(workers):
                 if w.task is not None and _collect(w, report, args.timeout):
                     w.stop()
-                    workers[k] = Worker.start(ctx, args.mlir)
+                    workers[k] = Worker.start(ctx, args.mlir, args.shrink)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
     finally:
@@ -276,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=["kernels", "ir", "both"], default="kernels")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--mlir", action="store_true", help="also compare with MLIR 22")
+    parser.add_argument(
+        "--shrink",
+        action="store_true",
+        help="write the smallest failing variant of a failing kernel (not with --mlir)",
+    )
     parser.add_argument("--out", default="fuzz-findings")
     parser.add_argument("--start-seed", type=int, default=0)
     parser.add_argument(

@@ -78,6 +78,28 @@ def check(case: Case, *, mlir: bool = False) -> CaseOutcome:
     return CaseOutcome(verdict, detail, reproducer)
 
 
+def check_shrunk(seed: int, budget: int = 150) -> CaseOutcome:
+    """`check_case(seed)`; when it fails, the outcome of the smallest variant
+    of the case that fails the same way (`kernel_shrink`), its reproducer
+    followed by the original's."""
+    from xsparse.testing.kernel_shrink import shrink
+
+    outcome = check_case(seed)
+    if outcome.verdict not in (Verdict.WRONG, Verdict.ERROR):
+        return outcome
+    small = shrink(
+        random_case(seed), lambda c: check(c).verdict is outcome.verdict, budget
+    )
+    shrunk = check(small)
+    if shrunk.verdict is not outcome.verdict:
+        return outcome
+    reproducer = (
+        f"# Shrunk from seed {seed}:\n{shrunk.reproducer}\n"
+        f"# The original case:\n# {outcome.reproducer.replace(chr(10), chr(10) + '# ')}\n"
+    )
+    return CaseOutcome(shrunk.verdict, shrunk.detail, reproducer)
+
+
 def case_reproducer(seed: int) -> str:
     """The reproducer of `seed`'s case without running it (after a crash)."""
     case = random_case(seed)
