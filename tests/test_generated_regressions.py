@@ -359,3 +359,27 @@ def test_narrow_positions_past_the_signed_range_are_unsigned() -> None:
     x = rng.random(20)
     result = xsparse.compile(SPMV_P8)(SparseTensor.from_dense(a, P8), x, np.zeros(20))
     np.testing.assert_allclose(result, a @ x, rtol=1e-12)
+
+
+RETURN_OUTPUT = """
+func.func @kernel(%x: tensor<?xT>, %init: tensor<?xT>) -> tensor<?xT> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+      affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xT>) outs(%init : tensor<?xT>) {
+  ^bb0(%a: T, %o: T):
+    linalg.yield %o : T
+  } -> tensor<?xT>
+  return %r : tensor<?xT>
+}"""
+
+
+def test_kernels_with_the_same_llvm_ir_keep_their_own_signatures() -> None:
+    """Two kernels whose LLVM IR is the same (pointers are untyped) but whose
+    element types differ used to share one JIT module and its argument checks:
+    the i64 kernel was refused its int64 arrays ("expected dtype float64")."""
+    f64 = xsparse.compile(RETURN_OUTPUT.replace("T", "f64"))
+    i64 = xsparse.compile(RETURN_OUTPUT.replace("T", "i64"))
+    np.testing.assert_array_equal(f64(np.ones(3), np.zeros(3)), [0.0, 0.0, 0.0])
+    result = i64(np.ones(3, np.int64), np.zeros(3, np.int64))
+    assert result.dtype == np.int64
+    np.testing.assert_array_equal(result, [0, 0, 0])

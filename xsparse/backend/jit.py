@@ -176,12 +176,16 @@ def compile(
     sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
     sigs.update(signatures or {})
     ir = _full_ir(source, fast_math, sigs)
+    # The signatures too: kernels with the same IR (LLVM pointers are untyped)
+    # but other element types must not share a module and its argument checks.
+    signature_text = repr(sorted((name, str(sig)) for name, sig in sigs.items()))
     key = hashlib.sha256(
         "\0".join(
             [
                 host_description(),
                 str(opt_level),
                 str(fast_math),
+                signature_text,
                 ir,
             ]
         ).encode()
