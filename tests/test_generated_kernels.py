@@ -22,7 +22,7 @@ from xsparse.testing.kernel_cases import Apply, Case, Format, Input, Operand
 from xsparse.testing.kernels import check, check_case, mlir_available
 from xsparse.testing.outcome import CaseOutcome, Verdict
 
-SEEDS = range(600)
+SEEDS = range(900)
 MLIR_SEEDS = range(100_000, 100_030)
 MAX_REFUSED = 0.45
 """The share of refusals the generator may reach: beyond it, it mostly tests
