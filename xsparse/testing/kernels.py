@@ -5,7 +5,11 @@
 and compares the result with numpy's (`kernel_reference`). With `mlir=True`
 (where MLIR 22's tools are installed) the same case also runs as an
 integration program through `xsparse-run` and through `mlir-opt-22
---sparsifier | mlir-runner-22`, which must print the same values.
+--sparsifier | mlir-runner-22`, which must print the same values (storage
+included); where they differ but xsparse-run prints numpy's values, MLIR 22 is
+wrong and the case passes, and a program MLIR 22 cannot compile or run skips
+the MLIR part (both said in the outcome's detail). `check_shrunk(seed)` also
+shrinks a failing case (`kernel_shrink`), for `tools/fuzz.py --shrink`.
 
 Verdicts: OK; REFUSED when `xsparse.compile` raises an `XSparseError` located
 at the source (`<source>:line:col: error: ...`) that is not an internal
