@@ -1,4 +1,4 @@
-"""The sort in `sparse_tensor.compress` (xsparse/transforms/sparse_sort.py):
+"""The sort in `sparse_tensor.compress` (xsparse/transforms/storage/sort.py):
 its pieces on their own (each sorts on its own, on a sub-range, for index and
 i32 elements), then through SpGEMM into CSR against scipy: rows of the product
 whose added coordinates number 0, 1, 2, around the insertion-sort cutoff and
@@ -24,8 +24,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 import xsparse
-from xsparse.transforms.post_sparsification_rewrite import Emitter
-from xsparse.transforms.sparse_sort import (
+from xsparse.transforms.sparsifier.post_sparsification import Emitter
+from xsparse.transforms.storage.sort import (
     SORT_CUTOFF,
     heap_sort,
     insertion_sort,

@@ -105,7 +105,7 @@ def test_dealloc_tensor_frees_every_buffer(capfd: pytest.CaptureFixture[str]) ->
     from xsparse.backend.kernel import make_context
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
-    from xsparse.transforms.sparsifier import sparsifier_passes
+    from xsparse.transforms.pipeline import sparsifier_passes
 
     ctx = make_context()
     ctx.allow_unregistered = True

@@ -8,8 +8,8 @@ import scipy.sparse as sp
 import xsparse
 from xsparse.backend.kernel import make_context
 from xsparse.diagnostics import parse_module
-from xsparse.transforms.lower_jagged import LowerJaggedPass
-from xsparse.transforms.lower_subset import LowerSubsetPass
+from xsparse.transforms.structured.lower_jagged import LowerJaggedPass
+from xsparse.transforms.structured.lower_subset import LowerSubsetPass
 
 RNG = np.random.default_rng(11)
 

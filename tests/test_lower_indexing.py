@@ -36,7 +36,7 @@ from xdsl.interpreters.utils.ptr import TypedPtr
 from xdsl.parser import Parser
 
 from xsparse.dialects.indexing import Indexing
-from xsparse.transforms.lower_indexing import EMITTED_FROM, LowerIndexingPass
+from xsparse.transforms.sparsifier.lower_indexing import EMITTED_FROM, LowerIndexingPass
 
 UNIVERSE = 24
 """Coordinates are below this; stored leaves may hold coordinates outside ranges."""

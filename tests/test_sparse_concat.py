@@ -1,5 +1,5 @@
-"""Sparse concatenation and reshape by level buffers (`xsparse.transforms.sparse_concat`,
-`xsparse.transforms.sparse_reshape`), run through the Python API.
+"""Sparse concatenation and reshape by level buffers (`xsparse.transforms.storage.concat`,
+`xsparse.transforms.storage.reshape`), run through the Python API.
 
 Concatenations of random CSR, CSC, COO and DCSR matrices (fixed seeds; empty
 rows, all-zero operands, operands without rows or columns, one to four

@@ -196,7 +196,7 @@ def _fused(source: str) -> str:
     from xdsl.parser import Parser
 
     from xsparse.backend.kernel import make_context
-    from xsparse.transforms.fuse_through_gather import FuseThroughGatherPass
+    from xsparse.transforms.structured.fuse_through_gather import FuseThroughGatherPass
 
     ctx = make_context()
     module = Parser(ctx, source).parse_module()

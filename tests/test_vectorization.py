@@ -161,7 +161,7 @@ def _llvm_ir(source: str, **options: Any) -> str:
     from xsparse.backend.kernel import make_context
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
-    from xsparse.transforms.sparsifier import sparsifier_passes
+    from xsparse.transforms.pipeline import sparsifier_passes
 
     ctx = make_context()
     module = parse_module(ctx, source, "<source>")
@@ -338,8 +338,8 @@ def _compile_unpeeled(source: str, vl: int) -> Any:
     from xsparse.backend.kernel import Kernel, make_context, shared_sizes
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
-    from xsparse.transforms.sparse_vectorization import SparseVectorPeelPass
-    from xsparse.transforms.sparsifier import sparsifier_passes
+    from xsparse.transforms.pipeline import sparsifier_passes
+    from xsparse.transforms.sparsifier.vectorization import SparseVectorPeelPass
 
     ctx = make_context()
     module = parse_module(ctx, source, "<source>")

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 
 from xsparse.diagnostics import XSparseError, parse_module
-from xsparse.transforms.sparse_output_sizing import SIZE_HINT_ATTR
+from xsparse.transforms.sparsifier.output_sizing import SIZE_HINT_ATTR
 from xsparse.universe import XSPARSE_UNIVERSE
 
 LOOPS = (scf.ForOp, scf.ParallelOp, scf.WhileOp, scf.IfOp)

@@ -1,7 +1,7 @@
 """The runtime functions that compiled code calls for `sparse_tensor.new` and
 `sparse_tensor.out`, and `getTensorFilename`, as Python callbacks.
 
-`sparse-tensor-codegen` (`xsparse.transforms.sparse_io_lowering`) emits calls
+`sparse-tensor-codegen` (`xsparse.transforms.storage.file_io`) emits calls
 of external functions; `register()` gives LLVM the address of a ctypes
 callback for each name (`llvmlite.binding.add_symbol`), so any module the JIT
 loads resolves them, compiled now or loaded from the disk cache.
@@ -59,8 +59,8 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.post_sparsification_rewrite import RUNTIME_ERROR
-from xsparse.transforms.sparse_io_lowering import (
+from xsparse.transforms.sparsifier.post_sparsification import RUNTIME_ERROR
+from xsparse.transforms.storage.file_io import (
     NEW_TENSOR,
     OUT_BEGIN,
     OUT_END,

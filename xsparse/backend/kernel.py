@@ -61,7 +61,7 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.transforms.sparsifier import ParallelizationStrategy, sparsifier_passes
+from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
 
 

@@ -17,7 +17,7 @@ each inner buffer may have any strided layout, and `jagged.get` returns it as
 every inner buffer has that layout and `jagged.get` returns exactly the inner
 type.
 
-At run time (see `xsparse.transforms.lower_jagged`) a jagged buffer is a memref
+At run time (see `xsparse.transforms.structured.lower_jagged`) a jagged buffer is a memref
 descriptor over an array of inner memref descriptors; `jagged.set` and views
 copy descriptors (pointers), never values. `lower-jagged` folds a jagged
 buffer whose inner buffers are equally spaced blocks of static size (ELL) back

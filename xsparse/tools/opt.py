@@ -66,7 +66,9 @@ class XSparseOptMain(xDSLOptMain):
             try:
                 module = parser.parse_module(not self.args.no_implicit_module)
             except VerifyException as e:
-                raise ParseError(parser._current_token.span, str(e).split("\n", 1)[0]) from None
+                raise ParseError(
+                    parser._current_token.span, str(e).split("\n", 1)[0]
+                ) from None
             except ParseError:
                 raise
             except Exception as e:  # a bug in a parser: still a located diagnostic
@@ -96,7 +98,6 @@ class XSparseOptMain(xDSLOptMain):
         except DiagnosticException as e:
             name = self.get_input_name()
             raise XSparseError(locate_error(e, self.op_spans, name, prog)) from None
-
 
 
 def _report(message: str, as_output: bool) -> int:
@@ -132,7 +133,9 @@ def main(args: Sequence[str] | None = None) -> int:
         except XSparseError as e:
             status |= _report(str(e), expect_diagnostics)
         except (DiagnosticException, VerifyException) as e:
-            status |= _report(f"{tool.get_input_name()}: error: {e}", expect_diagnostics)
+            status |= _report(
+                f"{tool.get_input_name()}: error: {e}", expect_diagnostics
+            )
         except Exception as e:
             if os.environ.get("XSPARSE_TRACEBACK"):
                 raise

@@ -17,7 +17,7 @@ from xsparse.backend import jit, runtime_errors
 from xsparse.backend.kernel import make_context
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.diagnostics import XSparseError, parse_module
-from xsparse.transforms.sparsifier import sparsifier_passes
+from xsparse.transforms.pipeline import sparsifier_passes
 
 
 def main(argv: Sequence[str] | None = None) -> int:

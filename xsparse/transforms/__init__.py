@@ -6,19 +6,19 @@ from xdsl.passes import ModulePass
 
 
 def get_sparsification() -> type[ModulePass]:
-    from xsparse.transforms.sparsification import SparsificationPass
+    from xsparse.transforms.sparsifier.sparsification import SparsificationPass
 
     return SparsificationPass
 
 
 def get_sparse_tensor_codegen() -> type[ModulePass]:
-    from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
+    from xsparse.transforms.storage.codegen import SparseTensorCodegenPass
 
     return SparseTensorCodegenPass
 
 
 def get_post_sparsification_rewrite() -> type[ModulePass]:
-    from xsparse.transforms.post_sparsification_rewrite import (
+    from xsparse.transforms.sparsifier.post_sparsification import (
         PostSparsificationRewritePass,
     )
 
@@ -26,7 +26,7 @@ def get_post_sparsification_rewrite() -> type[ModulePass]:
 
 
 def get_lower_indexing() -> type[ModulePass]:
-    from xsparse.transforms.lower_indexing import LowerIndexingPass
+    from xsparse.transforms.sparsifier.lower_indexing import LowerIndexingPass
 
     return LowerIndexingPass
 
@@ -41,37 +41,37 @@ def _convert_to_llvm(name: str) -> Callable[[], type[ModulePass]]:
 
 
 def get_sparse_reinterpret_map() -> type[ModulePass]:
-    from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
+    from xsparse.transforms.sparsifier.reinterpret_map import SparseReinterpretMapPass
 
     return SparseReinterpretMapPass
 
 
 def get_sparse_vectorization() -> type[ModulePass]:
-    from xsparse.transforms.sparse_vectorization import SparseVectorizationPass
+    from xsparse.transforms.sparsifier.vectorization import SparseVectorizationPass
 
     return SparseVectorizationPass
 
 
 def get_sparse_vector_peel() -> type[ModulePass]:
-    from xsparse.transforms.sparse_vectorization import SparseVectorPeelPass
+    from xsparse.transforms.sparsifier.vectorization import SparseVectorPeelPass
 
     return SparseVectorPeelPass
 
 
 def get_dense_linalg_to_loops() -> type[ModulePass]:
-    from xsparse.transforms.sparsification import DenseLinalgToLoopsPass
+    from xsparse.transforms.sparsifier.sparsification import DenseLinalgToLoopsPass
 
     return DenseLinalgToLoopsPass
 
 
 def get_sparsifier() -> type[ModulePass]:
-    from xsparse.transforms.sparsifier import SparsifierPass
+    from xsparse.transforms.pipeline import SparsifierPass
 
     return SparsifierPass
 
 
 def get_sparse_iteration_to_indexing() -> type[ModulePass]:
-    from xsparse.transforms.sparse_iteration_to_indexing import (
+    from xsparse.transforms.sparsifier.iteration_to_indexing import (
         SparseIterationToIndexingPass,
     )
 
@@ -79,25 +79,25 @@ def get_sparse_iteration_to_indexing() -> type[ModulePass]:
 
 
 def get_lower_subset() -> type[ModulePass]:
-    from xsparse.transforms.lower_subset import LowerSubsetPass
+    from xsparse.transforms.structured.lower_subset import LowerSubsetPass
 
     return LowerSubsetPass
 
 
 def get_lower_jagged() -> type[ModulePass]:
-    from xsparse.transforms.lower_jagged import LowerJaggedPass
+    from xsparse.transforms.structured.lower_jagged import LowerJaggedPass
 
     return LowerJaggedPass
 
 
 def get_bufferize_tile_loops() -> type[ModulePass]:
-    from xsparse.transforms.bufferize_tiles import BufferizeTileLoopsPass
+    from xsparse.transforms.structured.bufferize_tiles import BufferizeTileLoopsPass
 
     return BufferizeTileLoopsPass
 
 
 def get_fuse_through_gather() -> type[ModulePass]:
-    from xsparse.transforms.fuse_through_gather import FuseThroughGatherPass
+    from xsparse.transforms.structured.fuse_through_gather import FuseThroughGatherPass
 
     return FuseThroughGatherPass
 

@@ -482,7 +482,9 @@ class EncodingParser:
                 continue
             if c in closing:
                 if not stack:
-                    self._error(f"unbalanced '{c}' character in pretty dialect name", lt)
+                    self._error(
+                        f"unbalanced '{c}' character in pretty dialect name", lt
+                    )
                 if stack[-1] != closing[c]:
                     self._error(
                         f"unbalanced '{stack[-1]}' character in pretty dialect name", lt

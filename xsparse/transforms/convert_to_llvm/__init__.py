@@ -53,7 +53,7 @@ class ConvertToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # imported here: lower_jagged builds its patterns on this package's common
-        from xsparse.transforms.lower_jagged import JAGGED_PATTERNS
+        from xsparse.transforms.structured.lower_jagged import JAGGED_PATTERNS
 
         lower_affine(op)
         lower_scf_to_cf(op)

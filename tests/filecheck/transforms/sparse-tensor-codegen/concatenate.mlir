@@ -9,7 +9,7 @@
 // (Every tensor here holds f64; a run-time error's message is a constant
 // `dense<[...]> : tensor<Nxi8>`.)
 
-// Concatenation by level buffers (xsparse/transforms/sparse_concat.py): CSR
+// Concatenation by level buffers (xsparse/transforms/storage/concat.py): CSR
 // along rows appends each operand's buffers: its positions rebased by the
 // entries before it, its coordinates and values copied whole. No dense buffer,
 // no COO temporary: the only allocations are the result's three buffers
@@ -155,7 +155,7 @@ func.func @dcsr_rows(%a: tensor<3x4xf64, #DCSR>, %b: tensor<2x4xf64, #DCSR>) -> 
 
 // -----
 
-// Reshape (xsparse/transforms/sparse_reshape.py): CSR collapsed into a sparse
+// Reshape (xsparse/transforms/storage/reshape.py): CSR collapsed into a sparse
 // vector keeps its values buffer; the positions disappear and each coordinate
 // becomes row * ncols + col, in one pass.
 

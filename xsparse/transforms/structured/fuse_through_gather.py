@@ -54,8 +54,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.subset import GatherOp, slice_dims
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.lower_subset import Emitter
-from xsparse.transforms.sparsification import generic_of
+from xsparse.transforms.sparsifier.sparsification import generic_of
+from xsparse.transforms.structured.lower_subset import Emitter
 
 INDEX = IndexType()
 DYNAMIC = DYNAMIC_INDEX

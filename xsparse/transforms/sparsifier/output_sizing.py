@@ -43,17 +43,17 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.errors import check_insertable
-from xsparse.transforms.sparse_analysis import (
+from xsparse.transforms.sparsifier.loop_emitter import (
+    SparseKernelEmitter,
+    is_sparse_generic,
+)
+from xsparse.transforms.sparsifier.merge_lattices import (
     IntersectSet,
     LevelSet,
     SetExpr,
     UnionSet,
     UnsupportedKernel,
     loop_set,
-)
-from xsparse.transforms.sparse_loop_emitter import (
-    SparseKernelEmitter,
-    is_sparse_generic,
 )
 
 

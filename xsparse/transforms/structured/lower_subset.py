@@ -65,7 +65,7 @@ from xsparse.dialects.type_guards import (
     is_tensor_type,
 )
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.post_sparsification_rewrite import Emitter as CodeEmitter
+from xsparse.transforms.sparsifier.post_sparsification import Emitter as CodeEmitter
 
 DYNAMIC = DYNAMIC_INDEX
 INDEX = IndexType()
@@ -361,7 +361,7 @@ class BufferizeScatter(RewritePattern):
 class BufferizeConcat(RewritePattern):
     """Tensor `subset.concat` -> a buffer concat seen as a tensor. A concat with
     a sparse operand or result stays: `sparse-tensor-codegen` builds it by
-    level buffers (`xsparse.transforms.sparse_concat`)."""
+    level buffers (`xsparse.transforms.storage.concat`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:

@@ -64,8 +64,8 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.post_sparsification_rewrite import INDEX, Emitter
-from xsparse.transforms.sparse_tensor_codegen import (
+from xsparse.transforms.sparsifier.post_sparsification import INDEX, Emitter
+from xsparse.transforms.storage.codegen import (
     _as_tensor,
     _constant_buffer,
     _copy,

@@ -30,7 +30,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.transforms.post_sparsification_rewrite import (
+from xsparse.transforms.sparsifier.post_sparsification import (
     DYNAMIC_INDEX,
     GLOBAL_PREFIX,
     INDEX,

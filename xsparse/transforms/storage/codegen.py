@@ -87,13 +87,13 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
-from xsparse.transforms.post_sparsification_rewrite import (
+from xsparse.transforms.sparsifier.post_sparsification import (
     GLOBAL_PREFIX,
     INDEX,
     Emitter,
     level_extent,
 )
-from xsparse.transforms.sparse_insertion import (
+from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
     INSERTION_PATTERNS,
     STORAGE_ATTR,
@@ -1166,10 +1166,10 @@ class SparseTensorCodegenPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Imported here: those modules build on this one's storage helpers.
-        from xsparse.transforms.sparse_concat import CONCAT_PATTERNS
-        from xsparse.transforms.sparse_conversion import CONVERSION_PATTERNS
-        from xsparse.transforms.sparse_io_lowering import SPARSE_IO_PATTERNS
-        from xsparse.transforms.sparse_reshape import RESHAPE_PATTERNS
+        from xsparse.transforms.storage.concat import CONCAT_PATTERNS
+        from xsparse.transforms.storage.conversion import CONVERSION_PATTERNS
+        from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
+        from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
 
         PatternRewriteWalker(
             GreedyRewritePatternApplier(

@@ -3,7 +3,7 @@
 Mirrors the role of MLIR's `LoopEmitter` and `genStmt` (SparseTensor/Transforms/
 Sparsification.cpp), but emits set loops of the `indexing` dialect (RFC seed 003,
 "Control-Flow To Iterate Over More Powerful Tensor and Buffer Types"): each loop
-iterates the set expression of `sparse_analysis.loop_set` and gets one region
+iterates the set expression of `sparsifier.merge_lattices.loop_set` and gets one region
 per presence case, whose body is the kernel expression specialized to that case.
 """
 
@@ -56,8 +56,8 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
-from xsparse.transforms.lower_indexing import PARALLEL
-from xsparse.transforms.sparse_analysis import (
+from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
+from xsparse.transforms.sparsifier.merge_lattices import (
     SEMIRING_OPS,
     ZERO,
     FullSet,

@@ -54,12 +54,18 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.sparse_tensor.types import SparseTensorType, is_identity_map
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp
-from xsparse.transforms.post_sparsification_rewrite import (
+from xsparse.transforms.sparsifier.post_sparsification import (
     INDEX,
     Emitter,
     for_each_stored,
 )
-from xsparse.transforms.sparse_concat import (
+from xsparse.transforms.storage.codegen import (
+    _copy,
+    _Entries,
+    _storage_of,
+    storage_from_entries,
+)
+from xsparse.transforms.storage.concat import (
     FieldKey,
     LevelStorage,
     alloc_large,
@@ -70,12 +76,6 @@ from xsparse.transforms.sparse_concat import (
     operand_dims,
     scatter_entries,
     storage_result,
-)
-from xsparse.transforms.sparse_tensor_codegen import (
-    _copy,
-    _Entries,
-    _storage_of,
-    storage_from_entries,
 )
 
 AnyReshape = CollapseShapeOp | ExpandShapeOp

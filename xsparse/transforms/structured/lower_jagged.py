@@ -69,7 +69,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     replace_with,
 )
 from xsparse.transforms.convert_to_llvm.memref import _identity_sizes_and_strides
-from xsparse.transforms.lower_subset import Emitter
+from xsparse.transforms.structured.lower_subset import Emitter
 
 INDEX = IndexType()
 Access = jagged.GetOp | jagged.LoadOp | jagged.StoreOp | jagged.SizeOp | jagged.DimOp

@@ -26,13 +26,13 @@ from xdsl.pattern_rewriter import (
 
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.lower_indexing import LowerIndexingPass
-from xsparse.transforms.sparse_analysis import UnsupportedKernel
-from xsparse.transforms.sparse_loop_emitter import (
+from xsparse.transforms.sparsifier.loop_emitter import (
     SparseKernelEmitter,
     is_sparse_generic,
 )
-from xsparse.transforms.sparse_output_sizing import HintSparseOutputSize
+from xsparse.transforms.sparsifier.lower_indexing import LowerIndexingPass
+from xsparse.transforms.sparsifier.merge_lattices import UnsupportedKernel
+from xsparse.transforms.sparsifier.output_sizing import HintSparseOutputSize
 
 
 class GeneralizeNamedOp(RewritePattern):

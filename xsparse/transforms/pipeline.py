@@ -17,29 +17,29 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from xsparse.transforms.bufferize_tiles import BufferizeTileLoopsPass
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.lower_indexing import LowerIndexingPass
-from xsparse.transforms.lower_jagged import LowerJaggedPass
-from xsparse.transforms.lower_subset import LowerSubsetPass
-from xsparse.transforms.post_sparsification_rewrite import (
-    PostSparsificationRewritePass,
-)
-from xsparse.transforms.sparse_iteration_to_indexing import (
+from xsparse.transforms.sparsifier.iteration_to_indexing import (
     SparseIterationToIndexingPass,
 )
-from xsparse.transforms.sparse_reinterpret_map import SparseReinterpretMapPass
-from xsparse.transforms.sparse_tensor_codegen import SparseTensorCodegenPass
-from xsparse.transforms.sparse_vectorization import (
-    SparseVectorizationPass,
-    SparseVectorPeelPass,
+from xsparse.transforms.sparsifier.lower_indexing import LowerIndexingPass
+from xsparse.transforms.sparsifier.post_sparsification import (
+    PostSparsificationRewritePass,
 )
-from xsparse.transforms.sparsification import (
+from xsparse.transforms.sparsifier.reinterpret_map import SparseReinterpretMapPass
+from xsparse.transforms.sparsifier.sparsification import (
     DenseLinalgToLoopsPass,
     GeneralizeNamedTensorOpsPass,
     SparsificationPass,
 )
+from xsparse.transforms.sparsifier.vectorization import (
+    SparseVectorizationPass,
+    SparseVectorPeelPass,
+)
+from xsparse.transforms.storage.codegen import SparseTensorCodegenPass
+from xsparse.transforms.structured.bufferize_tiles import BufferizeTileLoopsPass
+from xsparse.transforms.structured.lower_jagged import LowerJaggedPass
+from xsparse.transforms.structured.lower_subset import LowerSubsetPass
 
 ParallelizationStrategy = Literal[
     "none",

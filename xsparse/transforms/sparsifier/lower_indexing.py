@@ -348,7 +348,7 @@ class _Plan:
                 raise PassFailure(
                     op,
                     f"leaf {i} is nonordered or nonunique and cannot be "
-                    "co-iterated; use lower-indexing{strategy=dense-expansion}"
+                    "co-iterated; use lower-indexing{strategy=dense-expansion}",
                 )
 
 

@@ -20,7 +20,7 @@ converters) on xsparse's storage:
   instead (a 1:N conversion through `builtin.unrealized_conversion_cast`s
   that fold away once both ends are converted);
 * `expand` gives a dense workspace (values, filled flags, the list of added
-  coordinates) and `compress` sorts the added coordinates (`sparse_sort`),
+  coordinates) and `compress` sorts the added coordinates (`storage.sort`),
   inserts their entries in order and clears the workspace entries it used.
 """
 
@@ -61,17 +61,17 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.errors import check_dimension, check_insertable
-from xsparse.transforms.post_sparsification_rewrite import (
+from xsparse.transforms.sparsifier.post_sparsification import (
     INDEX,
     Emitter,
     dim_sizes,
     level_extent,
 )
-from xsparse.transforms.sparse_sort import sort_coordinates
+from xsparse.transforms.storage.sort import sort_coordinates
 
 STORAGE_ATTR = "xsparse.storage"
 """Marks the cast that stands for a sparse value made of its storage fields
-(shared with sparse_tensor_codegen)."""
+(shared with storage.codegen)."""
 GROWING_ATTR = "xsparse.growing"
 """Marks the cast that stands for a sparse tensor under construction."""
 UNPACK_ATTR = "xsparse.unpack"

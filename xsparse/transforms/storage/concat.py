@@ -77,14 +77,14 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.subset import ConcatOp
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
-from xsparse.transforms.post_sparsification_rewrite import (
+from xsparse.transforms.sparsifier.post_sparsification import (
     INDEX,
     Emitter,
     dim_sizes,
     for_each_stored,
     level_sizes,
 )
-from xsparse.transforms.sparse_tensor_codegen import (
+from xsparse.transforms.storage.codegen import (
     _as_tensor,
     _is_nonzero,
     _storage_of,

@@ -26,7 +26,7 @@ O(nnz + level sizes), without a dense intermediate:
    duplicate, or a COO region), the last pass writes straight into the
    target's buffers and the leading level comes from its histogram (CSR, CSC,
    DCSR, DCSC, COO targets). Otherwise the sorted entries go through the level
-   builders of `sparse_tensor_codegen` (`storage_from_entries`: BSR, CSF, ...).
+   builders of `storage.codegen` (`storage_from_entries`: BSR, CSF, ...).
 
 The large buffers that the passes write at random places ask for transparent
 huge pages (`alloc_large`), as numpy's arrays do; with 4 KiB pages nearly every
@@ -109,7 +109,7 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.post_sparsification_rewrite import (
+from xsparse.transforms.sparsifier.post_sparsification import (
     INDEX,
     Emitter,
     dim_sizes,
@@ -117,8 +117,7 @@ from xsparse.transforms.post_sparsification_rewrite import (
     level_sizes,
     walk_stored,
 )
-from xsparse.transforms.sparse_concat import alloc_large
-from xsparse.transforms.sparse_tensor_codegen import (
+from xsparse.transforms.storage.codegen import (
     _copy,
     _dense_constant_of,
     _Entries,
@@ -129,6 +128,7 @@ from xsparse.transforms.sparse_tensor_codegen import (
     buffer_of,
     storage_from_entries,
 )
+from xsparse.transforms.storage.concat import alloc_large
 
 I1 = IntegerType(1)
 
@@ -1077,7 +1077,7 @@ class ConvertDenseToSparseDirect(RewritePattern):
     -> a sweep of the dense buffer counting the nonzeros (and the histograms
     of the sort passes, none for a row-major target), then sweeps writing each
     nonzero straight into its place (other encodings: `ConvertDenseToSparse`
-    of sparse_tensor_codegen)."""
+    of storage.codegen)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:

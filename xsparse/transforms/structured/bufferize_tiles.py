@@ -57,10 +57,10 @@ from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.convert_to_llvm.memref import (
     _kept_dimensions,  # pyright: ignore[reportPrivateUsage]
 )
-from xsparse.transforms.lower_subset import Emitter
-from xsparse.transforms.lower_subset import _buffer_of as buffer_of  # pyright: ignore[reportPrivateUsage]
-from xsparse.transforms.lower_subset import _memref_of as memref_of  # pyright: ignore[reportPrivateUsage]
-from xsparse.transforms.sparsification import GeneralizeNamedOp
+from xsparse.transforms.sparsifier.sparsification import GeneralizeNamedOp
+from xsparse.transforms.structured.lower_subset import Emitter
+from xsparse.transforms.structured.lower_subset import _buffer_of as buffer_of  # pyright: ignore[reportPrivateUsage]
+from xsparse.transforms.structured.lower_subset import _memref_of as memref_of  # pyright: ignore[reportPrivateUsage]
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
