@@ -383,3 +383,77 @@ def test_kernels_with_the_same_llvm_ir_keep_their_own_signatures() -> None:
     result = i64(np.ones(3, np.int64), np.zeros(3, np.int64))
     assert result.dtype == np.int64
     np.testing.assert_array_equal(result, [0, 0, 0])
+
+
+SCALAR_IN_VECTOR_LOOP = """
+func.func @kernel(%s: tensor<f32>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>,
+      affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<f32>) outs(%init : tensor<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}"""
+
+
+def test_vectorized_loop_reads_a_0d_operand_as_a_broadcast() -> None:
+    """A loop that sparse-vectorization vectorizes and that loads a 0-d tensor
+    (a scalar operand) in its body: the load has no subscript to vectorize
+    along (IndexError: list index out of range, an internal error); it is the
+    same value in every lane."""
+    kernel = xsparse.compile(SCALAR_IN_VECTOR_LOOP, vl=8)
+    result = kernel(np.array(2.5, np.float32), np.zeros(11, np.float32))
+    np.testing.assert_array_equal(result, np.full(11, 2.5, np.float32))
+
+
+ANNIHILATED_REDUCTION = """
+#V = #sparse_tensor.encoding<{ map = (d0) -> (d0 : dense) }>
+#COO = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique), d1 : singleton) }>
+func.func @kernel(%x: tensor<?xi64, #V>, %a: tensor<?x?xi64, #COO>) -> tensor<?x?xi64, #COO> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xi64, #COO>
+  %n = tensor.dim %a, %c1 : tensor<?x?xi64, #COO>
+  %init = tensor.empty(%m, %n) : tensor<?x?xi64, #COO>
+  %one = arith.constant 1 : i64
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, l) -> (l)>,
+      affine_map<(i, j, l) -> (i, j)>, affine_map<(i, j, l) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %a : tensor<?xi64, #V>, tensor<?x?xi64, #COO>)
+      outs(%init : tensor<?x?xi64, #COO>) {
+  ^bb0(%xv: i64, %av: i64, %o: i64):
+    %b = sparse_tensor.binary %av, %xv : i64, i64 to i64
+      overlap = {}
+      left = {}
+      right = {
+      ^bb0(%r: i64):
+        %c = arith.constant -1 : i64
+        sparse_tensor.yield %c : i64
+      }
+    %p = sparse_tensor.reduce %o, %b, %one : i64 {
+      ^bb0(%u: i64, %v: i64):
+        %w = arith.muli %u, %v : i64
+        sparse_tensor.yield %w : i64
+    }
+    linalg.yield %p : i64
+  } -> tensor<?x?xi64, #COO>
+  return %r : tensor<?x?xi64, #COO>
+}"""
+
+
+def test_reduction_that_reduces_nothing_inserts_no_entry() -> None:
+    """A custom reduction into a sparse result whose every term is absent where
+    an operand is stored (`binary` with empty overlap and left regions): the
+    result has no entry there. The reduction's innermost step was the identity
+    and still marked the reduction visited, so its identity (1) was inserted
+    (MLIR 22 does the same)."""
+    kernel = xsparse.compile(ANNIHILATED_REDUCTION)
+    a = np.array([[0, 3, 0], [0, 0, 0]], np.int64)
+    coo = "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique), d1 : singleton) }>"
+    x = SparseTensor.from_dense(
+        np.ones(5, np.int64), "#sparse_tensor.encoding<{ map = (d0) -> (d0 : dense) }>"
+    )
+    result = kernel(x, SparseTensor.from_dense(a, coo))
+    np.testing.assert_array_equal(result.to_dense(), [[-1, 0, -1], [-1, -1, -1]])
+    assert result.nse == 5

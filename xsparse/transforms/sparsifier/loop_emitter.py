@@ -47,13 +47,13 @@ from xsparse.dialects.sparse_tensor.levels import LevelType
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
 from xsparse.dialects.sparse_tensor.ops_semiring import ReduceOp, SelectOp
-from xsparse.dialects.sparse_tensor.ops_semiring import YieldOp as SparseYieldOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
     ToPositionsOp,
     ToValuesOp,
 )
+from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
@@ -859,6 +859,8 @@ class SparseKernelEmitter:
         body = _Body(value, flags, builder)
         expr = settle(expr)  # every operand left is present here
         if self.is_identity(expr):
+            if acc is not None:
+                self._present = self._i1(False, builder)  # nothing reduced here
             return acc
         result = value(expr)
         present = flags.get(id(expr))

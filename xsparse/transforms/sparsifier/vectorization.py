@@ -432,6 +432,21 @@ class _LoopVectorizer:
             op = vector.MaskedLoadOp(mem, idxs, self.mask, zero, vtype)
         return self.emit(op).results[0]
 
+    def scalar_load(self, load: memref.LoadOp) -> SSAValue | None:
+        """A load of a 0-d buffer: the same value in every lane (a broadcast of
+        the scalar load), unless the loop also uses the buffer otherwise."""
+        if any(
+            use.operation is not load and self.loop.is_ancestor(use.operation)
+            for use in load.memref.uses
+        ):
+            return None
+        if not self.codegen:
+            return load.res
+        scalar = self.emit(memref.LoadOp.get(load.memref, [])).results[0]
+        return self.emit(vector.BroadcastOp(scalar, self.vl.of(load.res.type))).results[
+            0
+        ]
+
     def store(self, mem: SSAValue, idxs: Sequence[SSAValue], value: SSAValue) -> None:
         """genVectorStore: a scatter when the last subscript is a vector."""
         assert self.mask is not None
@@ -444,6 +459,8 @@ class _LoopVectorizer:
     def subscripts(self, subs: Sequence[SSAValue]) -> list[SSAValue] | None:
         """vectorizeSubscripts: the subscripts of a vector load or store, or None."""
         block = self.block
+        if not subs:
+            return None  # a 0-d buffer: no lane dimension
         idxs: list[SSAValue] = []
         for d, sub in enumerate(subs):
             innermost = d == len(subs) - 1
@@ -557,6 +574,8 @@ class _LoopVectorizer:
         if def_op.parent_block() is not block:
             return self.invariant(exp) if self.codegen else exp
         if isinstance(def_op, memref.LoadOp):
+            if not def_op.indices:
+                return self.scalar_load(def_op)
             if not self.unit_stride(def_op.memref):
                 return None
             idxs = self.subscripts(def_op.indices)

@@ -1,7 +1,8 @@
 // RUN: %xsparse-diagnostics | filecheck %s
 
 // IR that MLIR 22 rejects, with MLIR's messages: float literals that do not
-// fit their type, symbols defined twice, operands that do not dominate their use.
+// fit their type, symbols defined twice, operands that do not dominate their use, a
+// `tensor.empty` without a size for each dynamic dimension.
 
 func.func @hex_too_wide() -> f16 {
   %c = arith.constant 0x1FFFF : f16
@@ -122,3 +123,12 @@ func.func @reals_for_complex() -> tensor<2xcomplex<f32>> {
 func.func private @semi_affine() attributes {map = affine_map<(i, j) -> (i mod j)>}
 
 // CHECK: invalid.mlir:[[# @LINE - 2]]:63: error: non-affine expression: right operand of mod has to be either a constant or symbolic
+
+// -----
+
+func.func @empty_without_sizes() -> tensor<?x4xf64> {
+  %t = tensor.empty() : tensor<?x4xf64>
+  return %t : tensor<?x4xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'tensor.empty' op incorrect number of dynamic sizes, has 0, expected 1
