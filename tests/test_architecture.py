@@ -8,8 +8,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parent.parent / "xsparse"
 
 
@@ -117,14 +115,6 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     return components
 
 
-ISSUE_13 = pytest.mark.xfail(
-    strict=True,
-    reason="issue 13 (layout) removes today's circles and private imports; "
-    "strict: this fails as soon as they are gone, so the mark goes with them",
-)
-
-
-@ISSUE_13
 def test_no_import_circles() -> None:
     graph = {
         m: {i for i, _, _ in imports(m) if i != m and not is_registry(i)}
@@ -134,7 +124,6 @@ def test_no_import_circles() -> None:
     assert strongly_connected(graph) == []
 
 
-@ISSUE_13
 def test_no_underscore_names_across_modules() -> None:
     private = [
         f"{m} line {line}: {source}.{name}"

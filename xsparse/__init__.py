@@ -9,12 +9,12 @@ through files.
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from xsparse.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from xsparse.backend.kernel import Kernel, compile
     from xsparse.backend.sparse_storage import SparseTensor
-    from xsparse.diagnostics import XSparseError
+    from xsparse.errors import XSparseError
     from xsparse.io import FileFormatError, read_mtx, read_tns, write_mtx, write_tns
 
 __all__ = [
@@ -47,7 +47,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(io, name)
     if name == "XSparseError":
-        from xsparse.diagnostics import XSparseError
+        from xsparse.errors import XSparseError
 
         return XSparseError
     raise AttributeError(f"module 'xsparse' has no attribute {name!r}")

@@ -12,6 +12,7 @@ from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyDenseElement,
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -23,6 +24,7 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
@@ -35,11 +37,7 @@ from xsparse.dialects.sparse_tensor.encoding import (
     SparseTensorEncodingAttr,
     verify_encoding_for_tensor,
 )
-
-
-class XSparseError(Exception):
-    """An error in user input, already formatted with its location."""
-
+from xsparse.errors import XSparseError, format_parse_error, format_span
 
 Spans = dict[Operation, Span]
 """Where each parsed operation starts. The references are strong: an op a pass
@@ -234,19 +232,6 @@ class LocatingParser(Parser):
         return literal.strip(), parser.parse_type()
 
 
-def format_span(
-    span: Span[str] | Span[bytes], message: str, severity: str = "error"
-) -> str:
-    """MLIR's diagnostic layout: location, severity, message, line, caret."""
-    location = span.get_location()
-    context = span.print_with_context().split("\n", 1)[1]
-    return f"{location}: {severity}: {message}\n{context.rstrip()}"
-
-
-def format_parse_error(error: ParseError) -> str:
-    return format_span(error.span, error.msg)
-
-
 def _verify_tensor_encodings(op: Operation) -> None:
     """MLIR's `verifyEncoding` on the sparse tensor types an op uses (xDSL's
     TensorType cannot check its encoding against its shape itself)."""
@@ -260,6 +245,21 @@ def _verify_tensor_encodings(op: Operation) -> None:
             t.encoding, SparseTensorEncodingAttr
         ):
             verify_encoding_for_tensor(t.encoding, cast(TensorType[Attribute], t))
+
+
+def _empty_sizes_problem(op: Operation) -> str | None:
+    """MLIR's `tensor.empty` verifier, which xDSL's lacks: one size operand per
+    dynamic dimension."""
+    if not isinstance(op, TensorEmptyOp):
+        return None
+    t = op.tensor.type
+    if not isinstance(t, TensorType):
+        return None
+    expected = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
+    given = len(op.dynamic_sizes)
+    if given == expected:
+        return None
+    return f"incorrect number of dynamic sizes, has {given}, expected {expected}"
 
 
 def _symbol(op: Operation) -> str | None:
@@ -325,6 +325,8 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
             return op, str(e).split("\n", 1)[0]
         if (redefinition := _symbol_redefinition(op)) is not None:
             return redefinition
+        if (problem := _empty_sizes_problem(op)) is not None:
+            return op, f"'{op.name}' op {problem}"
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:

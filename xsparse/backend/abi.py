@@ -37,11 +37,11 @@ from xdsl.ir import Attribute
 
 from xsparse.dialects.type_guards import is_memref_type
 
-_libc = ctypes.CDLL(ctypes.util.find_library("c"))
-_libc.free.argtypes = [ctypes.c_void_p]
-_libc.free.restype = None
-_libc.fflush.argtypes = [ctypes.c_void_p]
-_libc.fflush.restype = ctypes.c_int
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+libc.free.argtypes = [ctypes.c_void_p]
+libc.free.restype = None
+libc.fflush.argtypes = [ctypes.c_void_p]
+libc.fflush.restype = ctypes.c_int
 
 GLOBAL_ALLOCATED = 0xDEADBEEF
 """The allocated pointer MLIR gives memrefs of `memref.get_global` (never freed)."""
@@ -167,7 +167,7 @@ class _MallocOwner:
         self.pointer = pointer
 
     def __del__(self) -> None:
-        _libc.free(self.pointer)
+        libc.free(self.pointer)
 
 
 class _View:
@@ -458,7 +458,7 @@ class NativeFunction:
         self._in_struct.pack_into(buffer, 0, *values)
         self._entry(address)
         if self._flush:
-            _libc.fflush(None)
+            libc.fflush(None)
         if not self._outputs:
             free.append((buffer, address))
             return None

@@ -42,10 +42,14 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 
-from xsparse.backend.abi import _libc
-from xsparse.backend.kernel import _Result
+from xsparse.backend.abi import libc
 from xsparse.backend.runtime_errors import fail
-from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
+from xsparse.backend.sparse_storage import (
+    ResultFromFields,
+    SparseTensor,
+    numpy_dtype,
+    overhead_dtype,
+)
 from xsparse.backend.tensor_files import (
     FileFormatError,
     entries_to_tensor,
@@ -70,15 +74,15 @@ from xsparse.transforms.storage.file_io import (
     TENSOR_SIZE,
 )
 
-_libc.getenv.argtypes = [ctypes.c_char_p]
-_libc.getenv.restype = ctypes.c_void_p
-_libc.fwrite.argtypes = [
+libc.getenv.argtypes = [ctypes.c_char_p]
+libc.getenv.restype = ctypes.c_void_p
+libc.fwrite.argtypes = [
     ctypes.c_char_p,
     ctypes.c_size_t,
     ctypes.c_size_t,
     ctypes.c_void_p,
 ]
-_libc.fwrite.restype = ctypes.c_size_t
+libc.fwrite.restype = ctypes.c_size_t
 _EMPTY = ctypes.create_string_buffer(b"")
 
 
@@ -206,7 +210,7 @@ def _out_end(handle: int, file: int | None) -> None:
     t, fields = _written.pop(handle)
     path = ctypes.string_at(file).decode() if file else ""
     try:
-        tensor = _Result(t).take(fields)
+        tensor = ResultFromFields(t).take(fields)
         coords, values = tensor.to_coo()
         text = frostt_text(tensor.shape, coords, _ostream(values))
         if path:
@@ -214,9 +218,9 @@ def _out_end(handle: int, file: int | None) -> None:
                 f.write(text)
         else:
             data = text.encode()
-            stdout = ctypes.c_void_p.in_dll(_libc, "stdout")
-            _libc.fwrite(data, 1, len(data), stdout)
-            _libc.fflush(stdout)
+            stdout = ctypes.c_void_p.in_dll(libc, "stdout")
+            libc.fwrite(data, 1, len(data), stdout)
+            libc.fflush(stdout)
     except Exception as error:  # nothing may unwind into native code
         fail(error)
 
@@ -226,7 +230,7 @@ def _out_end(handle: int, file: int | None) -> None:
 
 def _get_tensor_filename(index: int) -> int:
     name = f"TENSOR{index}"
-    address: int | None = _libc.getenv(name.encode())
+    address: int | None = libc.getenv(name.encode())
     if address is None:
         fail(LookupError(f"environment variable {name} is not set"))
         return ctypes.addressof(_EMPTY)

@@ -33,7 +33,6 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
 
-from xsparse import __version__
 from xsparse.backend import jit
 from xsparse.backend.abi import boundary_scalar
 from xsparse.backend.index_bounds import (
@@ -45,7 +44,11 @@ from xsparse.backend.index_bounds import (
 )
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.runtime_errors import raise_pending
-from xsparse.backend.sparse_storage import SparseTensor, numpy_dtype, overhead_dtype
+from xsparse.backend.sparse_storage import (
+    ResultFromFields,
+    SparseTensor,
+    numpy_dtype,
+)
 from xsparse.diagnostics import (
     Spans,
     XSparseError,
@@ -56,13 +59,12 @@ from xsparse.diagnostics import (
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import (
-    eval_affine,
     sparse_encoding,
-    storage_fields,
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
+from xsparse.version import __version__
 
 
 def make_context() -> Context:
@@ -165,7 +167,7 @@ class Kernel:
             tuple((d.arg, d.dim) if isinstance(d, Dimension) else (-1, d) for d in g)
             for g in size_groups
         ]
-        self._results = [_Result(t) for t in signature.outputs.data]
+        self._results = [ResultFromFields(t) for t in signature.outputs.data]
         self._sparse_results = any(r.encoding is not None for r in self._results)
 
     def __call__(self, *args: Any) -> Any:
@@ -225,42 +227,6 @@ class Kernel:
                 raise ValueError(
                     f"{self.name}(): operands disagree on a loop's size: {detail}"
                 )
-
-
-class _Result:
-    """How one result of a Kernel is rebuilt from the native function's results:
-    a sparse tensor from its storage fields, anything else as it comes."""
-
-    def __init__(self, result_type: Attribute) -> None:
-        self.encoding = sparse_encoding(result_type)
-        self.fields = (
-            storage_fields(cast(TensorType[Attribute], result_type))
-            if self.encoding is not None
-            else []
-        )
-
-    def take(self, values: list[Any]) -> Any:
-        """Consume this result's values from the front of `values`."""
-        if self.encoding is None:
-            return values.pop(0)
-        enc = self.encoding
-        taken = [values.pop(0) for _ in self.fields]
-        positions: list[Any] = [None] * enc.lvl_rank
-        coordinates: list[Any] = [None] * enc.lvl_rank
-        level_sizes: list[int] = []
-        buffers: Any = None
-        for field, value in zip(self.fields, taken, strict=True):
-            if field.kind == "positions":
-                positions[field.level] = value.view(overhead_dtype(enc.pos_width))
-            elif field.kind == "coordinates":
-                coordinates[field.level] = value.view(overhead_dtype(enc.crd_width))
-            elif field.kind == "values":
-                buffers = value
-            else:
-                level_sizes.append(int(value))
-        last = [np.array([size - 1]) for size in level_sizes]
-        shape = [int(eval_affine(e, last)[0]) + 1 for e in enc.lvl_to_dim.results]
-        return SparseTensor(enc, shape, positions, coordinates, buffers, validate=False)
 
 
 class _Argument:

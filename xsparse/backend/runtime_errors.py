@@ -13,7 +13,7 @@ import os
 import sys
 import threading
 
-from xsparse.backend.abi import _libc
+from xsparse.backend.abi import libc
 
 _pending: dict[int, BaseException] = {}
 """The first failure of a runtime call, per thread, until `raise_pending`."""
@@ -31,7 +31,7 @@ def fail(error: BaseException) -> None:
     """Record the failure of a runtime call (the first one of this thread
     counts), or print it and exit after `exit_on_error`."""
     if _exit_program is not None:
-        _libc.fflush(None)
+        libc.fflush(None)
         sys.stdout.flush()
         os.write(2, f"{_exit_program}: error: {error}\n".encode())
         os._exit(1)

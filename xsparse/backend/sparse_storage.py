@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
+    TensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.ir.affine import (
@@ -31,6 +32,8 @@ from xsparse.dialects.sparse_tensor.storage import (
     build_level_buffers,
     eval_affine,
     level_extent,
+    sparse_encoding,
+    storage_fields,
 )
 from xsparse.dialects.type_guards import is_integer_type
 
@@ -492,3 +495,39 @@ def default_encoding_text(fmt: str, blocksize: tuple[int, int] = (1, 1)) -> str:
             f"(d0 floordiv {r} : dense, d1 floordiv {c} : compressed, d0 mod {r} : dense, d1 mod {c} : dense) }}>"
         )
     return "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique), d1 : singleton) }>"
+
+
+class ResultFromFields:
+    """How one result of a Kernel is rebuilt from the native function's results:
+    a sparse tensor from its storage fields, anything else as it comes."""
+
+    def __init__(self, result_type: Attribute) -> None:
+        self.encoding = sparse_encoding(result_type)
+        self.fields = (
+            storage_fields(cast(TensorType[Attribute], result_type))
+            if self.encoding is not None
+            else []
+        )
+
+    def take(self, values: list[Any]) -> Any:
+        """Consume this result's values from the front of `values`."""
+        if self.encoding is None:
+            return values.pop(0)
+        enc = self.encoding
+        taken = [values.pop(0) for _ in self.fields]
+        positions: list[Any] = [None] * enc.lvl_rank
+        coordinates: list[Any] = [None] * enc.lvl_rank
+        level_sizes: list[int] = []
+        buffers: Any = None
+        for field, value in zip(self.fields, taken, strict=True):
+            if field.kind == "positions":
+                positions[field.level] = value.view(overhead_dtype(enc.pos_width))
+            elif field.kind == "coordinates":
+                coordinates[field.level] = value.view(overhead_dtype(enc.crd_width))
+            elif field.kind == "values":
+                buffers = value
+            else:
+                level_sizes.append(int(value))
+        last = [np.array([size - 1]) for size in level_sizes]
+        shape = [int(eval_affine(e, last)[0]) + 1 for e in enc.lvl_to_dim.results]
+        return SparseTensor(enc, shape, positions, coordinates, buffers, validate=False)

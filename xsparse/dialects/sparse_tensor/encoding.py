@@ -50,6 +50,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     STRUCTURED,
     LevelType,
 )
+from xsparse.errors import XSparseError, format_parse_error
 
 
 @dataclass(frozen=True)
@@ -623,8 +624,6 @@ def parse_encoding(text: str) -> SparseTensorEncodingAttr:
     from xdsl.dialects.builtin import Builtin
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
-
-    from xsparse.diagnostics import XSparseError, format_parse_error
 
     source = text.strip()
     if source.startswith("<"):

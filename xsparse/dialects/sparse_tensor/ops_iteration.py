@@ -50,8 +50,12 @@ from xsparse.dialects.sparse_tensor.ops_common import (
     sparse_operand,
     sparse_type,
 )
-from xsparse.dialects.sparse_tensor.ops_semiring import YieldOp, ensure_yield
 from xsparse.dialects.sparse_tensor.ops_storage import LevelAttr, level_attr
+from xsparse.dialects.sparse_tensor.ops_yield import (
+    YieldOp,
+    YieldsToParent,
+    ensure_yield,
+)
 from xsparse.dialects.sparse_tensor.types import (
     IteratorType,
     IterSpaceType,
@@ -414,6 +418,7 @@ class IterateOp(IRDLOperation):
             RecursiveMemoryEffect(),
             RecursivelySpeculatable(),
             SingleBlockImplicitTerminator(YieldOp),
+            YieldsToParent(),
         )
     )
 
@@ -605,7 +610,11 @@ class CoIterateOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = lazy_traits_def(
-        lambda: (RecursiveMemoryEffect(), SingleBlockImplicitTerminator(YieldOp))
+        lambda: (
+            RecursiveMemoryEffect(),
+            SingleBlockImplicitTerminator(YieldOp),
+            YieldsToParent(),
+        )
     )
 
     def __init__(

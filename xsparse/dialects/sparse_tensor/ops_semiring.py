@@ -18,7 +18,6 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
-    lazy_traits_def,
     operand_def,
     opt_prop_def,
     region_def,
@@ -29,7 +28,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
+from xdsl.traits import Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.sparse_tensor.ops_common import (
@@ -37,40 +36,11 @@ from xsparse.dialects.sparse_tensor.ops_common import (
     print_attr_dict,
     sparse_type,
 )
-
-
-def _yield_parents() -> tuple[type[Operation], ...]:
-    from xsparse.dialects.sparse_tensor.ops_iteration import CoIterateOp, IterateOp
-
-    return (BinaryOp, UnaryOp, ReduceOp, SelectOp, ForeachOp, IterateOp, CoIterateOp)
-
-
-@irdl_op_definition
-class YieldOp(IRDLOperation):
-    """`sparse_tensor.yield` (SparseTensor_YieldOp)."""
-
-    name = "sparse_tensor.yield"
-
-    values = var_operand_def()
-
-    traits = lazy_traits_def(
-        lambda: (Pure(), IsTerminator(), HasParent(*_yield_parents()))
-    )
-    assembly_format = "$values attr-dict `:` type($values)"
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
-
-
-def ensure_yield(region: Region) -> None:
-    """MLIR's `ensureTerminator`: an implicit `sparse_tensor.yield` where absent."""
-    if not region.blocks:
-        region.add_block(Block())
-    if len(region.blocks) > 1:
-        return  # the verifier refuses it
-    block = region.block
-    if block.last_op is None or not block.last_op.has_trait(IsTerminator):
-        block.add_op(YieldOp())
+from xsparse.dialects.sparse_tensor.ops_yield import (
+    YieldOp,
+    YieldsToParent,
+    ensure_yield,
+)
 
 
 def prints_terminator(region: Region) -> bool:
@@ -120,7 +90,7 @@ class BinaryOp(IRDLOperation):
     left_region = region_def()
     right_region = region_def()
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), YieldsToParent())
 
     def __init__(
         self,
@@ -220,7 +190,7 @@ class UnaryOp(IRDLOperation):
     present_region = region_def()
     absent_region = region_def()
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), YieldsToParent())
 
     def __init__(
         self,
@@ -294,7 +264,7 @@ class _FormulaOp(IRDLOperation):
     output = result_def()
     region = region_def("single_block")
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), YieldsToParent())
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -389,7 +359,7 @@ class ForeachOp(IRDLOperation):
     loop_results = var_result_def()
     region = region_def("single_block")
 
-    traits = lazy_traits_def(lambda: (SingleBlockImplicitTerminator(YieldOp),))
+    traits = traits_def(SingleBlockImplicitTerminator(YieldOp), YieldsToParent())
 
     def __init__(
         self,

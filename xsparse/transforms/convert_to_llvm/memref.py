@@ -69,7 +69,7 @@ def _add(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     return op.res
 
 
-def _identity_sizes_and_strides(
+def identity_sizes_and_strides(
     t: MemRefType, dynamic_sizes: Sequence[SSAValue], rewriter: PatternRewriter
 ) -> tuple[list[SSAValue], list[SSAValue], SSAValue]:
     """Sizes, row-major strides and element count of a fresh allocation of type `t`."""
@@ -160,7 +160,7 @@ class AllocToLLVM(RewritePattern):
         t = op.memref.type
         assert is_memref_type(t)
         declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
-        sizes, strides, count = _identity_sizes_and_strides(
+        sizes, strides, count = identity_sizes_and_strides(
             t, op.dynamic_sizes, rewriter
         )
         size = _byte_size(count, t.element_type, rewriter)
@@ -186,7 +186,7 @@ class AllocaToLLVM(RewritePattern):
     def match_and_rewrite(self, op: memref.AllocaOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         assert is_memref_type(t)
-        sizes, strides, count = _identity_sizes_and_strides(
+        sizes, strides, count = identity_sizes_and_strides(
             t, op.dynamic_sizes, rewriter
         )
         alignment = op.alignment.value.data if op.alignment is not None else 0
@@ -331,9 +331,7 @@ class SubviewToLLVM(RewritePattern):
         new_strides = [
             _mul(a, b, rewriter) for a, b in zip(strides_in, steps, strict=True)
         ]
-        kept = _kept_dimensions(
-            op.static_sizes.get_values(), result_type.get_num_dims()
-        )
+        kept = kept_dimensions(op.static_sizes.get_values(), result_type.get_num_dims())
         desc = Descriptor.build(
             rewriter,
             len(kept),
@@ -346,7 +344,7 @@ class SubviewToLLVM(RewritePattern):
         replace_with(op, [], [desc], rewriter)
 
 
-def _kept_dimensions(static_sizes: Sequence[int], result_rank: int) -> list[int]:
+def kept_dimensions(static_sizes: Sequence[int], result_rank: int) -> list[int]:
     """Dimensions a rank-reducing subview keeps (drops leading static unit sizes)."""
     drop = len(static_sizes) - result_rank
     kept: list[int] = []
@@ -467,7 +465,7 @@ class ReallocToLLVM(RewritePattern):
         declare_function(op, "realloc", llvm.LLVMFunctionType([PTR, i64], PTR))
         source = Descriptor(lowered(op.source, rewriter), rewriter)
         dynamic = [op.dynamic_result_size] if op.dynamic_result_size is not None else []
-        sizes, strides, count = _identity_sizes_and_strides(t, dynamic, rewriter)
+        sizes, strides, count = identity_sizes_and_strides(t, dynamic, rewriter)
         size = _byte_size(count, t.element_type, rewriter)
         # realloc(p, 0) may free p and return null: keep at least one byte.
         one = const(1, rewriter)
@@ -536,7 +534,7 @@ class GetGlobalToLLVM(RewritePattern):
         dead = llvm.ConstantOp(IntegerAttr(0xDEADBEEF, i64), i64)
         allocated = llvm.IntToPtrOp(dead.result)
         rewriter.insert([address, dead, allocated])
-        sizes, strides, _ = _identity_sizes_and_strides(t, [], rewriter)
+        sizes, strides, _ = identity_sizes_and_strides(t, [], rewriter)
         desc = Descriptor.build(
             rewriter,
             len(sizes),

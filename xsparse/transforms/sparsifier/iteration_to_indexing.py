@@ -58,13 +58,13 @@ from xsparse.dialects.sparse_tensor.ops_iteration import (
 from xsparse.dialects.sparse_tensor.ops_iteration import (
     IterateOp as SparseIterateOp,
 )
-from xsparse.dialects.sparse_tensor.ops_semiring import YieldOp as SparseYieldOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     LvlOp,
     ToCoordinatesOp,
     ToPositionsOp,
     ToValuesOp,
 )
+from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()

@@ -133,8 +133,18 @@ class Emitter:
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(arith.AddiOp(a, b))
 
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.SubiOp(a, b))
+
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(arith.MuliOp(a, b))
+
+    def total(self, values: Sequence[SSAValue]) -> SSAValue:
+        """The sum of one or more index values."""
+        result = values[0]
+        for v in values[1:]:
+            result = self.add(result, v)
+        return result
 
     def to_index(self, v: SSAValue) -> SSAValue:
         """An unsigned positions/coordinates value as an index."""

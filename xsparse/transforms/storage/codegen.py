@@ -16,12 +16,9 @@ the part of one-shot bufferization the sparsifier's output needs:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
-import numpy as np
-from numpy.typing import NDArray
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, func, memref, scf, vector
 from xdsl.dialects.builtin import (
@@ -33,10 +30,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
-    TensorType,
     UnrealizedConversionCastOp,
     VectorType,
-    i64,
 )
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.tensor import CastOp as TensorCastOp
@@ -56,15 +51,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import SymbolTable
 
-from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.levels import (
-    LevelType,
-    LooseCompressedFormat,
-    SingletonFormat,
-    StructuredFormat,
-)
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     ConvertOp,
@@ -78,20 +65,16 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.storage import (
-    LevelBuffers,
     StorageField,
-    build_level_buffers,
     sparse_encoding,
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
-from xsparse.dialects.xdsl_ext import DeallocTensorOp, ReallocOp
+from xsparse.dialects.xdsl_ext import DeallocTensorOp
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.sparsifier.post_sparsification import (
     GLOBAL_PREFIX,
-    INDEX,
     Emitter,
-    level_extent,
 )
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
@@ -100,10 +83,19 @@ from xsparse.transforms.storage.insertion import (
     UNPACK_ATTR,
     receives_insertions,
 )
-
-
-def dense_buffer_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
-    return MemRefType(tensor_type.element_type, tensor_type.get_shape())
+from xsparse.transforms.storage.level_buffers import (
+    as_tensor,
+    buffer_of,
+    build_storage,
+    build_storage_at_runtime,
+    constant_buffer,
+    copy_buffer,
+    dense_buffer_type,
+    dense_constant_of,
+    global_of,
+    storage_of,
+    storage_value,
+)
 
 
 def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
@@ -162,7 +154,7 @@ def _own_buffers(cast: Operation, rewriter: PatternRewriter) -> None:
     e = Emitter(rewriter, InsertPoint.before(cast))
     for i, field in enumerate(cast.operands):
         if is_memref_type(field.type):
-            cast.operands[i] = _copy(e, field)
+            cast.operands[i] = copy_buffer(e, field)
 
 
 class ExpandFunctionDeclaration(RewritePattern):
@@ -196,7 +188,7 @@ class ReturnBuffers(RewritePattern):
         new_values: list[SSAValue] = []
         for value in op.arguments:
             if sparse_encoding(value.type) is not None:
-                storage = _storage_of(value)
+                storage = storage_of(value)
                 if storage is None:
                     return  # once the producer of the sparse value is lowered
                 new_values.extend(storage)
@@ -222,8 +214,8 @@ class FoldToBufferOfToTensor(RewritePattern):
         source = op.tensor.owner
         if isinstance(source, bufferization.ToTensorOp):
             buffer = source.memref
-            if _global_of(buffer) is not None:
-                buffer = _copy(Emitter(rewriter, InsertPoint.before(op)), buffer)
+            if global_of(buffer) is not None:
+                buffer = copy_buffer(Emitter(rewriter, InsertPoint.before(op)), buffer)
             if buffer.type != op.memref.type:
                 cast = memref.CastOp.get(buffer, op.memref.type)
                 rewriter.replace(op, cast)
@@ -231,18 +223,8 @@ class FoldToBufferOfToTensor(RewritePattern):
                 rewriter.replace(op, [], [buffer])
 
 
-def _storage_of(value: SSAValue) -> list[SSAValue] | None:
-    owner = value.owner
-    if (
-        isinstance(owner, UnrealizedConversionCastOp)
-        and STORAGE_ATTR in owner.attributes
-    ):
-        return list(owner.inputs)
-    return None
-
-
 def _field(tensor: SSAValue, kind: str, level: int) -> SSAValue | None:
-    storage = _storage_of(tensor)
+    storage = storage_of(tensor)
     if storage is None:
         return None
     assert is_tensor_type(tensor.type)
@@ -299,7 +281,7 @@ class ForwardReinterpretMap(RewritePattern):
     def match_and_rewrite(
         self, op: ReinterpretMapOp, rewriter: PatternRewriter
     ) -> None:
-        storage = _storage_of(op.source)
+        storage = storage_of(op.source)
         if storage is None:
             return
         cast = UnrealizedConversionCastOp.get(storage, [op.dest.type])
@@ -313,7 +295,7 @@ class ForwardLoad(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LoadOp, rewriter: PatternRewriter) -> None:
-        if op.has_inserts is None and _storage_of(op.tensor) is not None:
+        if op.has_inserts is None and storage_of(op.tensor) is not None:
             rewriter.replace(op, [], [op.tensor])
 
 
@@ -359,96 +341,6 @@ class LowerMemrefFill(RewritePattern):
         rewriter.erase(op)
 
 
-def build_storage(
-    dense: NDArray[Any], tensor_type: TensorType[Attribute]
-) -> LevelBuffers:
-    """The storage of the nonzeros of `dense` in the encoding of `tensor_type`."""
-    enc = sparse_encoding(tensor_type)
-    assert enc is not None
-    nonzero = np.argwhere(dense).astype(np.int64)
-    return build_level_buffers(enc, dense.shape, nonzero, dense[tuple(nonzero.T)])
-
-
-def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
-    """The buffer of a dense tensor value, as `dense_buffer_type` of its type
-    (`bufferization.to_buffer` until its producer is bufferized)."""
-    assert is_tensor_type(value.type)
-    expected = dense_buffer_type(value.type)
-    owner = value.owner
-    if isinstance(owner, bufferization.ToTensorOp):
-        buffer = owner.memref
-        if buffer.type == expected:
-            return buffer
-        cast = memref.CastOp.get(buffer, expected)
-        rewriter.insert(cast, at)
-        return cast.results[0]
-    to_buffer = bufferization.ToBufferOp.create(
-        operands=[value], result_types=[expected]
-    )
-    rewriter.insert(to_buffer, at)
-    return to_buffer.results[0]
-
-
-def _as_tensor(
-    buffer: SSAValue, tensor_type: Attribute, rewriter: PatternRewriter, at: InsertPoint
-) -> SSAValue:
-    to_tensor = bufferization.ToTensorOp.create(
-        operands=[buffer], result_types=[tensor_type]
-    )
-    rewriter.insert(to_tensor, at)
-    return to_tensor.results[0]
-
-
-def _storage_value(
-    fields: Sequence[SSAValue],
-    tensor_type: Attribute,
-    rewriter: PatternRewriter,
-    at: InsertPoint,
-) -> SSAValue:
-    """The cast that stands for a sparse value made of `fields`."""
-    cast = UnrealizedConversionCastOp.get(fields, [tensor_type])
-    cast.attributes[STORAGE_ATTR] = IntegerAttr(len(fields), IndexType())
-    rewriter.insert(cast, at)
-    return cast.results[0]
-
-
-def _global_of(buffer: SSAValue) -> memref.GetGlobalOp | None:
-    """The `memref.get_global` behind a buffer (through casts), if any."""
-    owner = buffer.owner
-    while isinstance(owner, memref.CastOp):
-        owner = owner.source.owner
-    return owner if isinstance(owner, memref.GetGlobalOp) else None
-
-
-def _copy(e: Emitter, buffer: SSAValue) -> SSAValue:
-    """A fresh buffer holding a copy of `buffer`, of the same type."""
-    t = buffer.type
-    assert is_memref_type(t)
-    fresh = e.alloc(t, e.sizes(buffer))
-    e.op(memref.CopyOp(buffer, fresh))
-    return fresh
-
-
-def _constant_buffer(
-    e: Emitter, name_hint: str, t: MemRefType[Attribute], data: list[Any]
-) -> SSAValue:
-    """A fresh buffer of static type `t` holding `data`, copied from a constant
-    global (index data is kept as i64 there, as globals of index do not lower)."""
-    if not data:
-        return e.alloc(t, [])
-    if not isinstance(t.element_type, IndexType):
-        return _copy(e, e.global_constant(name_hint, t, data))
-    source = e.global_constant(name_hint, MemRefType(i64, t.get_shape()), data)
-    fresh = e.alloc(t, [])
-
-    def move(b: Emitter, i: SSAValue) -> None:
-        v = b.value(arith.IndexCastOp(b.load(source, [i]), IndexType()))
-        b.store(v, fresh, [i])
-
-    e.for_each(e.index(0), e.index(len(data)), move)
-    return fresh
-
-
 class LowerDenseConstant(RewritePattern):
     """`arith.constant dense<...> : tensor<...>` -> a constant global."""
 
@@ -468,30 +360,7 @@ class LowerDenseConstant(RewritePattern):
         if isinstance(t.element_type, IntegerType | IndexType):
             data = [int(v) for v in data]
         buffer = e.global_constant("cst", dense_buffer_type(t), data)
-        rewriter.replace(op, [], [_as_tensor(buffer, t, rewriter, at)])
-
-
-def _dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
-    """The contents of a dense tensor that is a constant (directly, through
-    `tensor.cast`, or already lowered to a global), as a numpy array."""
-    owner = value.owner
-    while isinstance(owner, TensorCastOp):
-        owner = owner.source.owner
-    attr: Attribute | None = None
-    if isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-    elif isinstance(owner, bufferization.ToTensorOp):
-        get_global = _global_of(owner.memref)
-        if get_global is not None:
-            module = cast(Operation, owner.get_toplevel_object())
-            glob = SymbolTable.lookup_symbol(module, get_global.name_)
-            if isinstance(glob, memref.GlobalOp):
-                attr = glob.initial_value
-    if not isinstance(attr, DenseIntOrFPElementsAttr):
-        return None
-    t = attr.get_type()
-    assert is_tensor_type(t)
-    return np.array(attr.get_values()).reshape(t.get_shape())
+        rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
 
 
 class ConvertConstantToSparse(RewritePattern):
@@ -504,7 +373,7 @@ class ConvertConstantToSparse(RewritePattern):
         enc = sparse_encoding(dest_type)
         if enc is None or sparse_encoding(op.source.type) is not None:
             return
-        constant = _dense_constant_of(op.source)
+        constant = dense_constant_of(op.source)
         if constant is None:
             return
         assert is_tensor_type(dest_type)
@@ -520,9 +389,9 @@ class ConvertConstantToSparse(RewritePattern):
             assert is_memref_type(f.type)
             elem = f.type.element_type
             static = MemRefType(elem, [len(data)])
-            fresh = _constant_buffer(e, f.kind, static, data.tolist())
+            fresh = constant_buffer(e, f.kind, static, data.tolist())
             fields.append(e.value(memref.CastOp.get(fresh, f.type)))
-        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
 class ForwardSparseCast(RewritePattern):
@@ -539,11 +408,11 @@ class ForwardSparseCast(RewritePattern):
             return
         if isinstance(op, ConvertOp) and source.type != result.type:
             return
-        storage = _storage_of(source)
+        storage = storage_of(source)
         if storage is None:
             return
         at = InsertPoint.before(op)
-        rewriter.replace(op, [], [_storage_value(storage, result.type, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(storage, result.type, rewriter, at)])
 
 
 class CopySparseToSparse(RewritePattern):
@@ -558,13 +427,13 @@ class CopySparseToSparse(RewritePattern):
         )
         if src_enc is None or src_enc != dst_enc or op.source.type == op.dest.type:
             return
-        storage = _storage_of(op.source)
+        storage = storage_of(op.source)
         if storage is None:
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
-        fields = [_copy(e, v) if is_memref_type(v.type) else v for v in storage]
-        rewriter.replace(op, [], [_storage_value(fields, op.dest.type, rewriter, at)])
+        fields = [copy_buffer(e, v) if is_memref_type(v.type) else v for v in storage]
+        rewriter.replace(op, [], [storage_value(fields, op.dest.type, rewriter, at)])
 
 
 class ExpandCall(RewritePattern):
@@ -581,12 +450,12 @@ class ExpandCall(RewritePattern):
         operands: list[SSAValue] = []
         for value in op.arguments:
             if sparse_encoding(value.type) is not None:
-                storage = _storage_of(value)
+                storage = storage_of(value)
                 if storage is None:
                     return
                 operands.extend(storage)
             elif is_tensor_type(value.type):
-                operands.append(_copy(e, buffer_of(value, rewriter, at)))
+                operands.append(copy_buffer(e, buffer_of(value, rewriter, at)))
             else:
                 operands.append(value)
         result_types = [t for r in op.result_types for t in lowered_argument_types(r)]
@@ -599,9 +468,9 @@ class ExpandCall(RewritePattern):
             n = len(lowered_argument_types(r))
             mine, rest = rest[:n], rest[n:]
             if sparse_encoding(r) is not None:
-                results.append(_storage_value(mine, r, rewriter, after))
+                results.append(storage_value(mine, r, rewriter, after))
             elif is_tensor_type(r):
-                results.append(_as_tensor(mine[0], r, rewriter, after))
+                results.append(as_tensor(mine[0], r, rewriter, after))
             else:
                 results.append(mine[0])
         rewriter.replace(op, [], results)
@@ -616,7 +485,7 @@ class LowerDeallocTensor(RewritePattern):
         value = op.operands[0]
         at = InsertPoint.before(op)
         if sparse_encoding(value.type) is not None:
-            storage = _storage_of(value)
+            storage = storage_of(value)
             if storage is None:
                 return
             buffers = [v for v in storage if is_memref_type(v.type)]
@@ -624,7 +493,7 @@ class LowerDeallocTensor(RewritePattern):
             if not isinstance(value.owner, bufferization.ToTensorOp):
                 return
             buffers = [buffer_of(value, rewriter, at)]
-            if _global_of(buffers[0]) is not None:
+            if global_of(buffers[0]) is not None:
                 buffers = []
         else:
             return
@@ -648,7 +517,7 @@ class BufferizeNewTensor(RewritePattern):
         e = Emitter(rewriter, at)
         buffer_type = dense_buffer_type(t)
         if isinstance(op, bufferization.AllocTensorOp) and op.copy is not None:
-            buffer = _copy(e, buffer_of(op.copy, rewriter, at))
+            buffer = copy_buffer(e, buffer_of(op.copy, rewriter, at))
         else:
             dynamic = iter(op.dynamic_sizes)
             sizes = [
@@ -657,7 +526,7 @@ class BufferizeNewTensor(RewritePattern):
             ]
             buffer = e.alloc(buffer_type, sizes)
             e.fill(buffer, e.constant(0, t.element_type))
-        rewriter.replace(op, [], [_as_tensor(buffer, t, rewriter, at)])
+        rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
 
 
 class BufferizeDenseCast(RewritePattern):
@@ -674,7 +543,7 @@ class BufferizeDenseCast(RewritePattern):
         buffer = buffer_of(op.source, rewriter, at)
         cast = memref.CastOp.get(buffer, dense_buffer_type(t))
         rewriter.insert(cast, at)
-        rewriter.replace(op, [], [_as_tensor(cast.results[0], t, rewriter, at)])
+        rewriter.replace(op, [], [as_tensor(cast.results[0], t, rewriter, at)])
 
 
 class BufferizeExtract(RewritePattern):
@@ -733,370 +602,6 @@ class LowerTransferRead(RewritePattern):
         rewriter.replace(op, load)
 
 
-def _is_nonzero(e: Emitter, v: SSAValue) -> SSAValue:
-    zero = e.constant(0, v.type)
-    if isinstance(v.type, IntegerType | IndexType):
-        return e.value(arith.CmpiOp(v, zero, "ne"))
-    return e.value(arith.CmpfOp(v, zero, "une"))
-
-
-def _level_space_nest(
-    e: Emitter,
-    sizes: Sequence[SSAValue],
-    inits: Sequence[SSAValue],
-    body: Callable[[Emitter, list[SSAValue], list[SSAValue]], Sequence[SSAValue]],
-) -> list[SSAValue]:
-    """Loops over every level coordinate tuple in lexicographic (storage) order,
-    carrying `inits`; `body(emitter, level_coordinates, carried)`."""
-
-    def nest(
-        b: Emitter, coords: list[SSAValue], carried: list[SSAValue]
-    ) -> Sequence[SSAValue]:
-        if len(coords) == len(sizes):
-            return body(b, coords, carried)
-        return b.loop(
-            b.index(0),
-            sizes[len(coords)],
-            carried,
-            lambda c, i, args: nest(c, [*coords, i], args),
-        )
-
-    return list(nest(e, [], list(inits)))
-
-
-@dataclass
-class _Entries:
-    """The nonzeros of a dense buffer in storage order: `nnz` entries whose
-    level coordinates are `coords[k * rank + l]` and value `values[k]`."""
-
-    nnz: SSAValue
-    coords: SSAValue
-    values: SSAValue
-    rank: int
-
-
-def _gather_entries(
-    e: Emitter,
-    dense: SSAValue,
-    enc: Encoding,
-    sizes: Sequence[SSAValue],
-    stored: SSAValue | None,
-) -> _Entries:
-    """Two sweeps of the level space: count the entries to store (the nonzeros,
-    or where the i8 buffer `stored` is set), then copy them out."""
-    dense_type = dense.type
-    assert is_memref_type(dense_type)
-    to_dim = enc.lvl_to_dim.results
-    rank = len(sizes)
-
-    def read(b: Emitter, coords: list[SSAValue]) -> tuple[SSAValue, SSAValue]:
-        at = [b.affine(x, coords) for x in to_dim]
-        v = b.load(dense, at)
-        return v, _is_nonzero(b, v if stored is None else b.load(stored, at))
-
-    def count(b: Emitter, coords: list[SSAValue], n: list[SSAValue]) -> list[SSAValue]:
-        _, nonzero = read(b, coords)
-        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(nonzero, i64)), INDEX))
-        return [b.add(n[0], step)]
-
-    (nnz,) = _level_space_nest(e, sizes, [e.index(0)], count)
-    table = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.mul(nnz, e.index(rank))])
-    values = e.alloc(MemRefType(dense_type.element_type, [DYNAMIC_INDEX]), [nnz])
-
-    def copy(b: Emitter, coords: list[SSAValue], k: list[SSAValue]) -> list[SSAValue]:
-        v, nonzero = read(b, coords)
-
-        def put(c: Emitter) -> None:
-            c.store(v, values, [k[0]])
-            base = c.mul(k[0], c.index(rank))
-            for level, x in enumerate(coords):
-                c.store(x, table, [c.add(base, c.index(level))])
-
-        b.when(nonzero, put)
-        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(nonzero, i64)), INDEX))
-        return [b.add(k[0], step)]
-
-    _level_space_nest(e, sizes, [e.index(0)], copy)
-    return _Entries(nnz, table, values, rank)
-
-
-def _coordinate(b: Emitter, entries: _Entries, k: SSAValue, level: int) -> SSAValue:
-    """The level-`level` coordinate of entry k."""
-    at = b.add(b.mul(k, b.index(entries.rank)), b.index(level))
-    return b.load(entries.coords, [at])
-
-
-def _dense_level(
-    e: Emitter, entries: _Entries, level: int, parent: SSAValue, size: SSAValue
-) -> None:
-    """A dense level: the position of entry k is parent * size + coordinate."""
-
-    def deeper(b: Emitter, k: SSAValue) -> None:
-        p = b.load(parent, [k])
-        b.store(b.add(b.mul(p, size), _coordinate(b, entries, k, level)), parent, [k])
-
-    e.for_each(e.index(0), entries.nnz, deeper)
-
-
-def _singleton_level(
-    e: Emitter,
-    entries: _Entries,
-    level: int,
-    parent: SSAValue,
-    num: SSAValue,
-    crd_type: MemRefType[Attribute],
-) -> SSAValue:
-    """A singleton level: one coordinate at the position of its parent."""
-    crd = e.alloc(crd_type, [num])
-
-    def place(b: Emitter, k: SSAValue) -> None:
-        c = b.from_index(_coordinate(b, entries, k, level), crd_type.element_type)
-        b.store(c, crd, [b.load(parent, [k])])
-
-    e.for_each(e.index(0), entries.nnz, place)
-    return crd
-
-
-def _structured_level(
-    e: Emitter,
-    entries: _Entries,
-    level: int,
-    lt: LevelType,
-    parent: SSAValue,
-    num: SSAValue,
-    crd_type: MemRefType[Attribute],
-) -> tuple[SSAValue, SSAValue]:
-    """A `structured[n, m]` level: n sorted coordinates per block of m. A block
-    with fewer than n entries is padded with explicit zeros at its smallest
-    free coordinates (as `SparseTensor.from_dense` and compile-time constants
-    store it; seed 004's values + metadata); explicit zeros of the source
-    count as padding. Its coordinates buffer, its number of positions;
-    `parent[k]` becomes the position of entry k.
-
-    Entry x, the i-th of a block with c <= n entries, goes to slot
-    i + min(n - c, x - i): the block's coordinates are 0, 1, ... up to the
-    last padding, then its remaining entries. A block with more than n
-    entries is reported (`runtime_error`), its writes kept inside it."""
-    assert isinstance(lt.format, StructuredFormat)
-    zero, one, n = e.index(0), e.index(1), e.index(lt.n)
-    counts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [num])
-    e.fill(counts, zero)
-
-    def nonzero(b: Emitter, k: SSAValue) -> SSAValue:
-        return _is_nonzero(b, b.load(entries.values, [k]))
-
-    def count(b: Emitter, k: SSAValue) -> None:
-        p = b.load(parent, [k])
-        more = b.value(arith.SelectOp(nonzero(b, k), one, zero))
-        b.store(b.add(b.load(counts, [p]), more), counts, [p])
-
-    e.for_each(zero, entries.nnz, count)
-
-    def fullest(b: Emitter, block: SSAValue, most: list[SSAValue]) -> list[SSAValue]:
-        return [b.value(arith.MaxUIOp(most[0], b.load(counts, [block])))]
-
-    most = e.loop(zero, num, [zero], fullest)[0]
-    e.when(
-        e.value(arith.CmpiOp(most, n, "ugt")),
-        lambda b: b.runtime_error(
-            f"cannot store the tensor in a {lt} level: a block of {lt.m} "
-            f"holds more than {lt.n} nonzeros"
-        ),
-    )
-    total = e.mul(num, n)
-    crd = e.alloc(crd_type, [total])
-    element = crd_type.element_type
-
-    def pad(b: Emitter, t: SSAValue) -> None:
-        b.store(b.from_index(b.value(arith.RemUIOp(t, n)), element), crd, [t])
-
-    e.for_each(zero, total, pad)
-    last_slot = e.index(lt.n - 1)
-
-    def place(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-        last_block, previous = carried
-        p = b.load(parent, [k])
-        x = _coordinate(b, entries, k, level)
-        same = b.value(arith.CmpiOp(p, last_block, "eq"))
-        i = b.value(arith.SelectOp(same, b.add(previous, one), zero))
-        free = b.value(arith.SubiOp(n, b.value(arith.MinUIOp(b.load(counts, [p]), n))))
-        gap = b.value(arith.SubiOp(x, b.value(arith.MinUIOp(i, x))))
-        slot = b.add(i, b.value(arith.MinUIOp(free, gap)))
-        at = b.add(b.mul(p, n), b.value(arith.MinUIOp(slot, last_slot)))
-        kept = nonzero(b, k)
-        b.when(kept, lambda c: c.store(c.from_index(x, element), crd, [at]))
-        b.store(at, parent, [k])
-        return [
-            b.value(arith.SelectOp(kept, p, last_block)),
-            b.value(arith.SelectOp(kept, i, previous)),
-        ]
-
-    e.loop(zero, entries.nnz, [num, zero], place)
-    e.op(memref.DeallocOp.get(counts))
-    return crd, total
-
-
-def _compress_level(
-    e: Emitter,
-    entries: _Entries,
-    level: int,
-    lt: LevelType,
-    parent: SSAValue,
-    num: SSAValue,
-    pos_type: MemRefType[Attribute],
-    crd_type: MemRefType[Attribute],
-) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """A compressed level over entries sorted by level coordinates: its positions
-    and coordinates buffers and its number of positions; `parent[k]` becomes the
-    position of entry k in this level."""
-    one = e.index(1)
-    counts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.add(num, one)])
-    e.fill(counts, e.index(0))
-    crd = e.alloc(crd_type, [entries.nnz])
-
-    def visit(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-        nodes, last_parent, last_crd = carried
-        p = b.load(parent, [k])
-        c = _coordinate(b, entries, k, level)
-        new: SSAValue = b.value(arith.CmpiOp(k, b.index(0), "eq"))
-        if lt.is_unique:
-            changed = b.value(
-                arith.OrIOp(
-                    b.value(arith.CmpiOp(p, last_parent, "ne")),
-                    b.value(arith.CmpiOp(c, last_crd, "ne")),
-                )
-            )
-            new = b.value(arith.OrIOp(new, changed))
-        else:
-            new = b.constant(1, IntegerType(1))
-
-        def start(d: Emitter) -> None:
-            d.store(d.from_index(c, crd_type.element_type), crd, [nodes])
-            at = d.add(p, one)
-            d.store(d.add(d.load(counts, [at]), one), counts, [at])
-
-        b.when(new, start)
-        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(new, i64)), INDEX))
-        after = b.add(nodes, step)
-        b.store(b.value(arith.SubiOp(after, one)), parent, [k])
-        return [after, p, c]
-
-    zero = e.index(0)
-    nodes = e.loop(zero, entries.nnz, [zero, zero, zero], visit)[0]
-    crd = e.value(ReallocOp(crd, nodes, crd_type))
-    loose = isinstance(lt.format, LooseCompressedFormat)
-    pos = e.alloc(pos_type, [e.mul(num, e.index(2)) if loose else e.add(num, one)])
-    if not loose:
-        e.store(e.from_index(zero, pos_type.element_type), pos, [zero])
-
-    def prefix(b: Emitter, i: SSAValue, total: list[SSAValue]) -> list[SSAValue]:
-        end = b.add(total[0], b.load(counts, [b.add(i, one)]))
-        elem = pos_type.element_type
-        if loose:
-            at = b.mul(i, b.index(2))
-            b.store(b.from_index(total[0], elem), pos, [at])
-            b.store(b.from_index(end, elem), pos, [b.add(at, one)])
-        else:
-            b.store(b.from_index(end, elem), pos, [b.add(i, one)])
-        return [end]
-
-    e.loop(zero, num, [zero], prefix)
-    e.op(memref.DeallocOp.get(counts))
-    return pos, crd, nodes
-
-
-def build_storage_at_runtime(
-    e: Emitter,
-    dense: SSAValue,
-    tensor_type: TensorType[Attribute],
-    stored: SSAValue | None = None,
-) -> list[SSAValue]:
-    """Storage fields of the nonzeros of a dense buffer (or of the entries
-    where `stored` is set), by loops: gather those entries in storage order,
-    then build the levels outside in."""
-    enc = sparse_encoding(tensor_type)
-    assert enc is not None
-    dims = e.sizes(dense)
-    sizes = [level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
-    entries = _gather_entries(e, dense, enc, sizes, stored)
-    fields = storage_from_entries(e, entries, tensor_type, sizes)
-    for temporary in (entries.coords, entries.values):
-        e.op(memref.DeallocOp.get(temporary))
-    return fields
-
-
-def storage_from_entries(
-    e: Emitter,
-    entries: _Entries,
-    tensor_type: TensorType[Attribute],
-    sizes: Sequence[SSAValue],
-) -> list[SSAValue]:
-    """Storage fields of `entries` (sorted in the storage order of
-    `tensor_type`, whose level sizes are `sizes`), built level by level outside
-    in; the entries' buffers stay the caller's."""
-    enc = sparse_encoding(tensor_type)
-    assert enc is not None
-    zero = e.index(0)
-    parent = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [entries.nnz])
-    e.fill(parent, zero)
-    num = e.index(1)
-    fields = {(f.kind, f.level): f.type for f in storage_fields(tensor_type)}
-    built: dict[tuple[str, int], SSAValue] = {}
-    for level, lt in enumerate(enc.lvl_types):
-        fmt = lt.format
-        if fmt.is_dense:
-            _dense_level(e, entries, level, parent, sizes[level])
-            num = e.mul(num, sizes[level])
-        elif isinstance(fmt, SingletonFormat):
-            crd_type = fields["coordinates", level]
-            assert is_memref_type(crd_type)
-            built["coordinates", level] = _singleton_level(
-                e, entries, level, parent, num, crd_type
-            )
-        elif fmt.has_positions:
-            pos_type, crd_type = (
-                fields["positions", level],
-                fields["coordinates", level],
-            )
-            assert is_memref_type(pos_type) and is_memref_type(crd_type)
-            pos, crd, num = _compress_level(
-                e, entries, level, lt, parent, num, pos_type, crd_type
-            )
-            built["positions", level] = pos
-            built["coordinates", level] = crd
-        elif isinstance(fmt, StructuredFormat):
-            crd_type = fields["coordinates", level]
-            assert is_memref_type(crd_type)
-            crd, num = _structured_level(e, entries, level, lt, parent, num, crd_type)
-            built["coordinates", level] = crd
-        else:
-            raise ValueError(
-                f"converting a non-constant dense tensor to level format {lt} "
-                "is not supported"
-            )
-    values_type = fields["values", -1]
-    assert is_memref_type(values_type)
-    values = e.alloc(values_type, [num])
-    e.fill(values, e.constant(0, values_type.element_type))
-    structured = any(isinstance(lt.format, StructuredFormat) for lt in enc.lvl_types)
-
-    def put(b: Emitter, k: SSAValue) -> None:
-        value = b.load(entries.values, [k])
-        at = b.load(parent, [k])
-        if structured:  # explicit zeros have no slot: padding stands for them
-            b.when(_is_nonzero(b, value), lambda c: c.store(value, values, [at]))
-        else:
-            b.store(value, values, [at])
-
-    e.for_each(zero, entries.nnz, put)
-    e.op(memref.DeallocOp.get(parent))
-    built["values", -1] = values
-    return [
-        sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
-        for f in storage_fields(tensor_type)
-    ]
-
-
 class ConvertDenseToSparse(RewritePattern):
     """`sparse_tensor.convert` of a dense tensor computed at runtime -> its
     storage, built by loops (MLIR's direct-codegen conversion)."""
@@ -1108,7 +613,7 @@ class ConvertDenseToSparse(RewritePattern):
             return
         if not isinstance(op.source.owner, bufferization.ToTensorOp):
             return  # once the source is bufferized
-        if _dense_constant_of(op.source) is not None:
+        if dense_constant_of(op.source) is not None:
             return  # built at compile time
         assert is_tensor_type(dest_type)
         at = InsertPoint.before(op)
@@ -1116,7 +621,7 @@ class ConvertDenseToSparse(RewritePattern):
         fields = build_storage_at_runtime(
             e, buffer_of(op.source, rewriter, at), dest_type
         )
-        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
 def _check_no_tensors_left(module: ModuleOp) -> None:

@@ -39,17 +39,13 @@ pages, as numpy's arrays do (`alloc_large`).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AnyFloat,
-    IntegerAttr,
     IntegerType,
-    MemRefType,
     TensorType,
     i64,
 )
@@ -71,98 +67,34 @@ from xsparse.dialects.sparse_tensor.levels import (
     StructuredFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConcatenateOp, ConvertOp
-from xsparse.dialects.sparse_tensor.ops_storage import ToValuesOp
-from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
-from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.subset import ConcatOp
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.sparsifier.post_sparsification import (
     INDEX,
     Emitter,
-    dim_sizes,
-    for_each_stored,
-    level_sizes,
 )
-from xsparse.transforms.storage.codegen import (
-    _as_tensor,
-    _is_nonzero,
-    _storage_of,
-    _storage_value,
-    build_storage_at_runtime,
-    dense_buffer_type,
+from xsparse.transforms.storage.level_buffers import (
+    FieldKey,
+    LevelStorage,
+    alloc_below,
+    alloc_large,
+    buffer_type,
+    buffer_type_of,
+    dense_staging,
+    from_staging,
+    operand_dims,
+    scatter_entries,
+    storage_result,
 )
 
 AnyConcat = ConcatenateOp | ConcatOp
-FieldKey = tuple[str, int]
 
 
 # ---------------------------------------------------------------------------
 # Level buffers of sparse values
 # ---------------------------------------------------------------------------
-
-
-@dataclass
-class LevelStorage:
-    """The storage fields of one sparse tensor value, by kind and level."""
-
-    encoding: Encoding
-    fields: dict[FieldKey, SSAValue]
-
-    @staticmethod
-    def of(value: SSAValue) -> LevelStorage | None:
-        """The storage of a sparse value once `sparse-tensor-codegen` has it."""
-        storage = _storage_of(value)
-        enc = sparse_encoding(value.type)
-        if storage is None or enc is None:
-            return None
-        assert is_tensor_type(value.type)
-        keys = [(f.kind, f.level) for f in storage_fields(value.type)]
-        return LevelStorage(enc, dict(zip(keys, storage, strict=True)))
-
-    def positions(self, level: int) -> SSAValue:
-        return self.fields["positions", level]
-
-    def coordinates(self, level: int) -> SSAValue:
-        return self.fields["coordinates", level]
-
-    @property
-    def values(self) -> SSAValue:
-        return self.fields["values", -1]
-
-    def size(self, level: int) -> SSAValue:
-        return self.fields["level_size", level]
-
-
-def storage_result(
-    fields: dict[FieldKey, SSAValue],
-    tensor_type: TensorType[Attribute],
-    rewriter: PatternRewriter,
-    at: InsertPoint,
-) -> SSAValue:
-    """The sparse value of type `tensor_type` made of `fields`."""
-    ordered = [fields[f.kind, f.level] for f in storage_fields(tensor_type)]
-    return _storage_value(ordered, tensor_type, rewriter, at)
-
-
-def buffer_type(tensor_type: TensorType[Attribute], key: FieldKey) -> MemRefType:
-    """The memref type of one buffer of a sparse tensor type's storage."""
-    for f in storage_fields(tensor_type):
-        if (f.kind, f.level) == key:
-            assert is_memref_type(f.type)
-            return f.type
-    raise KeyError(key)
-
-
-def sub(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
-    return e.value(arith.SubiOp(a, b))
-
-
-def total(e: Emitter, values: Sequence[SSAValue]) -> SSAValue:
-    result = values[0]
-    for v in values[1:]:
-        result = e.add(result, v)
-    return result
 
 
 def copy_range(
@@ -178,7 +110,7 @@ def copy_range(
     (the shift is added in the element type, modulo its width)."""
     t = target.type
     assert is_memref_type(t)
-    delta = sub(e, at, lo)
+    delta = e.sub(at, lo)
     step = None if shift is None else e.from_index(shift, t.element_type)
 
     def move(b: Emitter, i: SSAValue) -> None:
@@ -246,7 +178,7 @@ class SubtreeCopy:
                 e.add(hi, one),
                 out,
                 e.add(at, one),
-                sub(e, start, first),
+                e.sub(start, first),
             )
             self.entries(e, below, first, last, start)
 
@@ -260,89 +192,11 @@ def copyable_below(lts: Sequence[LevelType]) -> bool:
     )
 
 
-HUGE_PAGES_FROM = 1 << 22
 """Buffers of this many bytes or more ask for transparent huge pages (numpy's
 threshold for its own arrays)."""
 
-MADV_HUGEPAGE = 14
-MADV_POPULATE_WRITE = 23
 """Linux 5.14+: fault the range in now, writable (older kernels refuse it with
 EINVAL and the pages fault on first write as before)."""
-PAGE_SIZE = 4096
-
-
-def alloc_large(
-    e: Emitter, t: MemRefType, n: SSAValue, populate: bool = False
-) -> SSAValue:
-    """A fresh 1-D buffer of `n` elements that asks Linux for transparent huge
-    pages when it is large, as numpy does for its arrays: the first write into
-    a fresh large buffer otherwise faults every 4 KiB page, which costs as
-    much as the copy that fills it. With `populate` (for buffers about to be
-    written whole) its pages are also faulted in by one `madvise` call before
-    the first write: the kernel zeroes them in one sweep instead of one fault
-    per 2 MiB page in the middle of a copy (stacking 4 CSR with 64-bit
-    overheads: 42 -> 37 ms)."""
-    buffer = e.alloc(t, [n])
-    elem = t.element_type
-    bits = elem.bitwidth if isinstance(elem, IntegerType | AnyFloat) else 64
-    known = n.owner
-    if not sys.platform.startswith("linux") or (
-        isinstance(known, arith.ConstantOp)
-        and isinstance(known.value, IntegerAttr)
-        and known.value.value.data * bits < 8 * HUGE_PAGES_FROM
-    ):
-        return buffer
-    size = e.mul(n, e.index(max(bits // 8, 1)))
-    large = e.value(arith.CmpiOp(size, e.index(HUGE_PAGES_FROM), "uge"))
-
-    def advise(b: Emitter) -> None:
-        address = b.value(memref.ExtractAlignedPointerAsIndexOp.get(buffer))
-        page = b.index(PAGE_SIZE)
-        start = b.mul(b.value(arith.CeilDivUIOp(address, page)), page)
-        length = sub(b, b.add(address, size), start)
-        advice = b.constant(MADV_HUGEPAGE, IntegerType(32))
-        b.call("madvise", [start, length, advice], [IntegerType(32)])
-        if populate:
-            ahead = b.constant(MADV_POPULATE_WRITE, IntegerType(32))
-            b.call("madvise", [start, length, ahead], [IntegerType(32)])
-
-    e.when(large, advise)
-    return buffer
-
-
-def alloc_below(
-    e: Emitter,
-    tensor_type: TensorType[Attribute],
-    sources: Sequence[LevelStorage],
-    level: int,
-    reuse: LevelStorage | None = None,
-) -> dict[FieldKey, SSAValue]:
-    """The result's buffers that hold as many entries as the sources' together:
-    coordinates from `level` down, positions under it (one leading 0, then one
-    per parent) and the values; with `reuse`, that storage's buffers grown
-    (`memref.realloc`: their contents stay, a large one is remapped, not
-    copied) instead of fresh ones."""
-    out: dict[FieldKey, SSAValue] = {}
-    zero, one = e.index(0), e.index(1)
-    for f in storage_fields(tensor_type):
-        key = (f.kind, f.level)
-        if f.kind == "level_size" or (f.kind != "values" and f.level < level):
-            continue
-        if f.kind == "positions" and f.level == level:
-            continue
-        assert is_memref_type(f.type)
-        sizes = [e.dim(s.fields[key]) for s in sources]
-        if f.kind == "positions":
-            n = e.add(one, total(e, [sub(e, x, one) for x in sizes]))
-        else:
-            n = total(e, sizes)
-        if reuse is not None:
-            out[key] = e.value(ReallocOp(reuse.fields[key], n, f.type))
-            continue
-        out[key] = alloc_large(e, f.type, n, populate=True)
-        if f.kind == "positions":
-            e.store(e.from_index(zero, f.type.element_type), out[key], [zero])
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -442,7 +296,7 @@ class Concat:
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         sizes = [
-            total(e, [s.size(lvl) for s in operands])
+            e.total([s.size(lvl) for s in operands])
             if lvl == level
             else operands[0].size(lvl)
             if _static_level(op, enc, lvl)
@@ -629,7 +483,7 @@ class ConcatenateUnderDenseLevels(RewritePattern):
                 lo = b.to_index(b.load(src, [p]))
                 hi = b.to_index(b.load(src, [b.add(p, one)]))
                 copy.entries(b, level, lo, hi, q, offset)
-                q = b.add(q, sub(b, hi, lo))
+                q = b.add(q, b.sub(hi, lo))
             b.store(b.from_index(q, pos_type.element_type), pos, [b.add(p, one)])
             return [q]
 
@@ -681,7 +535,7 @@ class ConcatenateUnderCompressedLevel(RewritePattern):
         coo = plan.encoding.lvl_types[0].nonunique
         zero, one = e.index(0), e.index(1)
         counts = [e.dim(c.source.coordinates(0)) for c in plan.copies]
-        outer = total(e, counts)
+        outer = e.total(counts)
         crd_type = buffer_type(result_type, ("coordinates", 0))
         crd = alloc_large(e, crd_type, outer)
         inner_pos: SSAValue | None = None
@@ -704,7 +558,7 @@ class ConcatenateUnderCompressedLevel(RewritePattern):
                     lo = b.to_index(b.load(pos, [cursor]))
                     hi = b.to_index(b.load(pos, [end]))
                 copy.entries(b, 1, lo, hi, q, offset)
-                n = sub(b, hi, lo)
+                n = b.sub(hi, lo)
                 if coo:
                     row_crd = b.from_index(r, crd_type.element_type)
 
@@ -762,12 +616,6 @@ def close_row(
     return e.add(stored, step)
 
 
-def buffer_type_of(buffer: SSAValue) -> MemRefType:
-    t = buffer.type
-    assert is_memref_type(t)
-    return t
-
-
 class ConvertConcatenateOperands(RewritePattern):
     """Operands of a concatenation whose result's levels are built directly, in
     another encoding or dense -> `sparse_tensor.convert` to the result's
@@ -795,36 +643,6 @@ class ConvertConcatenateOperands(RewritePattern):
             rewriter.handle_operation_modification(op)
 
 
-def for_all(
-    e: Emitter,
-    sizes: Sequence[SSAValue],
-    body: Callable[[Emitter, list[SSAValue]], None],
-) -> None:
-    """A loop nest over every index tuple below `sizes`."""
-
-    def nest(b: Emitter, indices: list[SSAValue]) -> None:
-        if len(indices) == len(sizes):
-            body(b, indices)
-            return
-        b.for_each(b.index(0), sizes[len(indices)], lambda c, i: nest(c, [*indices, i]))
-
-    nest(e, [])
-
-
-def operand_dims(e: Emitter, value: SSAValue) -> list[SSAValue] | None:
-    """Every dimension size of a concat operand, once it is lowered (sparse:
-    storage; dense: bufferized)."""
-    stt = SparseTensorType.of(value.type)
-    assert stt is not None
-    if stt.has_encoding:
-        if _storage_of(value) is None:
-            return None
-        return dim_sizes(e, value, stt, level_sizes(e, value, stt))
-    if not isinstance(value.owner, bufferization.ToTensorOp):
-        return None
-    return e.sizes(value.owner.memref)
-
-
 class ConcatenateThroughDense(RewritePattern):
     """Concatenation into a dense tensor, or into an encoding whose levels are
     not built directly (the general path): every operand's stored entries (a
@@ -850,7 +668,7 @@ class ConcatenateThroughDense(RewritePattern):
         dims = [
             e.index(n)
             if n != DYNAMIC_INDEX
-            else (total(e, [s[d] for s in sizes]) if d == dim else sizes[0][d])
+            else (e.total([s[d] for s in sizes]) if d == dim else sizes[0][d])
             for d, n in enumerate(result_type.get_shape())
         ]
         dense, mask = dense_staging(e, result_type, dims)
@@ -867,73 +685,7 @@ class ConcatenateThroughDense(RewritePattern):
         rewriter.replace(op, [], [from_staging(e, dense, mask, result_type, at)])
 
 
-Place = Callable[[Emitter, list[SSAValue]], list[SSAValue]]
 """Where an entry goes: its index in the target from its dimension coordinates."""
-
-
-def scatter_entries(
-    e: Emitter, value: SSAValue, place: Place, dense: SSAValue, mask: SSAValue | None
-) -> None:
-    """Store the stored entries of a lowered tensor value (a dense one's
-    nonzeros) into `dense` at `place(coordinates)`, and set `mask` there."""
-
-    def put(b: Emitter, at: list[SSAValue], v: SSAValue, stored: SSAValue) -> None:
-        where = place(b, at)
-        b.store(v, dense, where)
-        if mask is not None:
-            b.store(stored, mask, where)
-
-    stt = SparseTensorType.of(value.type)
-    enc = sparse_encoding(value.type)
-    if stt is None or enc is None:
-        assert isinstance(value.owner, bufferization.ToTensorOp)
-        buffer = value.owner.memref
-
-        def dense_entry(b: Emitter, at: list[SSAValue]) -> None:
-            v = b.load(buffer, at)
-            stored = b.value(arith.ExtUIOp(_is_nonzero(b, v), IntegerType(8)))
-            put(b, at, v, stored)
-
-        for_all(e, e.sizes(buffer), dense_entry)
-        return
-    values = e.value(ToValuesOp(value))
-    one = e.constant(1, IntegerType(8))
-
-    def stored_entry(b: Emitter, coords: list[SSAValue], p: SSAValue) -> None:
-        at = [b.affine(x, coords) for x in enc.lvl_to_dim.results]
-        put(b, at, b.load(values, [p]), one)
-
-    for_each_stored(e, value, stt, stored_entry)
-
-
-def dense_staging(
-    e: Emitter, result_type: TensorType[Attribute], dims: Sequence[SSAValue]
-) -> tuple[SSAValue, SSAValue | None]:
-    """A zero-filled dense buffer of the result's shape and, for a sparse
-    result, a zero-filled mask of the places stored."""
-    dense = e.alloc(dense_buffer_type(result_type), dims)
-    e.fill(dense, e.constant(0, result_type.element_type))
-    if sparse_encoding(result_type) is None:
-        return dense, None
-    mask = e.alloc(MemRefType(IntegerType(8), result_type.get_shape()), dims)
-    e.fill(mask, e.constant(0, IntegerType(8)))
-    return dense, mask
-
-
-def from_staging(
-    e: Emitter,
-    dense: SSAValue,
-    mask: SSAValue | None,
-    result_type: TensorType[Attribute],
-    at: InsertPoint,
-) -> SSAValue:
-    """The result from `dense_staging`'s buffers once filled."""
-    if mask is None:
-        return _as_tensor(dense, result_type, e.rewriter, at)
-    fields = build_storage_at_runtime(e, dense, result_type, mask)
-    e.op(memref.DeallocOp.get(dense))
-    e.op(memref.DeallocOp.get(mask))
-    return _storage_value(fields, result_type, e.rewriter, at)
 
 
 CONCAT_PATTERNS: tuple[RewritePattern, ...] = (

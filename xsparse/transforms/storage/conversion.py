@@ -117,18 +117,18 @@ from xsparse.transforms.sparsifier.post_sparsification import (
     level_sizes,
     walk_stored,
 )
-from xsparse.transforms.storage.codegen import (
-    _copy,
-    _dense_constant_of,
-    _Entries,
-    _is_nonzero,
-    _level_space_nest,
-    _storage_of,
-    _storage_value,
+from xsparse.transforms.storage.level_buffers import (
+    Entries,
+    alloc_large,
     buffer_of,
+    copy_buffer,
+    dense_constant_of,
+    is_nonzero,
+    level_space_nest,
     storage_from_entries,
+    storage_of,
+    storage_value,
 )
-from xsparse.transforms.storage.concat import alloc_large
 
 I1 = IntegerType(1)
 
@@ -239,7 +239,7 @@ that is there if the i1 `present` holds."""
 
 
 def _walk_table(
-    e: Emitter, table: _Entries, inits: Sequence[SSAValue], body: EntryBody
+    e: Emitter, table: Entries, inits: Sequence[SSAValue], body: EntryBody
 ) -> list[SSAValue]:
     """A loop over the entries of a table, in its order."""
 
@@ -257,10 +257,10 @@ def _walk_table(
 
 def _new_table(
     e: Emitter, nnz: SSAValue, rank: int, element_type: Attribute
-) -> _Entries:
+) -> Entries:
     coords = _index_buffer(e, e.mul(nnz, e.index(rank)))
     values = alloc_large(e, MemRefType(element_type, [DYNAMIC_INDEX]), nnz)
-    return _Entries(nnz, coords, values, rank)
+    return Entries(nnz, coords, values, rank)
 
 
 class _Source(ABC):
@@ -466,9 +466,9 @@ class _DenseSource(_Source):
         ) -> list[SSAValue]:
             v = b.load(self.buffer, coords)
             entry = self._entry(b, coords, lambda _: v, None)
-            return body(b, entry, _is_nonzero(b, v), carried)
+            return body(b, entry, is_nonzero(b, v), carried)
 
-        return _level_space_nest(e, self.dims(e), inits, visit)
+        return level_space_nest(e, self.dims(e), inits, visit)
 
     def count(self, e: Emitter) -> SSAValue:
         """Branch-free: the count grows by each element's `!= 0`."""
@@ -493,7 +493,7 @@ class _Sink(ABC):
 
 @dataclass
 class _TableSink(_Sink):
-    table: _Entries
+    table: Entries
 
     def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None:
         base = b.mul(at, b.index(self.table.rank))
@@ -751,7 +751,7 @@ def _build_head(
     }
 
 
-def _merge_duplicates(e: Emitter, table: _Entries) -> _Entries:
+def _merge_duplicates(e: Emitter, table: Entries) -> Entries:
     """Sum the values of adjacent entries with equal coordinates (in place);
     the table of the merged entries."""
     rank = table.rank
@@ -793,7 +793,7 @@ def _merge_duplicates(e: Emitter, table: _Entries) -> _Entries:
         return b.branch(repeat, add, keep)
 
     n = e.loop(e.index(0), table.nnz, [e.index(0)], visit)[0]
-    return _Entries(n, table.coords, table.values, rank)
+    return Entries(n, table.coords, table.values, rank)
 
 
 def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -833,7 +833,7 @@ def convert_entries(
     # after the last entry.
     branch_free = not passes and source.has_places
     capacity = e.add(nnz, e.index(1)) if branch_free else nnz
-    table: _Entries | None = None
+    table: Entries | None = None
     final: _Sink
     if direct is not None:
         coordinates = {
@@ -849,7 +849,7 @@ def convert_entries(
         final = _TableSink(table)
     walk: Walk = source.walk
     indexed = source.indexed
-    read: _Entries | None = None
+    read: Entries | None = None
     steps: list[int | None] = [*passes] or [None]
     for i, level in enumerate(steps):
         last = i == len(steps) - 1
@@ -869,7 +869,7 @@ def convert_entries(
             built["coordinates", level] = _shrink(e, c, nnz, branch_free)
         built["values", -1] = _shrink(e, final.values, nnz, branch_free)
     if table is not None:
-        table = _Entries(nnz, table.coords, table.values, rank)
+        table = Entries(nnz, table.coords, table.values, rank)
     _free(e, *(h.buffer for lvl, h in histograms.items() if lvl or head != "dense"))
     if table is None:
         return _fields(tensor_type, built, sizes)
@@ -902,7 +902,7 @@ def _shrink(e: Emitter, buffer: SSAValue, size: SSAValue, needed: bool) -> SSAVa
     return e.value(ReallocOp(buffer, size, t))
 
 
-def _table_walk(table: _Entries) -> Walk:
+def _table_walk(table: Entries) -> Walk:
     def walk(e: Emitter, inits: Sequence[SSAValue], body: EntryBody) -> list[SSAValue]:
         return _walk_table(e, table, inits, body)
 
@@ -1050,13 +1050,13 @@ def _convert(
     the source's storage is known."""
     stt = SparseTensorType.of(source.type)
     enc = sparse_encoding(dest_type)
-    if stt is None or enc is None or _storage_of(source) is None:
+    if stt is None or enc is None or storage_of(source) is None:
         return
     assert is_tensor_type(dest_type)
     at = InsertPoint.before(op)
     entries = _SparseSource(source, stt, enc, dest_type.element_type)
     fields = convert_entries(Emitter(rewriter, at), entries, dest_type)
-    rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+    rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
 class ConvertSparseToSparse(RewritePattern):
@@ -1089,7 +1089,7 @@ class ConvertDenseToSparseDirect(RewritePattern):
             return
         if not isinstance(source.owner, bufferization.ToTensorOp):
             return  # once the source is bufferized
-        if _dense_constant_of(source) is not None:
+        if dense_constant_of(source) is not None:
             return  # built at compile time
         assert is_tensor_type(dest_type)
         at = InsertPoint.before(op)
@@ -1097,7 +1097,7 @@ class ConvertDenseToSparseDirect(RewritePattern):
             buffer_of(source, rewriter, at), enc, dest_type.element_type
         )
         fields = convert_entries(Emitter(rewriter, at), dense, dest_type)
-        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
 class LowerReorderCOO(RewritePattern):
@@ -1115,7 +1115,7 @@ def _cast_buffer(
     """A fresh buffer of type `t` holding the elements of `buffer`, converted:
     values as `cast_element`, positions and coordinates as unsigned."""
     if buffer.type == t:
-        return _copy(e, buffer)
+        return copy_buffer(e, buffer)
     size = e.dim(buffer)
     fresh = e.alloc(t, [size])
     elem = t.element_type
@@ -1143,7 +1143,7 @@ class CastSparseStorage(RewritePattern):
         assert is_tensor_type(source.type) and is_tensor_type(dest_type)
         if src == dst and source.type.element_type == dest_type.element_type:
             return  # the same storage (another shape at most)
-        storage = _storage_of(source)
+        storage = storage_of(source)
         if storage is None:
             return
         at = InsertPoint.before(op)
@@ -1153,7 +1153,7 @@ class CastSparseStorage(RewritePattern):
             if is_memref_type(f.type):
                 value = _cast_buffer(e, value, f.type, f.kind == "values")
             fields.append(value)
-        rewriter.replace(op, [], [_storage_value(fields, dest_type, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
 MAX_SORT_FIELDS = 256

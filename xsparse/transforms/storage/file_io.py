@@ -65,15 +65,15 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.post_sparsification import INDEX, Emitter
-from xsparse.transforms.storage.codegen import (
-    _as_tensor,
-    _constant_buffer,
-    _copy,
-    _dense_constant_of,
-    _global_of,
-    _storage_of,
-    _storage_value,
+from xsparse.transforms.storage.level_buffers import (
+    as_tensor,
     buffer_of,
+    constant_buffer,
+    copy_buffer,
+    dense_constant_of,
+    global_of,
+    storage_of,
+    storage_value,
 )
 
 NEW_TENSOR = "xsparse_new_tensor"
@@ -142,7 +142,7 @@ class LowerNewFromFile(RewritePattern):
             e.call(TENSOR_COPY, [handle, key, _address(e, buffer)])
             fields.append(buffer)
         e.call(TENSOR_RELEASE, [handle])
-        rewriter.replace(op, [], [_storage_value(fields, t, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(fields, t, rewriter, at)])
 
 
 class LowerOutToFile(RewritePattern):
@@ -152,7 +152,7 @@ class LowerOutToFile(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: OutOp, rewriter: PatternRewriter) -> None:
         t = op.tensor.type
-        storage = _storage_of(op.tensor)
+        storage = storage_of(op.tensor)
         if storage is None or not is_tensor_type(t):
             return
         dest = _file_operand(op, op.dest)
@@ -217,13 +217,13 @@ def _input_buffer(
 ) -> SSAValue:
     """The buffer of a dense tensor operand: a fresh copy of a constant (its
     global stays read-only; index data goes through i64), else its own."""
-    constant = _dense_constant_of(value)
+    constant = dense_constant_of(value)
     t = value.type
     assert is_tensor_type(t)
     if constant is None:
         return buffer_of(value, rewriter, e.at)
     static = MemRefType(t.element_type, [constant.size])
-    fresh = _constant_buffer(e, hint, static, constant.reshape(-1).tolist())
+    fresh = constant_buffer(e, hint, static, constant.reshape(-1).tolist())
     if len(t.get_shape()) == 1:
         return fresh
     shape = list(t.get_shape())
@@ -294,7 +294,7 @@ class LowerAssemble(RewritePattern):
             level_sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
             for f in storage_fields(t)
         ]
-        rewriter.replace(op, [], [_storage_value(fields, t, rewriter, at)])
+        rewriter.replace(op, [], [storage_value(fields, t, rewriter, at)])
 
 
 def _check_buffer_ranks(
@@ -339,8 +339,8 @@ def _output_buffer(e: Emitter, value: SSAValue, rewriter: PatternRewriter) -> SS
     """The buffer a disassemble writes into: the operand's own when nothing
     else reads it, else (or for a constant) a copy."""
     buffer = buffer_of(value, rewriter, e.at)
-    if _global_of(buffer) is not None or len(list(value.uses)) > 1:
-        buffer = _copy(e, buffer)
+    if global_of(buffer) is not None or len(list(value.uses)) > 1:
+        buffer = copy_buffer(e, buffer)
     return buffer
 
 
@@ -384,7 +384,7 @@ class LowerDisassemble(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DisassembleOp, rewriter: PatternRewriter) -> None:
         source_type = op.tensor.type
-        storage = _storage_of(op.tensor)
+        storage = storage_of(op.tensor)
         stt = SparseTensorType.of(source_type)
         if storage is None or stt is None or sparse_encoding(source_type) is None:
             return
@@ -413,7 +413,7 @@ class LowerDisassemble(RewritePattern):
             else:
                 name = {"pos": "positions", "crd": "coordinates"}.get(kind, kind)
                 length = _copy_prefix(e, field[name, level], target)
-            results.append(_as_tensor(target, ret.type, rewriter, at))
+            results.append(as_tensor(target, ret.type, rewriter, at))
             lengths.append(length)
         length_types = [*op.lvl_lens.types, op.val_len.type]
         lens = [

@@ -59,22 +59,20 @@ from xsparse.transforms.sparsifier.post_sparsification import (
     Emitter,
     for_each_stored,
 )
-from xsparse.transforms.storage.codegen import (
-    _copy,
-    _Entries,
-    _storage_of,
-    storage_from_entries,
-)
-from xsparse.transforms.storage.concat import (
+from xsparse.transforms.storage.level_buffers import (
+    Entries,
     FieldKey,
     LevelStorage,
     alloc_large,
     buffer_type,
     buffer_type_of,
+    copy_buffer,
     dense_staging,
     from_staging,
     operand_dims,
     scatter_entries,
+    storage_from_entries,
+    storage_of,
     storage_result,
 )
 
@@ -90,7 +88,7 @@ def reassociation(op: AnyReshape) -> list[list[int]]:
 def source_ready(op: AnyReshape) -> bool:
     """The source is lowered: its storage (sparse) or its buffer (dense)."""
     if sparse_encoding(op.src.type) is not None:
-        return _storage_of(op.src) is not None
+        return storage_of(op.src) is not None
     return isinstance(op.src.owner, bufferization.ToTensorOp)
 
 
@@ -181,7 +179,7 @@ class Reshape:
             for b in buffers
             for use in b.uses
         )
-        return [_copy(self.e, b) for b in buffers] if released else buffers
+        return [copy_buffer(self.e, b) for b in buffers] if released else buffers
 
     def finish(self, fields: dict[FieldKey, SSAValue]) -> None:
         """Replace the reshape by the sparse result made of `fields` (the level
@@ -353,7 +351,7 @@ class ReshapeThroughEntries(RewritePattern):
                 b.store(c, table, [b.add(base, b.index(level))])
 
         reshape.for_each_entry(place)
-        entries = _Entries(nnz, table, source.values, rank)
+        entries = Entries(nnz, table, source.values, rank)
         built = storage_from_entries(e, entries, reshape.result_type, reshape.sizes)
         e.op(memref.DeallocOp.get(table))
         keys = [(f.kind, f.level) for f in storage_fields(reshape.result_type)]

@@ -54,13 +54,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.convert_to_llvm.memref import (
-    _kept_dimensions,  # pyright: ignore[reportPrivateUsage]
-)
+from xsparse.transforms.convert_to_llvm.memref import kept_dimensions
 from xsparse.transforms.sparsifier.sparsification import GeneralizeNamedOp
-from xsparse.transforms.structured.lower_subset import Emitter
-from xsparse.transforms.structured.lower_subset import _buffer_of as buffer_of  # pyright: ignore[reportPrivateUsage]
-from xsparse.transforms.structured.lower_subset import _memref_of as memref_of  # pyright: ignore[reportPrivateUsage]
+from xsparse.transforms.structured.lower_subset import Emitter, buffer_of, memref_of
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
@@ -86,7 +82,7 @@ def _slice_place(
     strides = _mixed(static_strides, op.strides, e)
     place = list(offsets)
     for i, d in zip(
-        index, _kept_dimensions(op.static_sizes.get_values(), rank), strict=True
+        index, kept_dimensions(op.static_sizes.get_values(), rank), strict=True
     ):
         if _is_zero(i):
             continue
@@ -261,7 +257,7 @@ def store_slice(op: tensor.InsertSliceOp, rewriter: PatternRewriter) -> None:
     rank = tile_type.get_num_dims()
     e = Emitter(InsertPoint.before(op))
     sizes = _mixed(op.static_sizes.get_values(), op.sizes, e)
-    kept = _kept_dimensions(op.static_sizes.get_values(), rank)
+    kept = kept_dimensions(op.static_sizes.get_values(), rank)
     static_sizes = op.static_sizes.get_values()
     looped = [k for k, d in enumerate(kept) if static_sizes[d] != 1]
     with e.loops([sizes[kept[k]] for k in looped]) as ivs:

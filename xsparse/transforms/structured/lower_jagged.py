@@ -68,7 +68,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     lowering,
     replace_with,
 )
-from xsparse.transforms.convert_to_llvm.memref import _identity_sizes_and_strides
+from xsparse.transforms.convert_to_llvm.memref import identity_sizes_and_strides
 from xsparse.transforms.structured.lower_subset import Emitter
 
 INDEX = IndexType()
@@ -304,7 +304,7 @@ class JaggedAllocToLLVM(RewritePattern):
     def match_and_rewrite(self, op: jagged.AllocOp, rewriter: PatternRewriter) -> None:
         t = _jagged_type(op.result)
         declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
-        sizes, strides, count = _identity_sizes_and_strides(
+        sizes, strides, count = identity_sizes_and_strides(
             _outer_memref(t), op.dynamic_sizes, rewriter
         )
         size = llvm.MulOp(count, const(_descriptor_bytes(t), rewriter))

@@ -179,12 +179,12 @@ class Emitter:
             self.point = outer
 
 
-def _memref_of(t: Attribute) -> MemRefType[Attribute]:
+def memref_of(t: Attribute) -> MemRefType[Attribute]:
     assert is_tensor_type(t)
     return MemRefType(t.element_type, t.get_shape())
 
 
-def _buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
+def buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
     """The buffer behind a tensor (the memref of a `to_tensor`, else a `to_buffer`)."""
     owner = tensor.owner
     if isinstance(owner, bufferization.ToTensorOp):
@@ -197,7 +197,7 @@ def _buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
             ):
                 return use.operation.results[0]
     to_buffer = bufferization.ToBufferOp.create(
-        operands=[tensor], result_types=[_memref_of(tensor.type)]
+        operands=[tensor], result_types=[memref_of(tensor.type)]
     )
     if isinstance(owner, Block):
         Rewriter.insert_op(to_buffer, InsertPoint.at_start(owner))
@@ -314,9 +314,9 @@ class BufferizeGather(RewritePattern):
             return
         e = Emitter(InsertPoint.before(op))
         gather = GatherOp(
-            _buffer_of(op.input, e),
-            _buffer_of(op.indices, e),
-            _memref_of(op.result.type),
+            buffer_of(op.input, e),
+            buffer_of(op.indices, e),
+            memref_of(op.result.type),
             op.coordinate_dims(_rank(op.input)) if op.coordinates_attr else None,
             "copy",
             op.padding,
@@ -340,16 +340,16 @@ class BufferizeScatter(RewritePattern):
             return
         in_place = op.dest.uses.get_length() == 1
         e = Emitter(InsertPoint.before(op))
-        dest = _buffer_of(op.dest, e)
+        dest = buffer_of(op.dest, e)
         if not in_place:
             copy = e.alloc(_shaped(dest), e.dims(dest, range(_rank(dest))))
             _copy_into(e, dest, copy, dim=0, offset=None)
             dest = copy
         e.put(
             ScatterOp(
-                _buffer_of(op.source, e),
+                buffer_of(op.source, e),
                 dest,
-                _buffer_of(op.indices, e),
+                buffer_of(op.indices, e),
                 op.coordinate_dims(_rank(dest)) if op.coordinates_attr else None,
                 "copy",
                 op.skip_out_of_bounds is not None,
@@ -371,9 +371,9 @@ class BufferizeConcat(RewritePattern):
             return
         e = Emitter(InsertPoint.before(op))
         concat = ConcatOp(
-            [_buffer_of(v, e) for v in op.inputs],
+            [buffer_of(v, e) for v in op.inputs],
             op.dim,
-            _memref_of(op.result.type),
+            memref_of(op.result.type),
             op.mode_name,
         )
         rewriter.replace(op, [], [_as_tensor(e.op(concat), e)])
