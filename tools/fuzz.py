@@ -76,6 +76,11 @@ class Worker:
     conn: Connection
     task: Task | None = None
     started: float = 0.0
+    done: collections.deque[Task] = field(
+        default_factory=lambda: collections.deque(maxlen=4)
+    )
+    """The cases this child ran last: a crash from heap corruption happens
+    where memory is freed, which may be in a case after the one at fault."""
 
     @classmethod
     def start(cls, ctx: SpawnContext, mlir: bool, shrink: bool) -> Worker:
@@ -265,10 +270,13 @@ def _collect(w: Worker, report: Report, timeout: float) -> bool:
                 if code is not None and code < 0
                 else f"exited with {code}"
             )
-            report.add(task, "crash", f"the child process {what}", "")
+            before = ", ".join(f"{mode} {seed}" for mode, seed in reversed(w.done))
+            history = f"; the same child ran before it: {before}" if before else ""
+            report.add(task, "crash", f"the child process {what}{history}", "")
             w.task = None
             return True
         report.add(task, verdict, detail, reproducer)
+        w.done.append(task)
         w.task = None
         return False
     if time.monotonic() - w.started > timeout:

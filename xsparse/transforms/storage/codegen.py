@@ -52,6 +52,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from xsparse.dialects.sparse_tensor.levels import BATCH
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     ConvertOp,
@@ -76,6 +77,9 @@ from xsparse.transforms.sparsifier.post_sparsification import (
     GLOBAL_PREFIX,
     Emitter,
 )
+from xsparse.transforms.storage.concat import CONCAT_PATTERNS
+from xsparse.transforms.storage.conversion import CONVERSION_PATTERNS
+from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
     INSERTION_PATTERNS,
@@ -96,6 +100,7 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_value,
 )
+from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
 
 
 def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
@@ -394,6 +399,21 @@ class ConvertConstantToSparse(RewritePattern):
         rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
+class RefuseBatchConversion(RewritePattern):
+    """A conversion from or to an encoding with a `batch` level is refused:
+    batch levels are read in place by kernels, but the conversions would read
+    and size their buffers as unbatched ones."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
+        for value in (op.source, op.dest):
+            enc = sparse_encoding(value.type)
+            if enc is not None and any(lt.format is BATCH for lt in enc.lvl_types):
+                raise PassFailure(
+                    op, "conversion of a tensor with a batch level is not supported"
+                )
+
+
 class ForwardSparseCast(RewritePattern):
     """`tensor.cast` of a sparse tensor, and `sparse_tensor.convert` between
     identical types, keep the storage."""
@@ -670,12 +690,6 @@ class SparseTensorCodegenPass(ModulePass):
     name = "sparse-tensor-codegen"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # Imported here: those modules build on this one's storage helpers.
-        from xsparse.transforms.storage.concat import CONCAT_PATTERNS
-        from xsparse.transforms.storage.conversion import CONVERSION_PATTERNS
-        from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
-        from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
-
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
@@ -697,6 +711,7 @@ class SparseTensorCodegenPass(ModulePass):
                         ForwardLoad(),
                         LowerMemrefFill(),
                         LowerDenseConstant(),
+                        RefuseBatchConversion(),
                         ConvertConstantToSparse(),
                         *CONVERSION_PATTERNS,
                         ConvertDenseToSparse(),

@@ -26,7 +26,7 @@ O(nnz + level sizes), without a dense intermediate:
    duplicate, or a COO region), the last pass writes straight into the
    target's buffers and the leading level comes from its histogram (CSR, CSC,
    DCSR, DCSC, COO targets). Otherwise the sorted entries go through the level
-   builders of `storage.codegen` (`storage_from_entries`: BSR, CSF, ...).
+   builders of `storage.level_buffers` (`storage_from_entries`: BSR, CSF, ...).
 
 The large buffers that the passes write at random places ask for transparent
 huge pages (`alloc_large`), as numpy's arrays do; with 4 KiB pages nearly every
@@ -1077,7 +1077,7 @@ class ConvertDenseToSparseDirect(RewritePattern):
     -> a sweep of the dense buffer counting the nonzeros (and the histograms
     of the sort passes, none for a row-major target), then sweeps writing each
     nonzero straight into its place (other encodings: `ConvertDenseToSparse`
-    of storage.codegen)."""
+    of storage.level_buffers)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:

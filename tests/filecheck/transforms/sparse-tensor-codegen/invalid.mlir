@@ -74,3 +74,18 @@ func.func @assemble_0d(%pos: tensor<index>, %crd: tensor<3x2xi32>, %val: tensor<
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.assemble' op operand #0 (pos) of type tensor<index> is not 1-D
+
+// -----
+
+// A conversion from (or to) an encoding with a batch level: the conversion
+// sized its buffers by the batch dimension and wrote past them (heap
+// corruption found by the fuzzer).
+
+#B = #sparse_tensor.encoding<{ map = (d0, d1, d2) -> (d0 : batch, d1 : compressed, d2 : dense) }>
+#D = #sparse_tensor.encoding<{ map = (d0, d1, d2) -> (d0 : dense, d1 : dense, d2 : dense) }>
+func.func @from_batch(%t: tensor<1x1x3xf64, #B>) -> tensor<1x1x3xf64, #D> {
+  %0 = sparse_tensor.convert %t : tensor<1x1x3xf64, #B> to tensor<1x1x3xf64, #D>
+  return %0 : tensor<1x1x3xf64, #D>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.convert' op conversion of a tensor with a batch level is not supported
