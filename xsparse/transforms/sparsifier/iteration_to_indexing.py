@@ -48,7 +48,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects import indexing
-from xsparse.dialects.sparse_tensor.levels import CompressedFormat, SingletonFormat
+from xsparse.dialects.sparse_tensor.levels import LevelAccess
 from xsparse.dialects.sparse_tensor.ops_common import sparse_type
 from xsparse.dialects.sparse_tensor.ops_iteration import (
     CoIterateOp,
@@ -65,6 +65,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
+from xsparse.transforms.codegen_utils import BuilderArithmetic
 from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()
@@ -102,6 +103,10 @@ def _index(b: Builder, value: SSAValue) -> SSAValue:
     return value
 
 
+def _no_size() -> SSAValue:
+    raise AssertionError("the size of a level that is not dense")
+
+
 @dataclass
 class SpaceToSet(RewritePattern):
     """`extract_iteration_space` of one level -> an indexing leaf (range / stored)."""
@@ -126,27 +131,26 @@ class SpaceToSet(RewritePattern):
         def const(value: int) -> SSAValue:
             return b.insert(arith.ConstantOp.from_int_and_width(value, INDEX)).result
 
-        def segment() -> tuple[SSAValue, SSAValue]:
-            """The parent position and the next one."""
-            if parent is None:
-                return const(0), const(1)
-            return parent, b.insert(arith.AddiOp(parent, const(1))).result
+        positions: list[SSAValue] = []
+
+        def position(k: SSAValue) -> SSAValue:
+            if not positions:
+                positions.append(b.insert(ToPositionsOp(op.tensor, lo_lvl)).results[0])
+            return _index(b, b.insert(memref.LoadOp.get(positions[0], [k])).res)
 
         leaf: Operation
-        if lt.format.is_dense:
+        fmt = lt.format
+        if fmt.is_dense:
             size = b.insert(LvlOp(op.tensor, const(lo_lvl))).result
             leaf = b.insert(indexing.RangeOp(const(0), size))
             if parent is not None:
                 self.dense.offsets[leaf.results[0]] = (parent, size)
-        elif isinstance(lt.format, CompressedFormat | SingletonFormat):
+        elif fmt.is_compact and (fmt.has_positions or fmt.is_branchless):
+            # compressed and singleton levels (loose_compressed and structured
+            # ones are not supported here yet)
             crd = b.insert(ToCoordinatesOp(op.tensor, lo_lvl)).results[0]
-            pos, next_pos = segment()
-            if isinstance(lt.format, CompressedFormat):
-                positions = b.insert(ToPositionsOp(op.tensor, lo_lvl)).results[0]
-                lo = _index(b, b.insert(memref.LoadOp.get(positions, [pos])).res)
-                hi = _index(b, b.insert(memref.LoadOp.get(positions, [next_pos])).res)
-            else:
-                lo, hi = pos, next_pos
+            access = LevelAccess(BuilderArithmetic(b, fold=True), _no_size, position)
+            lo, hi = fmt.segment(lt, access, const(0) if parent is None else parent)
             leaf = b.insert(
                 indexing.StoredOp(
                     crd, lo, hi, ordered=lt.is_ordered, unique=lt.is_unique

@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 from xsparse.dialects import indexing
 from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.levels import LevelType
+from xsparse.dialects.sparse_tensor.levels import LevelAccess, LevelType
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
 from xsparse.dialects.sparse_tensor.ops_semiring import ReduceOp, SelectOp
@@ -56,6 +56,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.transforms.codegen_utils import BuilderArithmetic
 from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
 from xsparse.transforms.sparsifier.merge_lattices import (
     SEMIRING_OPS,
@@ -718,29 +719,16 @@ class SparseKernelEmitter:
     ) -> tuple[SSAValue, SSAValue]:
         """[lo, hi) of the positions stored under `parent` at `level` (under a
         segmented parent, the positions of its run: [parent, run_end))."""
-        one = self.index_constant(1)
-        fmt = lt.format
-        if fmt.has_positions:
-            positions = self.buffer("positions", operand, level)
-            if fmt.positions_per_parent == 2:
-                first = builder.insert(
-                    arith.MuliOp(parent, self.index_constant(2))
-                ).result
-            else:
-                first = parent
-            second = builder.insert(arith.AddiOp(first, one)).result
-            lo = self._load_index(positions, first, builder)
-            hi = self._load_index(positions, second, builder)
-            return lo, hi
-        if lt.n:  # structured[n, m]: n entries per block
-            lo = builder.insert(arith.MuliOp(parent, self.index_constant(lt.n))).result
-            hi = builder.insert(arith.AddiOp(lo, self.index_constant(lt.n))).result
-            return lo, hi
-        # singleton: one coordinate at each position of the parent's run
-        if run_end is not None:
+        if run_end is not None and lt.format.is_branchless:
             return parent, run_end
-        hi = builder.insert(arith.AddiOp(parent, one)).result
-        return parent, hi
+        access = LevelAccess(
+            BuilderArithmetic(builder, self.index_constant),
+            lambda: self.level_size(operand, level),
+            lambda k: self._load_index(
+                self.buffer("positions", operand, level), k, builder
+            ),
+        )
+        return lt.format.segment(lt, access, parent)
 
     def _load_index(self, buf: SSAValue, index: SSAValue, builder: Builder) -> SSAValue:
         value = builder.insert(memref.LoadOp.get(buf, [index])).res

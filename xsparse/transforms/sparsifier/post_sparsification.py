@@ -64,11 +64,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
-from xsparse.dialects.sparse_tensor.levels import (
-    LooseCompressedFormat,
-    SingletonFormat,
-    StructuredFormat,
-)
+from xsparse.dialects.sparse_tensor.levels import LevelAccess
 from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, PrintOp
 from xsparse.dialects.sparse_tensor.ops_storage import (
     CrdTranslateOp,
@@ -522,19 +518,15 @@ def walk_stored(
             crd_p = c.to_index(c.load(crd, [p]))
             return level(c, lvl + 1, p, [*coords, crd_p], args)
 
-        if isinstance(fmt, SingletonFormat):
+        if fmt.is_branchless:
             return at(b, parent, carried)
-        if isinstance(fmt, StructuredFormat):
-            n = b.index(lt.n)
-            start = b.mul(parent, n)
-            return b.loop(start, b.add(start, n), carried, at)
-        pos = b.value(ToPositionsOp(tensor, lvl))
-        lo_at = parent
-        if isinstance(fmt, LooseCompressedFormat):
-            lo_at = b.mul(parent, b.index(2))
-        hi_at = b.add(lo_at, b.index(1))
-        lo = b.to_index(b.load(pos, [lo_at]))
-        hi = b.to_index(b.load(pos, [hi_at]))
+        pos = b.value(ToPositionsOp(tensor, lvl)) if fmt.has_positions else None
+
+        def position(k: SSAValue) -> SSAValue:
+            assert pos is not None
+            return b.to_index(b.load(pos, [k]))
+
+        lo, hi = fmt.segment(lt, LevelAccess(b, lambda: sizes[lvl], position), parent)
         return b.loop(lo, hi, carried, at)
 
     return level(e, 0, e.index(0), [], list(inits))

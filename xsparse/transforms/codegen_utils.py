@@ -1,0 +1,62 @@
+"""Emission helpers shared by the passes (as MLIR's SparseTensor/Transforms/
+Utils/CodegenUtils.h): index arithmetic on an `xdsl.builder.Builder`.
+
+`BuilderArithmetic` is the IR side of the level formats' `Arithmetic`
+(`dialects.sparse_tensor.levels`): a format computes where its positions are
+once, and this class turns that computation into `arith` ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import SSAValue
+
+INDEX = IndexType()
+
+
+def constant_index(builder: Builder, value: int) -> SSAValue:
+    """`arith.constant value : index` (MLIR's `constantIndex`)."""
+    return builder.insert(arith.ConstantOp.from_int_and_width(value, INDEX)).result
+
+
+def index_value(value: SSAValue) -> int | None:
+    """The value of an index constant, None for anything else."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+@dataclass
+class BuilderArithmetic:
+    """Index `+` and `*` as ops at `builder`. With `fold`, adding zero and
+    multiplying by one emit nothing. `constant` makes index constants (a pass
+    may hoist and share them)."""
+
+    builder: Builder
+    constant: Callable[[int], SSAValue] | None = None
+    fold: bool = False
+
+    def index(self, n: int) -> SSAValue:
+        if self.constant is not None:
+            return self.constant(n)
+        return constant_index(self.builder, n)
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        if self.fold and index_value(a) == 0:
+            return b
+        if self.fold and index_value(b) == 0:
+            return a
+        return self.builder.insert(arith.AddiOp(a, b)).result
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        if self.fold and index_value(a) == 1:
+            return b
+        if self.fold and index_value(b) == 1:
+            return a
+        return self.builder.insert(arith.MuliOp(a, b)).result
