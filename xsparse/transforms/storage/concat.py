@@ -60,11 +60,7 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import (
-    CompressedFormat,
-    DenseFormat,
     LevelType,
-    SingletonFormat,
-    StructuredFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConcatenateOp, ConvertOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
@@ -159,9 +155,9 @@ class SubtreeCopy:
             return
         lt = enc.lvl_types[below]
         fmt = lt.format
-        if isinstance(fmt, SingletonFormat):
+        if fmt.is_branchless:
             self.entries(e, below, lo, hi, at)
-        elif fmt.is_dense or isinstance(fmt, StructuredFormat):
+        elif not fmt.has_positions:  # dense, or structured[n, m]: n per block
             n = self.source.size(below) if fmt.is_dense else e.index(lt.n)
             self.entries(e, below, e.mul(lo, n), e.mul(hi, n), e.mul(at, n))
         else:
@@ -183,11 +179,21 @@ class SubtreeCopy:
             self.entries(e, below, first, last, start)
 
 
+def _unbatched_dense(lt: LevelType) -> bool:
+    return lt.format.is_dense and not lt.format.is_batched
+
+
+def _compressed(lt: LevelType) -> bool:
+    """A compressed level: positions as one range per parent."""
+    return lt.format.has_positions and lt.format.is_compact
+
+
 def copyable_below(lts: Sequence[LevelType]) -> bool:
     """Levels whose entries `SubtreeCopy` moves as ranges."""
     return all(
-        isinstance(lt.format, DenseFormat | CompressedFormat | SingletonFormat)
-        or (isinstance(lt.format, StructuredFormat) and lt.n > 0)
+        lt.format.is_compact  # children of a range are a range
+        and not lt.format.is_batched
+        and (lt.n > 0 or not lt.format.is_padded)
         for lt in lts
     )
 
@@ -226,8 +232,8 @@ def under_dense_levels(enc: Encoding, level: int) -> bool:
     """`ConcatenateUnderDenseLevels` applies along `level`."""
     lts = enc.lvl_types
     return (
-        all(isinstance(lt.format, DenseFormat) for lt in lts[:level])
-        and isinstance(lts[level].format, DenseFormat | CompressedFormat)
+        all(_unbatched_dense(lt) for lt in lts[:level])
+        and (_unbatched_dense(lts[level]) or _compressed(lts[level]))
         and copyable_below(lts[level:])
     )
 
@@ -235,10 +241,10 @@ def under_dense_levels(enc: Encoding, level: int) -> bool:
 def under_compressed_level(enc: Encoding, level: int) -> bool:
     """`ConcatenateUnderCompressedLevel` applies along `level`."""
     lts = enc.lvl_types
-    if level != 1 or not isinstance(lts[0].format, CompressedFormat):
+    if level != 1 or not _compressed(lts[0]):
         return False
-    inner = SingletonFormat if lts[0].nonunique else CompressedFormat
-    return isinstance(lts[1].format, inner) and copyable_below(lts[1:])
+    inner = lts[1].format.is_branchless if lts[0].nonunique else _compressed(lts[1])
+    return inner and copyable_below(lts[1:])
 
 
 def direct_concat_level(result_type: Attribute, dim: int) -> int | None:
@@ -310,7 +316,7 @@ class Concat:
             offsets.append(size if running is None else e.add(running, size))
         in_place = (
             level == 0
-            and isinstance(enc.lvl_types[0].format, DenseFormat)
+            and _unbatched_dense(enc.lvl_types[0])
             and owned_by(operands[0], op.inputs[0], op)
         )
         reuse = operands[0] if in_place else None
@@ -451,7 +457,7 @@ class ConcatenateUnderDenseLevels(RewritePattern):
         for size in sizes[1:level]:
             parents = e.mul(parents, size)
         zero, one = e.index(0), e.index(1)
-        if isinstance(plan.encoding.lvl_types[level].format, DenseFormat):
+        if _unbatched_dense(plan.encoding.lvl_types[level]):
 
             def dense(b: Emitter, p: SSAValue | None) -> None:
                 for copy, offset in pairs:

@@ -95,11 +95,7 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import (
-    CompressedFormat,
-    DenseFormat,
     LevelType,
-    LooseCompressedFormat,
-    SingletonFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReorderCOOOp
 from xsparse.dialects.sparse_tensor.ops_insertion import SortOp
@@ -361,7 +357,7 @@ class _SparseSource(_Source):
         # Coordinate tuples repeat only under a nonunique last level: a COO
         # of `compressed(nonunique), singleton` promises distinct tuples.
         self.may_repeat = bool(types) and not types[-1].is_unique
-        self.loose = any(isinstance(lt.format, LooseCompressedFormat) for lt in types)
+        self.loose = any(not lt.format.is_compact for lt in types)
         # Without loose levels, the value positions are 0, 1, ... in storage order.
         self.indexed = not self.loose
 
@@ -406,7 +402,7 @@ class _SparseSource(_Source):
             return None
         (source_level,) = used
         if not types[source_level].format.has_coordinates or not all(
-            isinstance(lt.format, SingletonFormat) for lt in types[source_level + 1 :]
+            lt.format.is_branchless for lt in types[source_level + 1 :]
         ):
             return None
         crd = e.value(ToCoordinatesOp(self.tensor, source_level))
@@ -576,11 +572,11 @@ def sort_passes(keys: Sequence[AffineExpr], sorted_levels: int) -> list[int]:
 
 
 def _compressed(lt: LevelType) -> bool:
-    return isinstance(lt.format, CompressedFormat)
+    return lt.format.has_positions and lt.format.is_compact
 
 
 def _singletons(types: Sequence[LevelType]) -> bool:
-    return all(isinstance(lt.format, SingletonFormat) for lt in types)
+    return all(lt.format.is_branchless for lt in types)
 
 
 @dataclass(frozen=True)
@@ -611,7 +607,7 @@ def direct_layout(enc: Encoding, may_repeat: bool) -> DirectLayout | None:
         return DirectLayout(None, tuple(range(rank)))
     head = (
         "dense"
-        if isinstance(first.format, DenseFormat)
+        if first.format.is_dense and not first.format.is_batched
         else "compressed"
         if _compressed(first) and first.is_unique
         else None

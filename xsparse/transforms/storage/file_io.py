@@ -49,7 +49,6 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from xsparse.dialects.sparse_tensor.levels import LooseCompressedFormat
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     AssembleOp,
     DisassembleOp,
@@ -191,8 +190,7 @@ def _used_lengths(
         if fmt.is_dense:
             parents = e.mul(parents, level_sizes[level])
         elif fmt.has_positions:
-            loose = isinstance(fmt, LooseCompressedFormat)
-            count = e.mul(parents, e.index(2)) if loose else e.add(parents, one)
+            count = fmt.positions_length(e, parents)
             used["pos", level] = count
             last = e.value(arith.SubiOp(count, one))
             parents = e.to_index(e.load(positions[level], [last]))

@@ -49,7 +49,6 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.levels import SingletonFormat
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
 from xsparse.dialects.sparse_tensor.storage import (
@@ -402,7 +401,7 @@ def _alloc_scheme(e: Emitter, g: Growing, start: int) -> None:
         if fmt.has_positions:
             _push_back(e, g, "positions", level, e.index(0), linear)
             return
-        if isinstance(fmt, SingletonFormat):
+        if fmt.is_branchless:
             return
         linear = e.mul(linear, g.level_size(level))
     values = g.buffer("values")
@@ -439,7 +438,7 @@ def _descend(
         fmt = lt.format
         if fmt.is_dense:
             parent = e.add(e.mul(parent, g.level_size(level)), c)
-        elif isinstance(fmt, SingletonFormat):
+        elif fmt.is_branchless:
             _push_back(e, g, "coordinates", level, c)
         elif level == rank - 1 or not lt.is_unique:
             parent = _append_coordinate(e, g, level, parent, c, rank)
@@ -597,7 +596,7 @@ def _holds_every_entry(enc: Encoding, kind: str, level: int) -> bool:
     if kind != "coordinates":
         return False
     below = enc.lvl_types[level + 1 :]
-    return all(isinstance(lt.format, SingletonFormat) for lt in below)
+    return all(lt.format.is_branchless for lt in below)
 
 
 class LowerSparseDim(RewritePattern):

@@ -42,9 +42,6 @@ from xdsl.traits import SymbolTable
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
-    LooseCompressedFormat,
-    SingletonFormat,
-    StructuredFormat,
 )
 from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
@@ -342,7 +339,7 @@ def _structured_level(
     i + min(n - c, x - i): the block's coordinates are 0, 1, ... up to the
     last padding, then its remaining entries. A block with more than n
     entries is reported (`runtime_error`), its writes kept inside it."""
-    assert isinstance(lt.format, StructuredFormat)
+    assert lt.format.is_padded
     zero, one, n = e.index(0), e.index(1), e.index(lt.n)
     counts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [num])
     e.fill(counts, zero)
@@ -449,7 +446,7 @@ def _compress_level(
     zero = e.index(0)
     nodes = e.loop(zero, entries.nnz, [zero, zero, zero], visit)[0]
     crd = e.value(ReallocOp(crd, nodes, crd_type))
-    loose = isinstance(lt.format, LooseCompressedFormat)
+    loose = lt.format.positions_per_parent == 2
     pos = e.alloc(pos_type, [e.mul(num, e.index(2)) if loose else e.add(num, one)])
     if not loose:
         e.store(e.from_index(zero, pos_type.element_type), pos, [zero])
@@ -512,7 +509,7 @@ def storage_from_entries(
         if fmt.is_dense:
             _dense_level(e, entries, level, parent, sizes[level])
             num = e.mul(num, sizes[level])
-        elif isinstance(fmt, SingletonFormat):
+        elif fmt.is_branchless:
             crd_type = fields["coordinates", level]
             assert is_memref_type(crd_type)
             built["coordinates", level] = _singleton_level(
@@ -529,7 +526,7 @@ def storage_from_entries(
             )
             built["positions", level] = pos
             built["coordinates", level] = crd
-        elif isinstance(fmt, StructuredFormat):
+        elif fmt.is_padded:
             crd_type = fields["coordinates", level]
             assert is_memref_type(crd_type)
             crd, num = _structured_level(e, entries, level, lt, parent, num, crd_type)
@@ -543,12 +540,12 @@ def storage_from_entries(
     assert is_memref_type(values_type)
     values = e.alloc(values_type, [num])
     e.fill(values, e.constant(0, values_type.element_type))
-    structured = any(isinstance(lt.format, StructuredFormat) for lt in enc.lvl_types)
+    padded = any(lt.format.is_padded for lt in enc.lvl_types)
 
     def put(b: Emitter, k: SSAValue) -> None:
         value = b.load(entries.values, [k])
         at = b.load(parent, [k])
-        if structured:  # explicit zeros have no slot: padding stands for them
+        if padded:  # explicit zeros have no slot: padding stands for them
             b.when(is_nonzero(b, value), lambda c: c.store(value, values, [at]))
         else:
             b.store(value, values, [at])

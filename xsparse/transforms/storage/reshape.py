@@ -45,10 +45,7 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.levels import (
-    CompressedFormat,
-    DenseFormat,
     LevelType,
-    SingletonFormat,
 )
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType, is_identity_map
@@ -190,6 +187,10 @@ class Reshape:
         rewriter.replace(self.op, [], [result])
 
 
+def _unbatched_dense(lt: LevelType) -> bool:
+    return lt.format.is_dense and not lt.format.is_batched
+
+
 def plain(enc: Encoding | None) -> bool:
     """An encoding whose levels are the dimensions in order, not sliced."""
     return enc is not None and not enc.dim_slices and is_identity_map(enc.dim_to_lvl)
@@ -204,7 +205,9 @@ def row_major_source(enc: Encoding | None) -> bool:
         and enc.lvl_types[-1].is_unique
         and all(
             lt.is_ordered
-            and isinstance(lt.format, DenseFormat | CompressedFormat | SingletonFormat)
+            and lt.format.is_compact
+            and not lt.format.is_batched
+            and not lt.format.is_padded
             for lt in enc.lvl_types
         )
     )
@@ -256,8 +259,8 @@ def regroups_dense_levels(
         if len(group) == 1:
             if fine[group[0]] != level:
                 return False
-        elif not isinstance(level.format, DenseFormat) or not all(
-            isinstance(fine[d].format, DenseFormat) for d in group
+        elif not _unbatched_dense(level) or not all(
+            _unbatched_dense(fine[d]) for d in group
         ):
             return False
     return True
@@ -271,9 +274,10 @@ def coordinate_list(enc: Encoding | None) -> bool:
     assert enc is not None
     first, *rest = enc.lvl_types
     return (
-        isinstance(first.format, CompressedFormat)
+        first.format.has_positions
+        and first.format.is_compact
         and (first.nonunique or not rest)
-        and all(isinstance(lt.format, SingletonFormat) for lt in rest)
+        and all(lt.format.is_branchless for lt in rest)
     )
 
 
