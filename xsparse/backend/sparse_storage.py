@@ -27,7 +27,7 @@ from xdsl.ir.affine import (
 )
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
-from xsparse.dialects.sparse_tensor.levels import LevelType
+from xsparse.dialects.sparse_tensor.levels import LevelAccess, LevelType
 from xsparse.dialects.sparse_tensor.storage import (
     build_level_buffers,
     eval_affine,
@@ -62,6 +62,27 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
             {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[width]
         )
     raise TypeError(f"no numpy dtype for element type {element_type}")
+
+
+class NumpyArithmetic:
+    """The level formats' `Arithmetic` on numbers and numpy arrays of positions
+    (elementwise), for checking and reading buffers at run time."""
+
+    def index(self, n: int) -> Any:
+        return np.int64(n)
+
+    def add(self, a: Any, b: Any) -> Any:
+        return np.add(a, b)
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return np.multiply(a, b)
+
+
+NUMPY_ARITHMETIC = NumpyArithmetic()
+
+
+def _no_positions(k: Any) -> Any:
+    raise AssertionError("a level without positions read its positions")
 
 
 def parse_encoding(encoding: str | SparseTensorEncodingAttr | Encoding) -> Encoding:
@@ -234,6 +255,9 @@ class SparseTensor:
             )
 
     def _validate_level(self, level: int, lt: LevelType, num_parents: int) -> int:
+        """Check one level's buffers; the number of its entries. The format
+        says where each parent's entries are (`segment`) and how many there
+        are (`children`, `positions_length`)."""
         fmt = lt.format
         size = self.level_sizes[level]
         pos, crd = self.positions[level], self.coordinates[level]
@@ -250,46 +274,43 @@ class SparseTensor:
             raise ValueError(
                 f"{where}: coordinate {int(crd.max())} out of range [0, {size})"
             )
-        if pos is not None:
-            self._check_buffer(pos, self.encoding.pos_width, f"{where} positions")
-            per = fmt.positions_per_parent
-            expected = num_parents * per + (1 if per == 1 else 0)
-            if pos.shape[0] != expected:
-                raise ValueError(
-                    f"{where}: positions has {pos.shape[0]} entries, expected {expected}"
-                )
-            p = pos.astype(np.int64, copy=False)
-            lo, hi = (p[:-1], p[1:]) if per == 1 else (p[0::2], p[1::2])
-            if per == 1 and p[0] != 0:
-                raise ValueError(f"{where}: positions must start at 0")
-            if np.any(hi < lo):
-                raise ValueError(f"{where}: positions are not monotone")
-            if hi.size and int(hi.max()) > crd.shape[0]:
-                raise ValueError(
-                    f"{where}: positions point past the {crd.shape[0]} coordinates"
-                )
-            if per == 1 and int(p[-1]) != crd.shape[0]:
-                raise ValueError(
-                    f"{where}: positions end at {int(p[-1])}, but there are "
-                    f"{crd.shape[0]} coordinates"
-                )
+        if fmt.is_padded and crd.size and int(crd.max()) >= lt.m:
+            raise ValueError(f"{where}: coordinate out of the block of {lt.m}")
+        parents = cast(IntArray, np.arange(num_parents, dtype=np.int64))
+        if pos is None:
+            access = LevelAccess(NUMPY_ARITHMETIC, lambda: size, _no_positions)
+            bounds = fmt.children(lt, access, np.int64(0), np.int64(num_parents))
+            assert bounds is not None
+            count = int(bounds[1])
+            if crd.shape[0] != count:
+                raise ValueError(f"{where}: expected {count} coordinates")
+            lo, hi = fmt.segment(lt, access, parents)
             self._check_segments(crd.astype(np.int64, copy=False), lo, hi, lt, where)
-            return crd.shape[0] if per == 1 else int(hi.max(initial=0))
-        if lt.n:
-            if crd.shape[0] != num_parents * lt.n:
-                raise ValueError(f"{where}: expected {num_parents * lt.n} coordinates")
-            if crd.size and int(crd.max()) >= lt.m:
-                raise ValueError(f"{where}: coordinate out of the block of {lt.m}")
-            segments = cast(IntArray, np.arange(0, crd.shape[0] + 1, lt.n))
-            self._check_segments(
-                crd.astype(np.int64, copy=False), segments[:-1], segments[1:], lt, where
-            )
-            return crd.shape[0]
-        if crd.shape[0] != num_parents:
+            return count
+        self._check_buffer(pos, self.encoding.pos_width, f"{where} positions")
+        expected = int(fmt.positions_length(NUMPY_ARITHMETIC, np.int64(num_parents)))
+        if pos.shape[0] != expected:
             raise ValueError(
-                f"{where}: a singleton level needs {num_parents} coordinates"
+                f"{where}: positions has {pos.shape[0]} entries, expected {expected}"
             )
-        return num_parents
+        p = pos.astype(np.int64, copy=False)
+        access = LevelAccess(NUMPY_ARITHMETIC, lambda: size, lambda k: p[k])
+        lo, hi = fmt.segment(lt, access, parents)
+        if fmt.is_compact and p[0] != 0:
+            raise ValueError(f"{where}: positions must start at 0")
+        if np.any(hi < lo):
+            raise ValueError(f"{where}: positions are not monotone")
+        if hi.size and int(hi.max()) > crd.shape[0]:
+            raise ValueError(
+                f"{where}: positions point past the {crd.shape[0]} coordinates"
+            )
+        if fmt.is_compact and int(p[-1]) != crd.shape[0]:
+            raise ValueError(
+                f"{where}: positions end at {int(p[-1])}, but there are "
+                f"{crd.shape[0]} coordinates"
+            )
+        self._check_segments(crd.astype(np.int64, copy=False), lo, hi, lt, where)
+        return crd.shape[0] if fmt.is_compact else int(hi.max(initial=0))
 
     @staticmethod
     def _check_buffer(buf: AnyArray, width: int, what: str) -> None:
