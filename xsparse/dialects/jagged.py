@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I64,
     ArrayAttr,
     IndexType,
     IntAttr,
@@ -51,8 +52,11 @@ from xdsl.ir import (
     TypeAttribute,
 )
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParamAttrConstraint,
+    VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -62,7 +66,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -436,10 +440,12 @@ class DimOp(IRDLOperation):
     name = "jagged.dim"
 
     buffer = operand_def(JaggedBufferType)
-    dimension = prop_def(IntegerAttr[IntegerType])
-    result = result_def(IndexType)
+    dimension = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType())
 
     traits = traits_def(Pure())
+
+    assembly_format = "$buffer `,` $dimension attr-dict `:` type($buffer)"
 
     def __init__(self, buffer: SSAValue | Operation, dimension: int):
         super().__init__(
@@ -447,25 +453,6 @@ class DimOp(IRDLOperation):
             properties={"dimension": IntegerAttr(dimension, i64)},
             result_types=[IndexType()],
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.buffer)
-        printer.print_string(f", {self.dimension.value.data}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buffer.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DimOp:
-        buffer = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dimension = parser.parse_integer()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(parser.resolve_operand(buffer, parser.parse_type()), dimension)
-        op.attributes.update(attrs)
-        return op
 
     def verify_(self) -> None:
         rank = _buffer_type(self.buffer).get_num_dims()
@@ -482,11 +469,15 @@ class SizeOp(IRDLOperation):
     name = "jagged.size"
 
     buffer = operand_def(JaggedBufferType)
-    indices = var_operand_def(IndexType)
-    dimension = prop_def(IntegerAttr[IntegerType])
-    result = result_def(IndexType)
+    indices = var_operand_def(IndexType())
+    dimension = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType())
 
     traits = traits_def(Pure())
+
+    assembly_format = (
+        "$buffer `[` $indices `]` `,` $dimension attr-dict `:` type($buffer)"
+    )
 
     def __init__(
         self, buffer: SSAValue | Operation, indices: Sequence[SSAValue], dimension: int
@@ -497,34 +488,6 @@ class SizeOp(IRDLOperation):
             result_types=[IndexType()],
         )
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.buffer)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_ssa_value)
-        printer.print_string(f"], {self.dimension.value.data}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buffer.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SizeOp:
-        buffer = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(",")
-        dimension = parser.parse_integer()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(
-            parser.resolve_operand(buffer, parser.parse_type()),
-            [parser.resolve_operand(i, IndexType()) for i in indices],
-            dimension,
-        )
-        op.attributes.update(attrs)
-        return op
-
     def verify_(self) -> None:
         _check_outer_indices(self.buffer, self.indices)
         rank = _buffer_type(self.buffer).inner.get_num_dims()
@@ -534,12 +497,17 @@ class SizeOp(IRDLOperation):
             )
 
 
-class _AccessOp(IRDLOperation):
-    """Shared syntax of load and store: `%j[outer indices][inner indices]`."""
+_ELEMENT = VarConstraint("T", AnyAttr())
 
-    buffer = operand_def(JaggedBufferType)
-    outer = var_operand_def(IndexType)
-    inner = var_operand_def(IndexType)
+
+class _AccessOp(IRDLOperation):
+    """Shared operands of load and store: `%j[outer indices][inner indices]`."""
+
+    buffer = operand_def(
+        ParamAttrConstraint.get(JaggedBufferType, None, MemRefType.constr(_ELEMENT))
+    )
+    outer = var_operand_def(IndexType())
+    inner = var_operand_def(IndexType())
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -551,39 +519,6 @@ class _AccessOp(IRDLOperation):
                 f"expected {rank} inner indices, got {len(self.inner)}"
             )
 
-    def _print_access(self, printer: Printer) -> None:
-        printer.print_ssa_value(self.buffer)
-        printer.print_string("[")
-        printer.print_list(self.outer, printer.print_ssa_value)
-        printer.print_string("][")
-        printer.print_list(self.inner, printer.print_ssa_value)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buffer.type)
-
-    @staticmethod
-    def _parse_access(
-        parser: Parser,
-    ) -> tuple[SSAValue, list[SSAValue], list[SSAValue], dict[str, Attribute]]:
-        buffer = parser.parse_unresolved_operand()
-        index = IndexType()
-        outer = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        inner = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return (
-            parser.resolve_operand(buffer, t),
-            [parser.resolve_operand(o, index) for o in outer],
-            [parser.resolve_operand(o, index) for o in inner],
-            attrs,
-        )
-
 
 @irdl_op_definition
 class LoadOp(_AccessOp):
@@ -591,7 +526,11 @@ class LoadOp(_AccessOp):
 
     name = "jagged.load"
 
-    result = result_def()
+    result = result_def(_ELEMENT)
+
+    assembly_format = (
+        "$buffer `[` $outer `]` `` `[` $inner `]` attr-dict `:` type($buffer)"
+    )
 
     def __init__(
         self,
@@ -605,21 +544,6 @@ class LoadOp(_AccessOp):
 
     def verify_(self) -> None:
         self._verify_access()
-        if self.result.type != _buffer_type(self.buffer).element_type:
-            raise VerifyException("result type must be the element type")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        self._print_access(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        buffer, outer, inner, attrs = cls._parse_access(parser)
-        if not isinstance(buffer.type, JaggedBufferType):
-            parser.raise_error(f"expected a !jagged.buffer type, got {buffer.type}")
-        op = cls(buffer, outer, inner)
-        op.attributes.update(attrs)
-        return op
 
 
 @irdl_op_definition
@@ -628,7 +552,9 @@ class StoreOp(_AccessOp):
 
     name = "jagged.store"
 
-    value = operand_def()
+    value = operand_def(_ELEMENT)
+
+    assembly_format = "$value `,` $buffer `[` $outer `]` `` `[` $inner `]` attr-dict `:` type($buffer)"
 
     def __init__(
         self,
@@ -641,30 +567,6 @@ class StoreOp(_AccessOp):
 
     def verify_(self) -> None:
         self._verify_access()
-        if self.value.type != _buffer_type(self.buffer).element_type:
-            raise VerifyException("stored value must have the element type")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.value)
-        printer.print_string(", ")
-        self._print_access(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        buffer, outer, inner, attrs = cls._parse_access(parser)
-        if not isinstance(buffer.type, JaggedBufferType):
-            parser.raise_error(f"expected a !jagged.buffer type, got {buffer.type}")
-        op = cls(
-            parser.resolve_operand(value, buffer.type.element_type),
-            buffer,
-            outer,
-            inner,
-        )
-        op.attributes.update(attrs)
-        return op
 
 
 Jagged = Dialect(
