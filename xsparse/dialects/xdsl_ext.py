@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.arith import Arith
@@ -36,11 +36,13 @@ from xdsl.dialects.memref import MemRef
 from xdsl.dialects.vector import Vector
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrConstraint,
     EqAttrConstraint,
     IRDLOperation,
     OperandDef,
     ParsePropInAttrDict,
+    VarConstraint,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -101,11 +103,17 @@ class ExtractElementOp(IRDLOperation):
 
     name = "llvm.extractelement"
 
-    vector = operand_def(VectorType)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    vector = operand_def(VectorType.constr(T))
     position = operand_def(IntegerType)
-    res = result_def()
+    res = result_def(T)
 
     traits = traits_def(NoMemoryEffect())
+
+    assembly_format = (
+        "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)"
+    )
 
     def __init__(self, vector: SSAValue | Operation, position: SSAValue | Operation):
         vector_type = SSAValue.get(vector).type
@@ -113,31 +121,6 @@ class ExtractElementOp(IRDLOperation):
         super().__init__(
             operands=[vector, position], result_types=[vector_type.element_type]
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExtractElementOp:
-        vector = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        position = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        position_type = parser.parse_type()
-        parser.parse_punctuation("]")
-        parser.parse_punctuation(":")
-        vector_type = parser.parse_type()
-        return cls(
-            parser.resolve_operand(vector, vector_type),
-            parser.resolve_operand(position, position_type),
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.vector)
-        printer.print_string("[")
-        printer.print_ssa_value(self.position)
-        printer.print_string(" : ")
-        printer.print_attribute(self.position.type)
-        printer.print_string("] : ")
-        printer.print_attribute(self.vector.type)
 
 
 @irdl_op_definition
@@ -285,22 +268,14 @@ class VectorScaleOp(IRDLOperation):
 
     name = "vector.vscale"
 
-    res = result_def(IndexType)
+    res = result_def(IndexType())
 
     traits = traits_def(Pure())
 
+    assembly_format = "attr-dict"
+
     def __init__(self):
         super().__init__(result_types=[IndexType()])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorScaleOp:
-        attrs = parser.parse_optional_attr_dict()
-        op = cls()
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
 
 
 def _parse_select(cls: type[arith.SelectOp], parser: Parser) -> arith.SelectOp:
