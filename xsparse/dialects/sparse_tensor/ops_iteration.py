@@ -5,6 +5,7 @@ Iteration Operations"; the RFC's set loops in MLIR's own syntax)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
@@ -19,8 +20,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
@@ -32,6 +35,13 @@ from xdsl.irdl import (
     var_operand_def,
     var_region_def,
     var_result_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -45,8 +55,6 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xsparse.dialects.sparse_tensor.ops_common import (
-    parse_attr_dict,
-    print_attr_dict,
     sparse_operand,
     sparse_type,
 )
@@ -76,6 +84,25 @@ def _i64(value: int) -> IntegerAttr[IntegerType]:
     return IntegerAttr(value, IntegerType(64))
 
 
+@irdl_custom_directive
+class LevelRange(CustomDirective):
+    """`lo` or `lo to hi` over two level properties: MLIR's `custom<LevelRange>`."""
+
+    lo: AttributeVariable
+    hi: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        lo, hi = parse_level_range(parser)
+        self.lo.set(state, level_attr(lo))
+        self.hi.set(state, level_attr(hi))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        lo, hi = self.lo.get(op), self.hi.get(op)
+        assert isa(lo, LevelAttr) and isa(hi, LevelAttr)
+        state.print_whitespace(printer)
+        print_level_range(printer, lo.value.data, hi.value.data)
+
+
 @irdl_op_definition
 class ExtractIterSpaceOp(IRDLOperation):
     """`sparse_tensor.extract_iteration_space` (ExtractIterSpaceOp)."""
@@ -89,6 +116,13 @@ class ExtractIterSpaceOp(IRDLOperation):
     extracted_space = result_def(IterSpaceType)
 
     traits = traits_def(Pure())
+
+    custom_directives = (LevelRange,)
+    assembly_format = (
+        "$tensor (`at` $parent_iter^)? `lvls` `=` custom<LevelRange>($loLvl, $hiLvl)"
+        " attr-dict `:` type($tensor) (`,` type($parent_iter)^)? `->`"
+        " type($extracted_space)"
+    )
 
     def __init__(
         self,
@@ -105,44 +139,6 @@ class ExtractIterSpaceOp(IRDLOperation):
             properties={"loLvl": level_attr(lo_lvl), "hiLvl": level_attr(hi)},
             result_types=[IterSpaceType.get(enc, lo_lvl, hi)],
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        tensor = parser.parse_unresolved_operand()
-        parent = None
-        if parser.parse_optional_keyword("at"):
-            parent = parser.parse_unresolved_operand()
-        parser.parse_keyword("lvls")
-        parser.parse_punctuation("=")
-        lo, hi = parse_level_range(parser)
-        props, attrs = parse_attr_dict(parser, ("loLvl", "hiLvl"))
-        parser.parse_punctuation(":")
-        operands = [parser.resolve_operand(tensor, parser.parse_type())]
-        if parent is not None:
-            parser.parse_punctuation(",")
-            operands.append(parser.resolve_operand(parent, parser.parse_type()))
-        parser.parse_punctuation("->")
-        space = parser.parse_type()
-        return cls.create(
-            operands=operands,
-            result_types=[space],
-            properties={**props, "loLvl": level_attr(lo), "hiLvl": level_attr(hi)},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensor)
-        if self.parent_iter is not None:
-            printer.print_string(" at ")
-            printer.print_operand(self.parent_iter)
-        printer.print_string(" lvls = ")
-        print_level_range(printer, self.lo_lvl.value.data, self.hi_lvl.value.data)
-        print_attr_dict(printer, self, ("loLvl", "hiLvl"))
-        printer.print_string(f" : {self.tensor.type}")
-        if self.parent_iter is not None:
-            printer.print_string(f", {self.parent_iter.type}")
-        printer.print_string(f" -> {self.extracted_space.type}")
 
     def verify_(self) -> None:
         stt = sparse_operand(self, 0)
@@ -180,54 +176,26 @@ class ExtractValOp(IRDLOperation):
 
     name = "sparse_tensor.extract_value"
 
-    tensor = operand_def(TensorType)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    tensor = operand_def(TensorType.constr(T))
     iterator = operand_def(IteratorType)
-    result = result_def()
+    result = result_def(T)
 
     traits = traits_def(Pure())
+
+    assembly_format = (
+        "$tensor `at` $iterator attr-dict `:` type($tensor) `,` type($iterator)"
+    )
 
     def __init__(self, tensor: SSAValue | Operation, iterator: SSAValue | Operation):
         stt = sparse_type(SSAValue.get(tensor))
         super().__init__(operands=[tensor, iterator], result_types=[stt.element_type])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        tensor = parser.parse_unresolved_operand()
-        parser.parse_keyword("at")
-        iterator = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        tensor_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        iterator_type = parser.parse_type()
-        if not isa(tensor_type, TensorType[Attribute]):
-            parser.raise_error("expected a tensor type")
-        return cls.create(
-            operands=[
-                parser.resolve_operand(tensor, tensor_type),
-                parser.resolve_operand(iterator, iterator_type),
-            ],
-            result_types=[tensor_type.element_type],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensor)
-        printer.print_string(" at ")
-        printer.print_operand(self.iterator)
-        print_attr_dict(printer, self)
-        printer.print_string(f" : {self.tensor.type}, {self.iterator.type}")
-
     def verify_(self) -> None:
         stt = sparse_operand(self, 0)
         it = self.iterator.type
         assert isinstance(it, IteratorType)
-        if self.result.type != stt.element_type:
-            raise VerifyException(
-                "failed to verify that result type matches element type of tensor"
-            )
         if stt.encoding != it.encoding:
             raise VerifyException("mismatch in tensor encoding and iterator encoding.")
         if stt.lvl_rank != it.hi_lvl.data:
