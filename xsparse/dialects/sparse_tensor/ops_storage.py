@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -32,6 +31,13 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConditionallySpeculatable, NoMemoryEffect, Pure
@@ -42,8 +48,6 @@ from xsparse.dialects.sparse_tensor.levels import SingletonFormat
 from xsparse.dialects.sparse_tensor.ops_common import (
     constant_int,
     non0_ranked_memref,
-    parse_attr_dict,
-    print_attr_dict,
     sparse_operand,
     sparse_type,
 )
@@ -445,6 +449,23 @@ class SetStorageSpecifierOp(SpecifierFieldOp):
 # ----------------------------------------------------------------------------
 
 
+@irdl_custom_directive
+class EncodingWithFallback(CustomDirective):
+    """An encoding, printed as its body `<{...}>` alone; parsed as that body, a
+    full attribute or an alias (MLIR's `parseCustomAttributeWithFallback`)."""
+
+    encoding: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.encoding.set(state, parse_encoding_with_fallback(parser))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        encoding = self.encoding.get(op)
+        assert isinstance(encoding, SparseTensorEncodingAttr)
+        state.print_whitespace(printer)
+        encoding.print_parameter(printer)
+
+
 @irdl_op_definition
 class CrdTranslateOp(IRDLOperation):
     """`sparse_tensor.crd_translate` (SparseTensor_CrdTranslateOp)."""
@@ -458,40 +479,11 @@ class CrdTranslateOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        direction = parser.parse_str_enum(CrdTransDirection)
-        crds = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        parser.parse_keyword("as")
-        encoder = parse_encoding_with_fallback(parser)
-        props, attrs = parse_attr_dict(parser, ("direction", "encoder"))
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_type
-        )
-        index = IndexType()
-        op = cls.create(
-            operands=parser.resolve_operands(crds, [index] * len(crds), parser.pos),
-            result_types=types,
-            properties={
-                **props,
-                "direction": CrdTransDirectionAttr(direction),
-                "encoder": encoder,
-            },
-            attributes=attrs,
-        )
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f"  {self.direction.data}[")
-        printer.print_list(self.in_crds, printer.print_operand)
-        printer.print_string("] as ")
-        self.encoder.print_parameter(printer)
-        print_attr_dict(printer, self, ("direction", "encoder"))
-        printer.print_string(" : ")
-        printer.print_list(self.out_crds.types, printer.print_attribute)
+    custom_directives = (EncodingWithFallback,)
+    assembly_format = (
+        "` ` $direction `[` $in_crds `]` `as` custom<EncodingWithFallback>($encoder)"
+        " attr-dict `:` type($out_crds)"
+    )
 
     def __init__(
         self,
