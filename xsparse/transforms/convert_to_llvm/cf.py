@@ -12,7 +12,7 @@ from typing import cast
 
 from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
@@ -20,14 +20,9 @@ from xsparse.transforms.convert_to_llvm.common import (
     convert_block_arguments,
     declare_function,
     lowered,
+    lowered_all,
     lowering,
 )
-
-
-def _args(
-    values: tuple[SSAValue, ...] | list[SSAValue], rewriter: PatternRewriter
-) -> list[SSAValue]:
-    return [lowered(v, rewriter) for v in values]
 
 
 def _target(block: Block, rewriter: PatternRewriter) -> Block:
@@ -42,7 +37,7 @@ class BranchToLLVM(RewritePattern):
 
     @lowering
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter) -> None:
-        args = _args(list(op.arguments), rewriter)
+        args = lowered_all(list(op.arguments), rewriter)
         rewriter.replace(op, llvm.BrOp(_target(op.successor, rewriter), *args))
 
 
@@ -56,9 +51,9 @@ class CondBranchToLLVM(RewritePattern):
         new = llvm.CondBrOp(
             lowered(op.cond, rewriter),
             _target(op.then_block, rewriter),
-            _args(list(op.then_arguments), rewriter),
+            lowered_all(list(op.then_arguments), rewriter),
             _target(op.else_block, rewriter),
-            _args(list(op.else_arguments), rewriter),
+            lowered_all(list(op.else_arguments), rewriter),
         )
         rewriter.replace(op, new)
 
@@ -95,16 +90,18 @@ class SwitchToLLVM(RewritePattern):
             branch = llvm.CondBrOp(
                 compare.res,
                 _target(target, rewriter),
-                _args(list(operands), rewriter),
+                lowered_all(list(operands), rewriter),
                 _target(else_block, rewriter) if last else else_block,
-                _args(else_args, rewriter),
+                lowered_all(else_args, rewriter),
             )
             rewriter.insert(branch, insertion)
             test_block = else_block
             insertion = InsertPoint.at_end(else_block)
         if not cases:
             rewriter.insert(
-                llvm.BrOp(_target(default[0], rewriter), *_args(default[1], rewriter)),
+                llvm.BrOp(
+                    _target(default[0], rewriter), *lowered_all(default[1], rewriter)
+                ),
                 insertion,
             )
         rewriter.erase(op)

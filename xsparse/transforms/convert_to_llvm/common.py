@@ -45,6 +45,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.jagged import JaggedBufferType
@@ -476,30 +477,13 @@ def apply_once(module: ModuleOp, patterns: Iterable[RewritePattern]) -> None:
 
 
 def reconcile_casts(module: ModuleOp, *, strict: bool) -> None:
-    """Fold cast chains that lead back to their source type; drop unused casts.
-
-    Mirrors MLIR's `reconcile-unrealized-casts`; a cast left with users means
-    some op was not converted, which is reported.
-    """
-    casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]
-    for cast in casts:
-        if len(cast.inputs) != 1 or len(cast.outputs) != 1:
-            continue
-        source = cast.inputs[0]
-        while (
-            isinstance(source.owner, UnrealizedConversionCastOp)
-            and len(source.owner.inputs) == 1
-        ):
-            source = source.owner.inputs[0]
-            if source.type == cast.outputs[0].type:
-                cast.outputs[0].replace_all_uses_with(source)
-                break
-    for cast in reversed(casts):
-        if not cast.outputs[0].uses:
-            cast.detach()
-            cast.erase()
-    for cast in casts if strict else ():
-        if cast.parent is not None:
+    """xDSL's `reconcile-unrealized-casts` (MLIR's), then, when `strict`, a
+    cast left with users is reported: some op was not converted."""
+    reconcile_unrealized_casts(module, warn_on_failure=False)
+    if not strict:
+        return
+    for cast in module.walk():
+        if isinstance(cast, UnrealizedConversionCastOp) and cast.outputs[0].uses:
             user = next(iter(cast.outputs[0].uses)).operation
             raise PassFailure(
                 user,

@@ -132,6 +132,10 @@ class Emitter:
     def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(arith.SubiOp(a, b))
 
+    def cmp(self, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
+        """`arith.cmpi predicate, a, b`."""
+        return self.value(arith.CmpiOp(a, b, predicate))
+
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(arith.MuliOp(a, b))
 

@@ -159,10 +159,6 @@ def _as_index(e: Emitter, flag: SSAValue) -> SSAValue:
     return e.value(arith.IndexCastOp(e.value(arith.ExtUIOp(flag, i64)), INDEX))
 
 
-def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
-    return e.value(arith.CmpiOp(a, b, predicate))
-
-
 def _index_buffer(e: Emitter, size: SSAValue) -> SSAValue:
     return alloc_large(e, MemRefType(INDEX, [DYNAMIC_INDEX]), size)
 
@@ -727,7 +723,7 @@ def _build_head(
         b: Emitter, i: SSAValue, at: SSAValue, count: SSAValue, carried: list[SSAValue]
     ) -> list[SSAValue]:
         nodes = carried[0]
-        used = _cmp(b, count, "ne", b.index(0))
+        used = b.cmp(count, "ne", b.index(0))
 
         def record(c: Emitter) -> None:
             c.store(c.from_index(i, crd_type.element_type), coordinates, [nodes])
@@ -764,11 +760,11 @@ def _merge_duplicates(e: Emitter, table: Entries) -> Entries:
             for level in range(rank):
                 mine = c.load(table.coords, [at(c, k, level)])
                 theirs = c.load(table.coords, [at(c, last, level)])
-                equal = c.value(arith.AndIOp(equal, _cmp(c, mine, "eq", theirs)))
+                equal = c.value(arith.AndIOp(equal, c.cmp(mine, "eq", theirs)))
             return [equal]
 
         repeat = b.branch(
-            _cmp(b, n, "ne", b.index(0)), same, lambda c: [c.constant(0, I1)]
+            b.cmp(n, "ne", b.index(0)), same, lambda c: [c.constant(0, I1)]
         )[0]
 
         def add(c: Emitter) -> list[SSAValue]:
@@ -971,8 +967,8 @@ def _less(
     for key in reversed(keys):
         xa = e.load(t.xy, [e.add(e.mul(a, e.index(t.stride)), e.index(key))])
         xb = e.load(t.xy, [e.add(e.mul(b, e.index(t.stride)), e.index(key))])
-        tie = e.value(arith.AndIOp(_cmp(e, xa, "eq", xb), less))
-        less = e.value(arith.OrIOp(_cmp(e, xa, "ult", xb), tie))
+        tie = e.value(arith.AndIOp(e.cmp(xa, "eq", xb), less))
+        less = e.value(arith.OrIOp(e.cmp(xa, "ult", xb), tie))
     return less
 
 
@@ -999,7 +995,7 @@ def merge_sort(e: Emitter, n: SSAValue, data: _Tuples, keys: Sequence[int]) -> N
 
         def take(c: Emitter, k: SSAValue, ij: list[SSAValue]) -> list[SSAValue]:
             i, j = ij
-            left, right = _cmp(c, i, "ult", mid), _cmp(c, j, "ult", hi)
+            left, right = c.cmp(i, "ult", mid), c.cmp(j, "ult", hi)
 
             def compare(d: Emitter) -> list[SSAValue]:
                 after = _less(d, data, keys, j, i)
@@ -1025,7 +1021,7 @@ def merge_sort(e: Emitter, n: SSAValue, data: _Tuples, keys: Sequence[int]) -> N
         b.for_each(b.index(0), n, lambda c, k: scratch.move(c, k, data, k))
         return [twice]
 
-    e.while_loop([e.index(1)], lambda b, w: _cmp(b, w[0], "ult", n), round_)
+    e.while_loop([e.index(1)], lambda b, w: b.cmp(w[0], "ult", n), round_)
     _free(e, scratch.xy, *scratch.ys)
 
 

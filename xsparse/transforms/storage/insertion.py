@@ -342,10 +342,6 @@ class ExpandSparseIf(RewritePattern):
 # -- emission helpers ---------------------------------------------------------
 
 
-def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
-    return e.value(arith.CmpiOp(a, b, predicate))
-
-
 def _reserve(e: Emitter, buffer: SSAValue, needed: SSAValue) -> SSAValue:
     """`buffer`, reallocated to max(2 * capacity, needed) if it holds fewer
     than `needed` elements."""
@@ -358,7 +354,7 @@ def _reserve(e: Emitter, buffer: SSAValue, needed: SSAValue) -> SSAValue:
         size = b.value(arith.MaxUIOp(doubled, needed))
         return [b.value(ReallocOp(buffer, size, t))]
 
-    full = _cmp(e, needed, "ugt", capacity)
+    full = e.cmp(needed, "ugt", capacity)
     return e.branch(full, grow, lambda _: [buffer])[0]
 
 
@@ -471,13 +467,13 @@ def _find_or_append(
     one = e.index(1)
     first = e.to_index(e.load(positions, [parent]))
     last = e.to_index(e.load(positions, [e.add(parent, one)]))
-    nonempty = _cmp(e, last, "ugt", first)
+    nonempty = e.cmp(last, "ugt", first)
     previous = e.value(
         arith.SelectOp(nonempty, e.value(arith.SubiOp(last, one)), first)
     )
     same = e.value(
         arith.AndIOp(
-            nonempty, _cmp(e, e.to_index(e.load(coordinates, [previous])), "eq", c)
+            nonempty, e.cmp(e.to_index(e.load(coordinates, [previous])), "eq", c)
         )
     )
 
@@ -687,7 +683,7 @@ def _fill_empty_positions(e: Emitter, positions: SSAValue, used: SSAValue) -> No
 
     def fix(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
         value = b.load(positions, [i])
-        unset = _cmp(b, value, "eq", zero)
+        unset = b.cmp(value, "eq", zero)
         fixed = b.value(arith.SelectOp(unset, carried[0], value))
         b.store(fixed, positions, [i])
         return [fixed]
@@ -806,7 +802,7 @@ def _append_row(
         row.update("values", -1, values, values_end)
         return row.values
 
-    nonempty = _cmp(e, count, "ugt", e.index(0))
+    nonempty = e.cmp(count, "ugt", e.index(0))
     return e.branch(nonempty, append, lambda _: g.values)
 
 

@@ -68,7 +68,7 @@ def _sort_function(
     block = Block(arg_types=[t, INDEX])
     e = Emitter(rewriter, InsertPoint.at_end(block), module)
     buffer, n = block.args
-    small = _cmp(e, n, "ule", e.index(SORT_CUTOFF))
+    small = e.cmp(n, "ule", e.index(SORT_CUTOFF))
 
     def direct(b: Emitter) -> list[SSAValue]:
         insertion_sort(b, buffer, b.index(0), n)
@@ -86,14 +86,6 @@ def _sort_function(
 # -- pieces ---------------------------------------------------------------------
 
 
-def _cmp(e: Emitter, a: SSAValue, predicate: str, b: SSAValue) -> SSAValue:
-    return e.value(arith.CmpiOp(a, b, predicate))
-
-
-def _sub(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
-    return e.value(arith.SubiOp(a, b))
-
-
 def _load_index(e: Emitter, buffer: SSAValue, i: SSAValue) -> SSAValue:
     return e.to_index(e.load(buffer, [i]))
 
@@ -106,14 +98,14 @@ def insertion_sort(e: Emitter, buffer: SSAValue, lo: SSAValue, hi: SSAValue) -> 
 
         def larger_before(c: Emitter, carried: list[SSAValue]) -> SSAValue:
             j = carried[0]
-            inside = _cmp(c, j, "ugt", lo)
+            inside = c.cmp(j, "ugt", lo)
             # buffer[lo] when j == lo: a valid read whose result is unused.
-            before = c.value(arith.SelectOp(inside, _sub(c, j, c.index(1)), lo))
-            larger = _cmp(c, c.load(buffer, [before]), "ugt", value)
+            before = c.value(arith.SelectOp(inside, c.sub(j, c.index(1)), lo))
+            larger = c.cmp(c.load(buffer, [before]), "ugt", value)
             return c.value(arith.AndIOp(inside, larger))
 
         def shift(c: Emitter, carried: list[SSAValue]) -> list[SSAValue]:
-            before = _sub(c, carried[0], c.index(1))
+            before = c.sub(carried[0], c.index(1))
             c.store(c.load(buffer, [before]), buffer, [carried[0]])
             return [before]
 
@@ -138,16 +130,16 @@ def _bucket_sort(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
         ]
 
     low, high = e.loop(one, n, [first, first], bounds)
-    spread = _sub(e, high, low)
+    spread = e.sub(high, low)
 
     def too_many(b: Emitter, carried: list[SSAValue]) -> SSAValue:
-        return _cmp(b, b.value(arith.ShRUIOp(spread, carried[0])), "uge", n)
+        return b.cmp(b.value(arith.ShRUIOp(spread, carried[0])), "uge", n)
 
     shift = e.while_loop([zero], too_many, lambda b, s: [b.add(s[0], b.index(1))])[0]
     buckets = e.add(e.value(arith.ShRUIOp(spread, shift)), one)
 
     def bucket_of(b: Emitter, v: SSAValue) -> SSAValue:
-        return b.value(arith.ShRUIOp(_sub(b, b.to_index(v), low), shift))
+        return b.value(arith.ShRUIOp(b.sub(b.to_index(v), low), shift))
 
     # ends[k + 1] counts bucket k, then (prefix sums) ends where it starts.
     ends = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.add(buckets, one)])
@@ -181,7 +173,7 @@ def _bucket_sort(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
     # Now ends[k] is the end of bucket k.
     def crowded(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
         start, end = carried[0], b.load(ends, [k])
-        large = _cmp(b, _sub(b, end, start), "ugt", b.index(SORT_CUTOFF))
+        large = b.cmp(b.sub(end, start), "ugt", b.index(SORT_CUTOFF))
         b.when(large, lambda c: heap_sort(c, buffer, start, end))
         return [end]
 
@@ -193,17 +185,17 @@ def _bucket_sort(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
 
 def heap_sort(e: Emitter, buffer: SSAValue, lo: SSAValue, hi: SSAValue) -> None:
     """Sort buffer[lo:hi] in place (heap sort)."""
-    n = _sub(e, hi, lo)
+    n = e.sub(hi, lo)
     one = e.index(1)
     half = e.value(arith.DivUIOp(n, e.index(2)))
 
     def heapify(b: Emitter, i: SSAValue) -> None:
-        _sift_down(b, buffer, lo, _sub(b, _sub(b, half, i), one), n)
+        _sift_down(b, buffer, lo, b.sub(b.sub(half, i), one), n)
 
     e.for_each(e.index(0), half, heapify)
 
     def extract(b: Emitter, i: SSAValue) -> None:
-        end = _sub(b, n, i)
+        end = b.sub(n, i)
         last = b.add(lo, end)
         top, bottom = b.load(buffer, [lo]), b.load(buffer, [last])
         b.store(bottom, buffer, [lo])
@@ -227,23 +219,23 @@ def _sift_down(
 
     def has_child(b: Emitter, carried: list[SSAValue]) -> SSAValue:
         node, going = carried
-        return b.value(arith.AndIOp(going, _cmp(b, left_of(b, node), "ult", end)))
+        return b.value(arith.AndIOp(going, b.cmp(left_of(b, node), "ult", end)))
 
     def step(a: Emitter, carried: list[SSAValue]) -> list[SSAValue]:
         node = carried[0]
         left = left_of(a, node)
         right = a.add(left, a.index(1))
-        has_right = _cmp(a, right, "ult", end)
+        has_right = a.cmp(right, "ult", end)
         right_or_left = a.value(arith.SelectOp(has_right, right, left))
         left_value = a.load(buffer, [at(a, left)])
         right_value = a.load(buffer, [at(a, right_or_left)])
         take_right = a.value(
-            arith.AndIOp(has_right, _cmp(a, left_value, "ult", right_value))
+            arith.AndIOp(has_right, a.cmp(left_value, "ult", right_value))
         )
         child = a.value(arith.SelectOp(take_right, right_or_left, left))
         child_value = a.value(arith.SelectOp(take_right, right_value, left_value))
         node_value = a.load(buffer, [at(a, node)])
-        swap = _cmp(a, node_value, "ult", child_value)
+        swap = a.cmp(node_value, "ult", child_value)
 
         def exchange(s: Emitter) -> None:
             s.store(child_value, buffer, [at(s, node)])
