@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "xsparse"
 
 
@@ -135,3 +137,23 @@ def test_no_underscore_names_across_modules() -> None:
         and source != m
     ]
     assert private == []
+
+
+LAYERS = {
+    "xsparse.dialects": ("xsparse.transforms", "xsparse.backend", "xsparse.tools"),
+    "xsparse.transforms": ("xsparse.backend", "xsparse.tools", "xsparse.testing"),
+    "xsparse.backend": ("xsparse.tools", "xsparse.testing"),
+}
+"""DESIGN.md's one-way imports: what each layer never imports."""
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_layers_import_one_way(layer: str) -> None:
+    upward = [
+        f"{m} line {line}: {imported}"
+        for m in MODULES
+        if m == layer or m.startswith(layer + ".")
+        for imported, _, line in imports(m)
+        if any(imported == up or imported.startswith(up + ".") for up in LAYERS[layer])
+    ]
+    assert upward == []

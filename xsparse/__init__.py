@@ -5,6 +5,12 @@ with `#sparse_tensor.encoding`) into a native kernel called on numpy arrays,
 scipy.sparse matrices and `xsparse.SparseTensor`s; `xsparse.read_mtx` /
 `write_mtx` / `read_tns` / `write_tns` (`xsparse.io`) move sparse tensors
 through files.
+
+The stages, in the order a kernel goes through them (ARCHITECTURE.md draws it):
+`diagnostics` (parsing, located errors) -> `dialects` -> `transforms.sparsifier`
+(linalg on sparse tensors -> loops) -> `transforms.structured` (the RFC's
+gather/scatter/jagged) -> `transforms.storage` (sparse tensors -> level
+buffers) -> `transforms.convert_to_llvm` -> `backend` (LLVM IR, JIT, runtime).
 """
 
 from typing import TYPE_CHECKING, Any
