@@ -135,11 +135,7 @@ class BatchFormat(LevelFormat):
     is_dense = True
     is_batched = True
 
-    def children(
-        self, lt: LevelType, a: LevelAccess[V], lo: V, hi: V
-    ) -> tuple[V, V] | None:
-        size = a.size()
-        return a.arith.mul(lo, size), a.arith.mul(hi, size)
+    children = DenseFormat.children  # located like dense
 
 
 class CompressedFormat(LevelFormat):
