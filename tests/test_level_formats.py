@@ -4,6 +4,8 @@ numbers (the runtime's arithmetic; the sparsifier runs the same methods on IR)."
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -20,13 +22,13 @@ from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
 )
 
-POSITIONS = {
+POSITIONS: dict[LevelFormat, Any] = {
     COMPRESSED: np.array([0, 2, 2, 5]),  # parents 0, 1, 2 own [0, 2), [2, 2), [2, 5)
     LOOSE_COMPRESSED: np.array([0, 2, 4, 4, 6, 9]),  # pairs, room after parent 0
 }
 
 
-def access(fmt: LevelFormat) -> LevelAccess[np.int64]:
+def access(fmt: LevelFormat) -> LevelAccess[Any]:
     positions = POSITIONS.get(fmt)
     return LevelAccess(
         NUMPY_ARITHMETIC,
@@ -54,7 +56,8 @@ def test_segment_of_each_parent(lt: LevelType, expected: list[tuple[int, int]]) 
     ]
     assert got == expected
     # vectorized over all parents at once, as the runtime's validation calls it
-    lo, hi = lt.format.segment(lt, a, np.arange(3))
+    parents: Any = np.arange(3)
+    lo, hi = lt.format.segment(lt, a, parents)
     assert list(zip(lo.tolist(), hi.tolist(), strict=True)) == expected
 
 
