@@ -252,10 +252,7 @@ def _empty_sizes_problem(op: Operation) -> str | None:
     dynamic dimension."""
     if not isinstance(op, TensorEmptyOp):
         return None
-    t = op.tensor.type
-    if not isinstance(t, TensorType):
-        return None
-    expected = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
+    expected = sum(1 for d in op.tensor.type.get_shape() if d == DYNAMIC_INDEX)
     given = len(op.dynamic_sizes)
     if given == expected:
         return None

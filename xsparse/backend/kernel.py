@@ -287,7 +287,7 @@ class _Argument:
         shape = cast("tuple[int, ...]", arg.shape)
         self._check_shape(shape)
         if not arg.flags.c_contiguous:  # a tensor is a value: a row-major copy
-            arg = np.ascontiguousarray(arg)
+            return shape, [np.ascontiguousarray(cast("np.ndarray[Any, Any]", arg))]
         return shape, [arg]
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:
