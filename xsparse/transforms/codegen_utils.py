@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import SSAValue
+
+from xsparse.dialects.sparse_tensor.ops_common import constant_int
 
 INDEX = IndexType()
 
@@ -22,14 +24,6 @@ INDEX = IndexType()
 def constant_index(builder: Builder, value: int) -> SSAValue:
     """`arith.constant value : index` (MLIR's `constantIndex`)."""
     return builder.insert(arith.ConstantOp.from_int_and_width(value, INDEX)).result
-
-
-def index_value(value: SSAValue) -> int | None:
-    """The value of an index constant, None for anything else."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 @dataclass
@@ -48,15 +42,15 @@ class BuilderArithmetic:
         return constant_index(self.builder, n)
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.fold and index_value(a) == 0:
+        if self.fold and constant_int(a) == 0:
             return b
-        if self.fold and index_value(b) == 0:
+        if self.fold and constant_int(b) == 0:
             return a
         return self.builder.insert(arith.AddiOp(a, b)).result
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.fold and index_value(a) == 1:
+        if self.fold and constant_int(a) == 1:
             return b
-        if self.fold and index_value(b) == 1:
+        if self.fold and constant_int(b) == 1:
             return a
         return self.builder.insert(arith.MuliOp(a, b)).result

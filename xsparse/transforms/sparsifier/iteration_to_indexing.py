@@ -65,7 +65,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
-from xsparse.transforms.codegen_utils import BuilderArithmetic
+from xsparse.transforms.codegen_utils import BuilderArithmetic, constant_index
 from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()
@@ -129,7 +129,7 @@ class SpaceToSet(RewritePattern):
         lt = sparse_type(op.tensor).lvl_types[lo_lvl]
 
         def const(value: int) -> SSAValue:
-            return b.insert(arith.ConstantOp.from_int_and_width(value, INDEX)).result
+            return constant_index(b, value)
 
         positions: list[SSAValue] = []
 

@@ -42,6 +42,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.transforms.codegen_utils import constant_index
 from xsparse.transforms.errors import check_insertable
 from xsparse.transforms.sparsifier.loop_emitter import (
     SparseKernelEmitter,
@@ -199,9 +200,7 @@ def build_products_bound(
     entries = builder.insert(NumberOfEntriesOp(lhs.value)).result
 
     def index(value: int) -> SSAValue:
-        return builder.insert(
-            arith.ConstantOp.from_int_and_width(value, IndexType())
-        ).result
+        return constant_index(builder, value)
 
     zero, one = index(0), index(1)
 
@@ -236,9 +235,7 @@ def _capped(
     the bound, the bound is the answer."""
 
     def index(value: int) -> SSAValue:
-        return builder.insert(
-            arith.ConstantOp.from_int_and_width(value, IndexType())
-        ).result
+        return constant_index(builder, value)
 
     t = empty.results[0].type
     assert is_tensor_type(t)

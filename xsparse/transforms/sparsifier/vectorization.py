@@ -73,6 +73,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
+from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import (
     GatherOp,
@@ -179,14 +180,6 @@ def reduction_kind(
     lhs, rhs = owner.operands
     if lhs == iter_arg or (commutative and rhs == iter_arg):
         return kind
-    return None
-
-
-def constant_int(value: SSAValue) -> int | None:
-    """The value of an integer or index `arith.constant`, else None."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
     return None
 
 
