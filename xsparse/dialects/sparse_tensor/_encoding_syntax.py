@@ -32,7 +32,7 @@ from xdsl.ir.affine import (
 from xdsl.parser import AttrParser
 from xdsl.utils.hints import isa
 from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind, PunctuationSpelling
 
 from xsparse.dialects.sparse_tensor.levels import (
     LEVEL_FORMATS,
@@ -40,6 +40,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     STRUCTURED,
     LevelType,
 )
+from xsparse.dialects.xdsl_adapter import advance, peek
 
 # ---------------------------------------------------------------------------
 # Affine expressions, simplified on construction as MLIR simplifies them.
@@ -93,12 +94,11 @@ def largest_known_divisor(expr: AffineExpr) -> int:
 def _out_of_order(lhs: AffineExpr, rhs: AffineExpr) -> bool:
     """MLIR 22 orders the operands of a commutative operation on two
     dimensions (or two symbols) by position: `d1 + d0` is `d0 + d1`."""
-    leaf = AffineDimExpr if isinstance(lhs, AffineDimExpr) else AffineSymExpr
-    return (
-        isinstance(lhs, AffineDimExpr | AffineSymExpr)
-        and isinstance(rhs, leaf)
-        and lhs.position > rhs.position  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
-    )
+    if isinstance(lhs, AffineDimExpr) and isinstance(rhs, AffineDimExpr):
+        return lhs.position > rhs.position
+    if isinstance(lhs, AffineSymExpr) and isinstance(rhs, AffineSymExpr):
+        return lhs.position > rhs.position
+    return False
 
 
 def add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -368,26 +368,28 @@ class EncodingParser:
 
     def __init__(self, parser: AttrParser) -> None:
         self.p = parser
-        lt = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+        lt = peek(parser).span
         self.result = ParsedEncoding(
             Span(lt.start - len("encoding"), lt.start, lt.input)
         )
 
-    # -- tokens ---------------------------------------------------------------
+    # -- tokens (shared with AffineExprParser) ---------------------------------
 
     @property
-    def _tok(self):
-        return self.p._current_token  # pyright: ignore[reportPrivateUsage]
+    def tok(self) -> MLIRToken:
+        """The next token, not consumed."""
+        return peek(self.p)
 
-    def _error(self, message: str, span: Span | None = None) -> NoReturn:
-        self.p.raise_error(message, span if span is not None else self._tok.span)
+    def error(self, message: str, span: Span | None = None) -> NoReturn:
+        self.p.raise_error(message, span if span is not None else self.tok.span)
 
-    def _wrong_token(self, message: str) -> NoReturn:
+    def wrong_token(self, message: str) -> NoReturn:
         """MLIR's `emitWrongTokenError`: reported at the end of the previous
         token, skipping blank space, line ends and `//` comments."""
-        span = self._tok.span
+        tok = self.tok
+        span = tok.span
         text = span.input.content
-        end = span.start - 1 if self._tok.kind == MLIRTokenKind.EOF else span.start
+        end = span.start - 1 if tok.kind == MLIRTokenKind.EOF else span.start
         original = end
         while True:
             while end > 0 and text[end - 1] in " \t":
@@ -405,43 +407,43 @@ class EncodingParser:
         # One character wide: the caret MLIR draws (an empty span shows none).
         self.p.raise_error(message, Span(end, min(end + 1, len(text)), span.input))
 
-    def _expect(self, punct: str) -> Span:
-        span = self._tok.span
-        if self.p.parse_optional_punctuation(punct) is None:  # pyright: ignore[reportArgumentType]
-            self._wrong_token(f"expected '{punct}'")
+    def expect(self, punct: PunctuationSpelling) -> Span:
+        span = self.tok.span
+        if self.p.parse_optional_punctuation(punct) is None:
+            self.wrong_token(f"expected '{punct}'")
         return span
 
-    def _optional(self, punct: str) -> bool:
-        return self.p.parse_optional_punctuation(punct) is not None  # pyright: ignore[reportArgumentType]
+    def optional(self, punct: PunctuationSpelling) -> bool:
+        return self.p.parse_optional_punctuation(punct) is not None
 
-    def _is_ident(self) -> bool:
-        return self._tok.kind == MLIRTokenKind.BARE_IDENT
+    def is_ident(self) -> bool:
+        return self.tok.kind == MLIRTokenKind.BARE_IDENT
 
-    def _ident(self) -> tuple[str, Span]:
-        span = self._tok.span
-        self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
-        return span.text, span
+    def ident(self) -> tuple[str, Span]:
+        """The next token, a bare identifier (`is_ident()`), consumed."""
+        span = self.tok.span
+        return self.p.parse_identifier(), span
 
     def _comma_list(
         self,
-        open_: str,
-        close: str,
+        open_: PunctuationSpelling,
+        close: PunctuationSpelling,
         element: Callable[[], None],
         context: str,
         optional: bool,
     ) -> bool:
         """MLIR's `parseCommaSeparatedList` with a delimiter."""
-        if not self._optional(open_):
+        if not self.optional(open_):
             if optional:
                 return False
-            self._wrong_token(f"expected '{open_}'{context}")
-        if self._optional(close):
+            self.wrong_token(f"expected '{open_}'{context}")
+        if self.optional(close):
             return True
         element()
-        while self._optional(","):
+        while self.optional(","):
             element()
-        if not self._optional(close):
-            self._wrong_token(f"expected '{close}'{context}")
+        if not self.optional(close):
+            self.wrong_token(f"expected '{close}'{context}")
         return True
 
     # -- the attribute ----------------------------------------------------------
@@ -449,14 +451,14 @@ class EncodingParser:
     def _check_balanced(self) -> None:
         """MLIR first scans a pretty dialect attribute's body for balanced
         punctuation (Parser::parseDialectSymbolBody)."""
-        lt = self._tok.span
+        lt = self.tok.span
         text = lt.input.content
         stack: list[str] = []
         closing = {">": "<", "]": "[", ")": "(", "}": "{"}
         pos = lt.start
         while True:
             if pos >= len(text) or text[pos] == "\0":
-                self._error(
+                self.error(
                     f"unbalanced '{stack[-1]}' character in pretty dialect name"
                     if stack
                     else "unexpected nul or EOF in pretty dialect name",
@@ -475,18 +477,16 @@ class EncodingParser:
                 while end < len(text) and text[end] not in '"\n':
                     end += 2 if text[end] == "\\" else 1
                 if end >= len(text) or text[end] != '"':
-                    self._error(
+                    self.error(
                         "expected '\"' in string literal", Span(pos - 1, pos, lt.input)
                     )
                 pos = end + 1
                 continue
             if c in closing:
                 if not stack:
-                    self._error(
-                        f"unbalanced '{c}' character in pretty dialect name", lt
-                    )
+                    self.error(f"unbalanced '{c}' character in pretty dialect name", lt)
                 if stack[-1] != closing[c]:
-                    self._error(
+                    self.error(
                         f"unbalanced '{stack[-1]}' character in pretty dialect name", lt
                     )
                 stack.pop()
@@ -495,36 +495,36 @@ class EncodingParser:
 
     def parse(self) -> ParsedEncoding:
         self._check_balanced()
-        self._expect("<")
-        self._expect("{")
-        while self._is_ident():
-            key, _ = self._ident()
+        self.expect("<")
+        self.expect("{")
+        while self.is_ident():
+            key, _ = self.ident()
             if key not in _KEYS:
-                self._error(f"unexpected key: {key}", self.result.name_span)
-            self._expect("=")
+                self.error(f"unexpected key: {key}", self.result.name_span)
+            self.expect("=")
             if key == "map":
                 self._parse_map()
             elif key in ("posWidth", "crdWidth"):
                 self._parse_width(key)
             else:
                 self._parse_value(key)
-            if not self._optional(","):
+            if not self.optional(","):
                 break
-        self._expect("}")
-        self._expect(">")
+        self.expect("}")
+        self.expect(">")
         return self.result
 
     def _parse_attribute(self) -> Attribute:
         """A builtin attribute value, with MLIR's messages for common slips."""
-        start = self._tok
+        start = self.tok
         if start.kind == MLIRTokenKind.INTEGER_LIT and int(start.text, 0) > _INT64_MAX:
-            self._error("integer constant out of range for attribute", start.span)
+            self.error("integer constant out of range for attribute", start.span)
         decimal = _DECIMAL_INTEGER.match(start.span.input.content, start.span.start)
         attr = self.p.parse_optional_attribute()
         if attr is None:
-            self._wrong_token("expected attribute value")
+            self.wrong_token("expected attribute value")
         if decimal and isinstance(attr, FloatAttr):
-            self._error(
+            self.error(
                 "unexpected decimal integer literal for a floating point value",
                 start.span,
             )
@@ -534,7 +534,7 @@ class EncodingParser:
         attr = self._parse_attribute()
         if not isinstance(attr, IntegerAttr):
             what = "position" if key == "posWidth" else "index"
-            self._error(f"expected an integral {what} bitwidth", self.result.name_span)
+            self.error(f"expected an integral {what} bitwidth", self.result.name_span)
         width = attr.value.data % 2**32  # MLIR keeps the low 32 bits, unsigned
         if key == "posWidth":
             self.result.pos_width = width
@@ -544,26 +544,26 @@ class EncodingParser:
     def _parse_complex(self) -> Attribute:
         """`#complex.number<:f32 re, im>`, whose `: complex<f32>` MLIR lets
         one leave out (xDSL's own parser requires it)."""
-        self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
-        self._expect("<")
-        self._expect(":")
+        advance(self.p)  # `#complex.number`
+        self.expect("<")
+        self.expect(":")
         element = self.p.parse_type()
         if not isa(element, AnyFloat):
-            self._error("expected a floating point element type")
+            self.error("expected a floating point element type")
         real = self.p.parse_float()
-        self._expect(",")
+        self.expect(",")
         imag = self.p.parse_float()
-        self._expect(">")
-        if self._optional(":"):
-            at = self._tok.span
+        self.expect(">")
+        if self.optional(":"):
+            at = self.tok.span
             if self.p.parse_type() != ComplexType(element):
-                self._error("complex number type doesn't match its element type", at)
+                self.error("complex number type doesn't match its element type", at)
         return ComplexNumberAttr(real, imag, ComplexType(element))
 
     def _parse_value(self, key: str) -> None:
         if (
-            self._tok.kind == MLIRTokenKind.HASH_IDENT
-            and self._tok.text == "#complex.number"
+            self.tok.kind == MLIRTokenKind.HASH_IDENT
+            and self.tok.text == "#complex.number"
         ):
             attr = self._parse_complex()
         else:
@@ -572,7 +572,7 @@ class EncodingParser:
             not isinstance(attr, FloatAttr | IntegerAttr)
             and attr.name != "complex.number"
         ):
-            self._error(f"expected a numeric value for {key}", self.result.name_span)
+            self.error(f"expected a numeric value for {key}", self.result.name_span)
         if key == "explicitVal":
             self.result.explicit_val = attr
         else:
@@ -587,11 +587,11 @@ class EncodingParser:
         lvls_and_syms: dict[str, AffineExpr] = {}
 
         def bind(kind: str) -> None:
-            if not self._is_ident():
-                self._error("expected bare identifier")
-            name, span = self._ident()
+            if not self.is_ident():
+                self.error("expected bare identifier")
+            name, span = self.ident()
             if name in env:
-                self._error(f"redefinition of identifier '{name}'", span)
+                self.error(f"redefinition of identifier '{name}'", span)
             num = counts[kind]
             counts[kind] += 1
             env[name] = _Var(kind, num, True)
@@ -616,49 +616,49 @@ class EncodingParser:
         def dim_spec() -> None:
             bind("d")
             expr = None
-            if self._optional("="):
+            if self.optional("="):
                 expr = AffineExprParser(self, lvls_and_syms).parse()
             dim_exprs.append(expr)
             slice_ = None
-            if self._optional(":"):
+            if self.optional(":"):
                 slice_ = self._parse_slice()
             slices.append(slice_)
 
         self._comma_list(
             "(", ")", dim_spec, " in dimension-specifier list", optional=False
         )
-        self._expect("->")
+        self.expect("->")
 
         lvl_exprs: list[AffineExpr] = []
         lvl_types: list[LevelType] = []
-        list_start = self._tok.span
+        list_start = self.tok.span
 
         def lvl_spec() -> None:
             if declared_lvls:
-                if not self._is_ident():
-                    self._error("expected bare identifier")
-                name, span = self._ident()
+                if not self.is_ident():
+                    self.error("expected bare identifier")
+                name, span = self.ident()
                 var = env.get(name)
                 if var is None:
-                    self._error(f"use of undeclared identifier '{name}'", span)
+                    self.error(f"use of undeclared identifier '{name}'", span)
                 assert var is not None
                 if var.kind != "l":
-                    self._error(f"use of undeclared identifier '{name}'", span)
+                    self.error(f"use of undeclared identifier '{name}'", span)
                 if var.num != len(lvl_exprs):
-                    self._error(
+                    self.error(
                         f"Level-variable ordering mismatch. The variable '{name}' was "
                         f"forward-declared as the {_nth(var.num)} level; but is bound by "
                         f"the {_nth(len(lvl_exprs))} specification.",
                         span,
                     )
-                self._expect("=")
+                self.expect("=")
             lvl_exprs.append(AffineExprParser(self, dims_and_syms).parse())
-            self._expect(":")
+            self.expect(":")
             lvl_types.append(self._parse_lvl_type())
 
         self._comma_list("(", ")", lvl_spec, " in level-specifier list", optional=False)
         if declared_lvls and len(lvl_exprs) != declared_lvls:
-            self._error(
+            self.error(
                 "Level-rank mismatch between forward-declarations and specifiers. "
                 f"Declared {declared_lvls} level-variables; but got {len(lvl_exprs)} "
                 "level-specifiers.",
@@ -679,108 +679,106 @@ class EncodingParser:
     def _parse_slice(self) -> ParsedSlice:
         """`#sparse_tensor<slice(offset, size, stride)>`, MLIR 22's
         SparseTensorDimSliceAttr: parsed first, then verified."""
-        start = self._tok.span
+        start = self.tok.span
         if (
-            self._tok.kind != MLIRTokenKind.HASH_IDENT
-            or self._tok.text != "#sparse_tensor"
+            self.tok.kind != MLIRTokenKind.HASH_IDENT
+            or self.tok.text != "#sparse_tensor"
         ):
             # Anything else is an attribute, but not a slice.
             self._parse_attribute()
-            self._error("expected SparseTensorDimSliceAttr", start)
-        self.p._consume_token()  # pyright: ignore[reportPrivateUsage]
-        self._expect("<")
-        keyword = self._tok
+            self.error("expected SparseTensorDimSliceAttr", start)
+        advance(self.p)  # `#sparse_tensor`
+        self.expect("<")
+        keyword = self.tok
         if keyword.kind != MLIRTokenKind.BARE_IDENT:
-            self._error("expected valid keyword")
+            self.error("expected valid keyword")
         if keyword.text != "slice":
-            self._error(
-                f"unknown attribute `{keyword.text}` in dialect `sparse_tensor`"
-            )
-        _, name_span = self._ident()
-        self._expect("(")
+            self.error(f"unknown attribute `{keyword.text}` in dialect `sparse_tensor`")
+        _, name_span = self.ident()
+        self.expect("(")
         values: list[int | None] = []
         for i in range(3):
             if i:
-                self._expect(",")
-            if self._optional("?"):
+                self.expect(",")
+            if self.optional("?"):
                 values.append(None)
                 continue
-            number = self._tok.span
+            number = self.tok.span
             value = self.p.parse_optional_integer(
                 allow_boolean=False, allow_negative=True
             )
             if value is None:
-                self._wrong_token("expected '?'")
+                self.wrong_token("expected '?'")
             if not _INT64_MIN <= value <= _INT64_MAX:
-                self._error("integer value too large", number)
+                self.error("integer value too large", number)
             if value < 0:
-                self._error("expect positive value or ? for slice offset/size/stride")
+                self.error("expect positive value or ? for slice offset/size/stride")
             values.append(value)
-        self._expect(")")
-        self._expect(">")
+        self.expect(")")
+        self.expect(">")
         offset, size, stride = values
         for what, value in (("size", size), ("stride", stride)):
             if value == 0:
-                self._error(f"expect positive value or ? for slice {what}", name_span)
+                self.error(f"expect positive value or ? for slice {what}", name_span)
         return ParsedSlice(offset, size, stride)
 
     def _parse_lvl_type(self) -> LevelType:
-        span = self._tok.span
-        if not self._is_ident():
-            self._error(
+        span = self.tok.span
+        if not self.is_ident():
+            self.error(
                 "expected valid level format (e.g. dense, compressed or singleton)"
             )
-        base, _ = self._ident()
+        base, _ = self.ident()
         sizes: list[int] = []
         if base == "structured":
 
             def size() -> None:
-                loc = self._tok.span
+                loc = self.tok.span
                 if (
-                    self._tok.kind != MLIRTokenKind.INTEGER_LIT
-                    and self._tok.kind != MLIRTokenKind.MINUS
+                    self.tok.kind != MLIRTokenKind.INTEGER_LIT
+                    and self.tok.kind != MLIRTokenKind.MINUS
                 ):
-                    self._error("expected valid integer for structured size", loc)
+                    self.error("expected valid integer for structured size", loc)
                 value = self.p.parse_integer(allow_boolean=False, allow_negative=True)
                 if value < 0:
-                    self._error("expected structured size to be >= 0", loc)
+                    self.error("expected structured size to be >= 0", loc)
                 if value >= 2**31:
-                    self._error("failed to parse structured size", loc)
+                    self.error("failed to parse structured size", loc)
                 sizes.append(value)
 
             if self._comma_list(
                 "[", "]", size, " in structured n out of m", optional=True
             ):
                 if len(sizes) != 2:
-                    self._error("expected exactly 2 structured sizes", span)
+                    self.error("expected exactly 2 structured sizes", span)
                 if sizes[0] > sizes[1]:
-                    self._error("expected n <= m in n_out_of_m", span)
+                    self.error("expected n <= m in n_out_of_m", span)
             else:
-                self._error("expected exactly 2 structured sizes", span)
+                self.error("expected exactly 2 structured sizes", span)
         elif base.startswith("block") and _block_sizes(base) is not None:
             sizes = list(_block_sizes(base) or ())
             base = "structured"
         props: list[str] = []
 
         def prop() -> None:
-            loc = self._tok.span
-            if not self._is_ident():
-                self._error(
+            loc = self.tok.span
+            if not self.is_ident():
+                self.error(
                     "expected valid level property (e.g. nonordered, nonunique or high)",
                     loc,
                 )
-            name, _ = self._ident()
+            name, _ = self.ident()
             if name == "high" and base == "compressed":
                 props.append(name)  # the seed's spelling of loose_compressed
                 return
             if name not in ("nonunique", "nonordered", "soa"):
-                self._error(f"unknown level property: {name}", loc)
+                self.error(f"unknown level property: {name}", loc)
             props.append(name)
 
         self._comma_list("(", ")", prop, " in level property list", optional=True)
         fmt = LEVEL_FORMATS.get(base)
         if fmt is None:
-            self._error(f"unknown level format: {base}", span)
+            self.error(f"unknown level format: {base}", span)
         assert fmt is not None
         if "high" in props:
             # The seed's `compressed(nonunique, high)`: MLIR 22's loose_compressed.
@@ -794,7 +792,7 @@ class EncodingParser:
             m=sizes[1] if fmt is STRUCTURED else 0,
         )
         if props and fmt.name in ("dense", "batch", "structured"):
-            self._error(
+            self.error(
                 "invalid level type: level format doesn't support the properties", span
             )
         return lt
@@ -815,6 +813,10 @@ refused: MLIR has no limit, but its recursion runs on a larger stack than
 Python's."""
 
 
+_HIGH_OPS = {"floordiv": FLOORDIV, "ceildiv": CEILDIV, "mod": MOD}
+"""The high-precedence operators spelled as keywords (`*` is punctuation)."""
+
+
 class AffineExprParser:
     """MLIR's AffineParser for one expression over named variables."""
 
@@ -830,25 +832,17 @@ class AffineExprParser:
         return self._low(None, None)
 
     def _low_op(self) -> AffineBinaryOpKind | str | None:
-        if self.o._optional("+"):  # pyright: ignore[reportPrivateUsage]
+        if self.o.optional("+"):
             return ADD
-        if self.o._optional("-"):  # pyright: ignore[reportPrivateUsage]
+        if self.o.optional("-"):
             return "sub"
         return None
 
     def _high_op(self) -> AffineBinaryOpKind | None:
-        tok = self.o._tok  # pyright: ignore[reportPrivateUsage]
-        if tok.kind == MLIRTokenKind.STAR:
-            self.o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+        if self.o.optional("*"):
             return MUL
-        if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text in (
-            "floordiv",
-            "ceildiv",
-            "mod",
-        ):
-            self.o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
-            return {"floordiv": FLOORDIV, "ceildiv": CEILDIV, "mod": MOD}[tok.text]
-        return None
+        word = self.o.p.parse_optional_keyword_in(_HIGH_OPS)
+        return None if word is None else _HIGH_OPS[word]
 
     def _combine(
         self,
@@ -859,7 +853,7 @@ class AffineExprParser:
     ) -> AffineExpr:
         self.operations += 1
         if self.operations > _MAX_OPERATIONS:
-            self.o._error("affine expression too long", loc)  # pyright: ignore[reportPrivateUsage]
+            self.o.error("affine expression too long", loc)
         if op == "sub":
             return sub(lhs, rhs)
         assert isinstance(op, AffineBinaryOpKind)
@@ -868,14 +862,14 @@ class AffineExprParser:
             and not is_symbolic_or_constant(lhs)
             and not is_symbolic_or_constant(rhs)
         ):
-            self.o._error(  # pyright: ignore[reportPrivateUsage]
+            self.o.error(
                 "non-affine expression: at least one of the multiply operands has to be "
                 "either a constant or symbolic",
                 loc,
             )
         if op in (FLOORDIV, CEILDIV, MOD) and not is_symbolic_or_constant(rhs):
             word = _SPELLING[op].strip()
-            self.o._error(  # pyright: ignore[reportPrivateUsage]
+            self.o.error(
                 f"non-affine expression: right operand of {word} has to be either a constant or symbolic",
                 loc,
             )
@@ -892,7 +886,7 @@ class AffineExprParser:
                     lhs = self._combine(llhs_op, llhs, lhs)
                 llhs, llhs_op = lhs, op
                 continue
-            op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
+            op_loc = self.o.tok.span
             if (hop := self._high_op()) is not None:
                 expr = self._high(lhs, hop, op_loc)
                 if llhs is not None and llhs_op is not None:
@@ -915,7 +909,7 @@ class AffineExprParser:
         on a product is reported at the operator after it, as MLIR does."""
         while True:
             lhs = self._operand(llhs)
-            op_loc = self.o._tok.span  # pyright: ignore[reportPrivateUsage]
+            op_loc = self.o.tok.span
             if (op := self._high_op()) is not None:
                 if llhs is not None and llhs_op is not None:
                     lhs = self._combine(llhs_op, llhs, lhs, op_loc)
@@ -927,25 +921,25 @@ class AffineExprParser:
 
     def _operand(self, lhs: AffineExpr | None) -> AffineExpr:
         o = self.o
-        tok = o._tok  # pyright: ignore[reportPrivateUsage]
+        tok = o.tok
         kind = tok.kind
         if kind == MLIRTokenKind.BARE_IDENT:
             if tok.text not in self.names:
-                o._wrong_token("use of undeclared identifier")  # pyright: ignore[reportPrivateUsage]
-            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+                o.wrong_token("use of undeclared identifier")
+            o.p.parse_identifier()
             return self.names[tok.text]
         if kind in (MLIRTokenKind.MINUS, MLIRTokenKind.L_PAREN):
             self.depth += 1
             if self.depth > _MAX_NESTING:
-                o._error("affine expression nested too deeply")  # pyright: ignore[reportPrivateUsage]
-            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+                o.error("affine expression nested too deeply")
+            o.p.parse_punctuation("-" if kind == MLIRTokenKind.MINUS else "(")
             if kind == MLIRTokenKind.MINUS:
                 expr = neg(self._operand(lhs))
             else:
-                if o._tok.kind == MLIRTokenKind.R_PAREN:  # pyright: ignore[reportPrivateUsage]
-                    o._error("no expression inside parentheses")  # pyright: ignore[reportPrivateUsage]
+                if o.tok.kind == MLIRTokenKind.R_PAREN:
+                    o.error("no expression inside parentheses")
                 expr = self.parse()
-                o._expect(")")  # pyright: ignore[reportPrivateUsage]
+                o.expect(")")
             self.depth -= 1
             return expr
         if kind == MLIRTokenKind.INTEGER_LIT:
@@ -955,16 +949,16 @@ class AffineExprParser:
             except ValueError:
                 value = -1
             if value < 0 or value > _INT64_MAX:
-                o._error("constant too large for index")  # pyright: ignore[reportPrivateUsage]
-            o.p._consume_token()  # pyright: ignore[reportPrivateUsage]
+                o.error("constant too large for index")
+            o.p.parse_integer(allow_boolean=False, allow_negative=False)
             return const(value)
         if kind in (MLIRTokenKind.PLUS, MLIRTokenKind.STAR):
-            o._error(  # pyright: ignore[reportPrivateUsage]
+            o.error(
                 "missing right operand of binary operator"
                 if lhs is not None
                 else "missing left operand of binary operator"
             )
-        o._error(  # pyright: ignore[reportPrivateUsage]
+        o.error(
             "missing right operand of binary operator"
             if lhs is not None
             else "expected affine expression"

@@ -625,6 +625,8 @@ def parse_encoding(text: str) -> SparseTensorEncodingAttr:
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
+    from xsparse.dialects.xdsl_adapter import peek
+
     source = text.strip()
     if source.startswith("<"):
         source = "#sparse_tensor.encoding" + source
@@ -635,7 +637,7 @@ def parse_encoding(text: str) -> SparseTensorEncodingAttr:
     try:
         attr = parser.parse_attribute()
         parser.parse_optional_punctuation(",")
-        if parser._current_token.text:  # pyright: ignore[reportPrivateUsage]
+        if peek(parser).text:
             parser.raise_error("unexpected text after the encoding")
     except ParseError as e:
         raise XSparseError(format_parse_error(e)) from None

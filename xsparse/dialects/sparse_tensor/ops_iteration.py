@@ -70,6 +70,7 @@ from xsparse.dialects.sparse_tensor.types import (
     parse_level_range,
     print_level_range,
 )
+from xsparse.dialects.xdsl_adapter import share_ssa_name
 
 
 def _bits(mask: int) -> list[int]:
@@ -719,11 +720,10 @@ class CoIterateOp(IRDLOperation):
         if self.init_args:
             _print_arrow_types(printer, self.init_args.types)
         # Sibling regions share the header's names, as MLIR prints them.
-        names = printer._ssa_values  # pyright: ignore[reportPrivateUsage]
         for r in range(1, len(self.case_regions)):
             shared = [*self.region_iter_args(r), *self.region_crds(r)]
             for arg, first in zip(shared, [*iter_args, *crds], strict=True):
-                names[arg] = names[first]
+                share_ssa_name(printer, arg, first)
         for r, region in enumerate(self.case_regions):
             printer.print_string("\ncase ")
             _print_defined_list(

@@ -1,0 +1,83 @@
+"""`xsparse.dialects.xdsl_adapter`: what it wraps still behaves as xsparse's
+hand-written syntax relies on, and nothing else reaches into xDSL's privates."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, i32
+from xdsl.ir import Block
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xsparse.dialects.xdsl_adapter import advance, peek, share_ssa_name
+
+
+def parser_for(text: str) -> Parser:
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    return Parser(ctx, text, "<test>")
+
+
+def test_peek_does_not_consume() -> None:
+    parser = parser_for("  foo, 42")
+    tok = peek(parser)
+    assert (tok.kind, tok.text, tok.span.start) == (MLIRTokenKind.BARE_IDENT, "foo", 2)
+    assert peek(parser).span.start == parser.pos == 2
+    assert parser.parse_identifier() == "foo"
+
+
+def test_peek_follows_the_parser() -> None:
+    parser = parser_for("foo // a comment\n  , 42")
+    parser.parse_identifier()
+    tok = peek(parser)
+    assert (tok.kind, tok.span.start, tok.span.end) == (MLIRTokenKind.COMMA, 19, 20)
+    parser.parse_punctuation(",")
+    assert peek(parser).kind == MLIRTokenKind.INTEGER_LIT
+    assert parser.parse_integer() == 42
+
+
+def test_peek_at_the_end() -> None:
+    parser = parser_for("x  \n")
+    parser.parse_identifier()
+    tok = peek(parser)
+    assert tok.kind == MLIRTokenKind.EOF
+    assert tok.text == ""
+    assert tok.span.input is parser.lexer.input
+
+
+def test_advance_consumes_a_hash_identifier() -> None:
+    parser = parser_for("#sparse_tensor<slice>")
+    tok = advance(parser)
+    assert (tok.kind, tok.text) == (MLIRTokenKind.HASH_IDENT, "#sparse_tensor")
+    assert parser.parse_optional_punctuation("<") == "<"
+    assert parser.parse_identifier() == "slice"
+
+
+def test_share_ssa_name() -> None:
+    block = Block(arg_types=[i32, i32, i32])
+    first, second, third = block.args
+    printer = Printer(stream=StringIO())
+    assert printer.print_ssa_value(first) == "0"
+    share_ssa_name(printer, second, first)
+    assert printer.print_ssa_value(second) == "0"
+    assert printer.print_ssa_value(third) == "1"
+
+
+PRIVATE = re.compile(r"\._(current_token|consume_token|ssa_values)\b")
+"""The xDSL private names the adapter wraps."""
+
+
+def test_the_sparse_tensor_dialect_goes_through_the_adapter() -> None:
+    package = Path(__file__).resolve().parent.parent / "xsparse" / "dialects"
+    users = [
+        f"{path.name} line {n}"
+        for path in sorted((package / "sparse_tensor").rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if PRIVATE.search(line)
+    ]
+    assert users == []

@@ -1,0 +1,44 @@
+"""What xsparse's hand-written syntax needs from xDSL's parser and printer
+that xDSL 0.74 has no public method for.
+
+This is the only module that may touch xDSL's private names; each line that
+does says why. When an xDSL release renames one, `tests/test_xdsl_adapter.py`
+fails here rather than the dialects built on it.
+"""
+
+from xdsl.ir import SSAValue
+from xdsl.parser import BaseParser
+from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
+
+
+def peek(parser: BaseParser) -> MLIRToken:
+    """The parser's next token, not consumed.
+
+    xDSL exposes only where that token starts (`parser.pos`); lexing the
+    parser's input again from there yields the same token."""
+    lexer = MLIRLexer(parser.lexer.input)
+    lexer.pos = parser.pos
+    return lexer.lex()
+
+
+def advance(parser: BaseParser) -> MLIRToken:
+    """Consume the parser's next token, whatever its kind, and return it.
+
+    For a lone `#name` (as in `#complex.number<...>` or
+    `#sparse_tensor<slice(...)>` parsed by hand): xDSL's public methods each
+    consume a token of one kind, and none consumes a `#name` without parsing
+    the attribute after it."""
+    # Private: GenericParser has no public way to consume an arbitrary token.
+    return parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+
+
+def share_ssa_name(printer: Printer, value: SSAValue, named: SSAValue) -> None:
+    """Print `value` under the name `printer` already gave `named`, as MLIR
+    prints the block arguments of sibling regions that share a header.
+
+    xDSL's Printer names each value once, from its name hint or a counter,
+    and has no public method to give a value an existing name."""
+    # Private: Printer keeps its value-to-name map in `_ssa_values` only.
+    names = printer._ssa_values  # pyright: ignore[reportPrivateUsage]
+    names[value] = names[named]
