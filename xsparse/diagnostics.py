@@ -37,6 +37,7 @@ from xsparse.dialects.sparse_tensor.encoding import (
     SparseTensorEncodingAttr,
     verify_encoding_for_tensor,
 )
+from xsparse.dialects.xdsl_adapter import peek
 from xsparse.errors import XSparseError, format_parse_error, format_span
 
 Spans = dict[Operation, Span]
@@ -102,7 +103,7 @@ class LocatingParser(Parser):
         self.op_spans: Spans = {}
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span
+        start = peek(self).span
         op = super().parse_operation()
         self.op_spans[op] = start
         return op
@@ -406,10 +407,10 @@ def parse_module_with_spans(
     except ParseError as e:
         raise XSparseError(format_parse_error(e)) from None
     except VerifyException as e:
-        span = parser._current_token.span
+        span = peek(parser).span
         raise XSparseError(format_span(span, str(e).split("\n", 1)[0])) from None
     except Exception as e:  # a bug in a parser: still a located diagnostic
-        span = parser._current_token.span
+        span = peek(parser).span
         message = f"internal error while parsing: {type(e).__name__}: {e}"
         raise XSparseError(format_span(span, message)) from None
     verify_located(module, parser.op_spans, filename)

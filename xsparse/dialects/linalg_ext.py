@@ -19,12 +19,14 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xsparse.dialects.xdsl_adapter import peek
+
 _inline_parse: Callable[[Parser], GenericOp] = GenericOp.parse
 
 
 def _parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
     """Parse `linalg.generic`, whose attribute dictionary may be an `#alias`."""
-    if parser._current_token.kind != MLIRTokenKind.HASH_IDENT:
+    if peek(parser).kind != MLIRTokenKind.HASH_IDENT:
         return _inline_parse(parser)
     start = parser.pos
     trait = parser.parse_attribute()

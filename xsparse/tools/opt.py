@@ -25,6 +25,7 @@ from xsparse.diagnostics import (
     locate_error,
     verify_located,
 )
+from xsparse.dialects.xdsl_adapter import peek
 from xsparse.targets import get_llvm_target
 from xsparse.universe import XSPARSE_UNIVERSE
 
@@ -66,14 +67,12 @@ class XSparseOptMain(xDSLOptMain):
             try:
                 module = parser.parse_module(not self.args.no_implicit_module)
             except VerifyException as e:
-                raise ParseError(
-                    parser._current_token.span, str(e).split("\n", 1)[0]
-                ) from None
+                raise ParseError(peek(parser).span, str(e).split("\n", 1)[0]) from None
             except ParseError:
                 raise
             except Exception as e:  # a bug in a parser: still a located diagnostic
                 message = f"internal error while parsing: {type(e).__name__}: {e}"
-                raise ParseError(parser._current_token.span, message) from None
+                raise ParseError(peek(parser).span, message) from None
             self.op_spans.update(parser.op_spans)
             if not self.args.disable_verify:
                 verify_located(module, self.op_spans, self.get_input_name())
