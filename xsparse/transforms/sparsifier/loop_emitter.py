@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, bufferization, memref, scf
@@ -222,6 +223,73 @@ class State:
     the positions its next level iterates."""
 
 
+class Carried(Enum):
+    """What a loop carries besides a reduction (MLIR's insertion chain,
+    expansion count and valid-lex-insert flag)."""
+
+    TENSOR = "tensor"
+    """The output being inserted into, as the insertions so far leave it."""
+    COUNT = "count"
+    """How many coordinates the expanded workspace has in its `added` list."""
+    VISITED = "visited"
+    """Whether the reduction into an output being inserted into saw an entry."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The values that the loops thread through their iterations besides a
+    reduction, as the code emitted so far leaves them (None: not live here)."""
+
+    tensor: SSAValue | None = None
+    count: SSAValue | None = None
+    visited: SSAValue | None = None
+    """Set inside a reduction into an output being inserted into only."""
+
+    def get(self, kind: Carried) -> SSAValue:
+        if kind is Carried.TENSOR:
+            value = self.tensor
+        elif kind is Carried.COUNT:
+            value = self.count
+        else:
+            value = self.visited
+        assert value is not None, f"no {kind.value} is carried here"
+        return value
+
+    def put(self, kind: Carried, value: SSAValue) -> Chain:
+        if kind is Carried.TENSOR:
+            return replace(self, tensor=value)
+        if kind is Carried.COUNT:
+            return replace(self, count=value)
+        return replace(self, visited=value)
+
+
+@dataclass(frozen=True)
+class _Case:
+    """One presence case of a loop: the set leaves present in it (numbered as
+    `set_leaves` numbers them) and the kernel specialized to it."""
+
+    present: list[int]
+    expr: TensorExpr
+
+
+@dataclass(frozen=True)
+class _Loop:
+    """One loop as `_start_loop` emits it, before its regions are filled."""
+
+    k: int
+    op: indexing.IterateOp
+    leaves: list[SetExpr]
+    """The leaves of the set the loop iterates (`set_leaves`)."""
+    stored: list[indexing.StoredOp]
+    """The emitted op of each leaf (a StoredOp where the leaf is a level)."""
+    located: list[Operand]
+    """Operands whose (dense) level is entered by the loop's coordinate."""
+    cases: list[_Case]
+    carried: Carried | None
+    reduces: bool
+    """Whether the loop carries a reduction (its first iteration argument)."""
+
+
 class SparseKernelEmitter:
     """Emits the set loops that compute one sparse linalg.generic."""
 
@@ -265,15 +333,7 @@ class SparseKernelEmitter:
         self._constants: dict[tuple[int, Attribute], SSAValue] = {}
         self._buffers: dict[tuple[str, int, int], SSAValue] = {}
         self._sizes: dict[int, SSAValue] = {}
-        self._out_tensor: SSAValue = self.output.value
-        """The sparse output as the insertions so far have left it."""
         self._workspace: ExpandOp | None = None
-        self._count: SSAValue | None = None
-        """How many coordinates the workspace has in its `added` list."""
-        self._visited: SSAValue | None = None
-        """Whether the current reduction into an inserted output saw an entry."""
-        self._present: SSAValue | None = None
-        """Whether the innermost body just emitted has a value (None: always)."""
 
     # -- prologue helpers ---------------------------------------------------
 
@@ -290,11 +350,19 @@ class SparseKernelEmitter:
             positions=dict.fromkeys(sparse, self.index_constant(0)),
         )
 
+    def _emit_nest(self) -> Chain:
+        """The loop nest, from the outermost loop; returns the chain it leaves."""
+        start = Chain(tensor=self.output.value)
+        _, chain = self._emit_loop(
+            0, self.expr, self._start_state(), None, start, self.builder
+        )
+        return chain
+
     def _emit_in_place(self) -> SSAValue:
         """The loops updating a sparse output's values; the result is the
         output itself (`sparse_tensor.load`, as MLIR 22 returns it)."""
         self._value_buffers(self.operands)
-        self._emit_loop(0, self.expr, self._start_state(), None, self.builder)
+        self._emit_nest()
         return self.builder.insert(LoadOp(self.output.value)).results[0]
 
     def _emit_insertions(self) -> SSAValue:
@@ -306,11 +374,11 @@ class SparseKernelEmitter:
         if self.expand_depth is not None:
             self._workspace = ExpandOp(self.output.value)
             self._hoisted(self._workspace)
-        self._emit_loop(0, self.expr, self._start_state(), None, self.builder)
+        chain = self._emit_nest()
         if self._workspace is not None:
             for buffer in self._workspace.results[:3]:
                 self.builder.insert(memref.DeallocOp.get(buffer))
-        load = LoadOp(self._out_tensor, has_inserts=True)
+        load = LoadOp(chain.get(Carried.TENSOR), has_inserts=True)
         return self.builder.insert(load).results[0]
 
     def _check_in_place_output(self, generic: GenericOp) -> None:
@@ -343,7 +411,7 @@ class SparseKernelEmitter:
             "outermost first, which insertion needs"
         )
 
-    def _threaded(self, k: int) -> str | None:
+    def _carried(self, k: int) -> Carried | None:
         """What loop k carries besides a reduction: the output tensor (loops
         that insert into it), the workspace's count (expanded loops), or
         whether a reduction visited any entry (MLIR inserts its result only
@@ -351,10 +419,10 @@ class SparseKernelEmitter:
         if not self.inserting:
             return None
         if k > self.out_depth:
-            return "valid" if self.expand_depth is None else None
+            return Carried.VISITED if self.expand_depth is None else None
         if self.expand_depth is not None and k >= self.expand_depth:
-            return "count"
-        return "tensor"
+            return Carried.COUNT
+        return Carried.TENSOR
 
     def _first_loop_op(self, op: Operation) -> None:
         """Prologue ops (buffers, sizes, constants) go before the loop nest."""
@@ -451,7 +519,7 @@ class SparseKernelEmitter:
                 FillOp([zero], [out_buf], res=())
             )
         self._value_buffers(self.operands[:-1])
-        self._emit_loop(0, self.expr, self._start_state(), None, self.builder)
+        self._emit_nest()
         result_type = self.generic.res[0].type if self.generic.res else self.output.type
         to_tensor = bufferization.ToTensorOp.create(
             operands=[out_buf], result_types=[result_type]
@@ -472,25 +540,91 @@ class SparseKernelEmitter:
         expr: TensorExpr,
         state: State,
         acc: SSAValue | None,
+        chain: Chain,
         builder: Builder,
-    ) -> SSAValue | None:
+    ) -> tuple[SSAValue | None, Chain]:
+        """Loop k of the nest and all inside it, for `expr` (MLIR's `genStmt`):
+        the reduction's value where one goes on outside (`acc` in), and the
+        chain the loop leaves."""
         if k == self.num_loops:
-            return self._emit_compute(expr, state, acc, builder)
+            return self._emit_compute(expr, state, acc, chain, builder)
         starts_reduction = acc is None and k == self.out_depth + 1
-        if starts_reduction:
+        acc, chain = self._start_loop_seq(k, expr, state, acc, chain, builder)
+        loop = self._start_loop(k, expr, state, acc, chain, builder)
+        for region, case in zip(loop.op.regions, loop.cases, strict=True):
+            self._emit_case(loop, case, region.block, state, chain)
+        acc, chain = self._end_loop(loop, chain)
+        return self._end_loop_seq(k, starts_reduction, acc, state, chain, builder)
+
+    def _start_loop_seq(
+        self,
+        k: int,
+        expr: TensorExpr,
+        state: State,
+        acc: SSAValue | None,
+        chain: Chain,
+        builder: Builder,
+    ) -> tuple[SSAValue | None, Chain]:
+        """Before loop k: the start of a reduction over the loops from k on
+        (none visited yet, where that is tracked), and the workspace's count
+        where expansion starts."""
+        if acc is None and k == self.out_depth + 1:
             if self._revisits_output():
                 acc = self._load_output(state, builder)
             else:
                 acc = self._reduction_start(expr, state, builder)
-            if self._threaded(k) == "valid":
-                self._visited = self._i1(False, builder)
+            if self._carried(k) is Carried.VISITED:
+                chain = replace(chain, visited=self._i1(False, builder))
         if self.expand_depth == k:
             assert self._workspace is not None
-            self._count = self._workspace.count
+            chain = replace(chain, count=self._workspace.count)
+        return acc, chain
+
+    def _start_loop(
+        self,
+        k: int,
+        expr: TensorExpr,
+        state: State,
+        acc: SSAValue | None,
+        chain: Chain,
+        builder: Builder,
+    ) -> _Loop:
+        """The `indexing.foreach` of loop k over the set `expr` needs there,
+        one (empty) region per presence case."""
         loop = self.order[k]
+        located, iterated = self._entered_operands(loop, expr, state)
+        sets = loop_set(
+            expr, lambda o: o in iterated, self.output.index, self.is_identity
+        )
+        if self.output.index in iterated:
+            sets = self._driven_by_output(sets, expr)
+        set_value = self._emit_set(sets.set_expr, loop, state, builder)
+        leaves = set_leaves(sets.set_expr)
+        cases = self._presence_cases(sets, leaves, expr)
+        carried = self._carried(k)
+        iter_args = [acc] if acc is not None else []
+        if carried is not None:
+            iter_args.append(chain.get(carried))
+        op = indexing.IterateOp(set_value, iter_args, [c.present for c in cases])
+        op.attributes[EMITTED_FROM] = _string("linalg.generic")
+        if (
+            acc is None
+            and carried is None
+            and self._is_parallel(k, sets.set_expr, iterated, state)
+        ):
+            op.attributes[PARALLEL] = UnitAttr()
+        builder.insert(op)
+        stored = _stored_leaves(set_value)
+        return _Loop(k, op, leaves, stored, located, cases, carried, acc is not None)
+
+    def _entered_operands(
+        self, loop: int, expr: TensorExpr, state: State
+    ) -> tuple[list[Operand], set[int]]:
+        """The sparse operands whose next level `loop` enters: those located by
+        its coordinate (a dense level), and those whose level it iterates."""
         used = operands_used(expr)
-        leaf_operands: set[int] = set()
         located: list[Operand] = []
+        iterated: set[int] = set()
         for operand in self.operands:
             if operand is self.output and self.inserting:
                 continue  # built by insertion, not iterated
@@ -502,16 +636,15 @@ class SparseKernelEmitter:
                 if operand.level_type(level).format.is_dense:
                     located.append(operand)
                 else:
-                    leaf_operands.add(operand.index)
-        sets = loop_set(
-            expr, lambda o: o in leaf_operands, self.output.index, self.is_identity
-        )
-        if self.output.index in leaf_operands:
-            sets = self._driven_by_output(sets, expr)
-        set_value = self._emit_set(sets.set_expr, loop, state, builder)
-        set_value_leaves = _stored_leaves(set_value)
-        leaves = set_leaves(sets.set_expr)
-        cases: list[tuple[list[int], TensorExpr]] = []
+                    iterated.add(operand.index)
+        return located, iterated
+
+    def _presence_cases(
+        self, sets: LoopSets, leaves: list[SetExpr], expr: TensorExpr
+    ) -> list[_Case]:
+        """The cases of a loop with something to compute: those where the
+        specialized kernel is not the identity."""
+        cases: list[_Case] = []
         for case in sets.cases:
             absent = frozenset(
                 leaf.operand
@@ -519,111 +652,107 @@ class SparseKernelEmitter:
                 if isinstance(leaf, LevelSet) and leaf not in case
             )
             case_expr = simplify(expr, absent)
-            if self.is_identity(case_expr):
-                continue
-            cases.append(
-                ([i for i, leaf in enumerate(leaves) if leaf in case], case_expr)
-            )
-        threaded = self._threaded(k)
-        iter_args = [acc] if acc is not None else []
-        if threaded is not None:
-            iter_args.append(self._threaded_value(threaded))
-        loop_op = indexing.IterateOp(set_value, iter_args, [c for c, _ in cases])
-        loop_op.attributes[EMITTED_FROM] = _string("linalg.generic")
-        if (
-            acc is None
-            and threaded is None
-            and self._is_parallel(k, sets.set_expr, leaf_operands, state)
-        ):
-            loop_op.attributes[PARALLEL] = UnitAttr()
-        builder.insert(loop_op)
-        for region, (present, case_expr) in zip(loop_op.regions, cases, strict=True):
-            block = region.block
-            inner = replace(
-                state,
-                coords={**state.coords, loop: block.args[0]},
-                positions=dict(state.positions),
-                depth=dict(state.depth),
-                loaded=dict(state.loaded),
-                run_ends=dict(state.run_ends),
-            )
-            body = Builder(InsertPoint.at_end(block))
-            for arg, leaf_index in zip(block.args[1:], present, strict=False):
-                leaf = leaves[leaf_index]
-                if isinstance(leaf, LevelSet):
-                    inner.positions[leaf.operand] = arg
-                    inner.depth[leaf.operand] += 1
-                    inner.run_ends.pop(leaf.operand, None)
-                    stored = set_value_leaves[leaf_index]
-                    if stored.is_segmented:
-                        end = indexing.SegmentEndOp(stored.coordinates, arg, stored.hi)
-                        inner.run_ends[leaf.operand] = body.insert(end).result
-            for operand in located:
-                level = inner.depth[operand.index]
+            if not self.is_identity(case_expr):
+                present = [i for i, leaf in enumerate(leaves) if leaf in case]
+                cases.append(_Case(present, case_expr))
+        return cases
+
+    def _emit_case(
+        self, loop: _Loop, case: _Case, block: Block, state: State, chain: Chain
+    ) -> None:
+        """The region of one presence case: enter the levels (MLIR's
+        `genCoIterationCase`), load what is then ready, emit the loops inside,
+        and yield what the loop carries."""
+        body = Builder(InsertPoint.at_end(block))
+        inner = self._enter_case(loop, case, block, state, body)
+        self._load_ready(case.expr, inner, loop.k + 1, body)
+        carried = list(block.args[1 + len(case.present) :])
+        acc = carried.pop(0) if loop.reduces else None
+        if loop.carried is not None:
+            chain = chain.put(loop.carried, carried[0])
+        acc, chain = self._emit_loop(loop.k + 1, case.expr, inner, acc, chain, body)
+        yielded = [acc] if acc is not None else []
+        if loop.carried is not None:
+            yielded.append(chain.get(loop.carried))
+        body.insert(indexing.YieldOp(*yielded))
+
+    def _enter_case(
+        self, loop: _Loop, case: _Case, block: Block, state: State, body: Builder
+    ) -> State:
+        """The state inside a case's region: the loop's coordinate, and one
+        level deeper for each present level (at the position the region gets)
+        and each located operand (at the position the coordinate gives)."""
+        coord = block.args[0]
+        inner = replace(
+            state,
+            coords={**state.coords, self.order[loop.k]: coord},
+            positions=dict(state.positions),
+            depth=dict(state.depth),
+            loaded=dict(state.loaded),
+            run_ends=dict(state.run_ends),
+        )
+        for arg, leaf_index in zip(block.args[1:], case.present, strict=False):
+            leaf = loop.leaves[leaf_index]
+            if isinstance(leaf, LevelSet):
+                self._enter_level(inner, leaf.operand, arg)
+                stored = loop.stored[leaf_index]
+                if stored.is_segmented:
+                    end = indexing.SegmentEndOp(stored.coordinates, arg, stored.hi)
+                    inner.run_ends[leaf.operand] = body.insert(end).result
+        for operand in loop.located:
+            level = inner.depth[operand.index]
+            if level == 0:
+                position = coord
+            else:
                 parent = inner.positions[operand.index]
-                if level == 0:
-                    position = block.args[0]
-                else:
-                    size = self.level_size(operand, level)
-                    mul = body.insert(arith.MuliOp(parent, size)).result
-                    position = body.insert(arith.AddiOp(mul, block.args[0])).result
-                inner.positions[operand.index] = position
-                inner.depth[operand.index] += 1
-                inner.run_ends.pop(operand.index, None)
-            self._load_ready(case_expr, inner, k + 1, body)
-            carried = list(block.args[1 + len(present) :])
-            block_acc = carried.pop(0) if acc is not None else None
-            if threaded is not None:
-                self._set_threaded(threaded, carried[0])
-            self._present = None
-            new_acc = self._emit_loop(k + 1, case_expr, inner, block_acc, body)
-            if threaded == "valid" and k + 1 == self.num_loops:
-                if self._present is None:
-                    self._visited = self._i1(True, body)
-                else:  # e.g. a reduction over a `select`: only a kept entry counts
-                    assert self._visited is not None
-                    seen = arith.OrIOp(self._visited, self._present)
-                    self._visited = body.insert(seen).result
-            yielded = [new_acc] if new_acc is not None else []
-            if threaded is not None:
-                yielded.append(self._threaded_value(threaded))
-            body.insert(indexing.YieldOp(*yielded))
-        result = loop_op.results[0] if acc is not None else None
-        if threaded is not None:
-            self._set_threaded(threaded, loop_op.results[-1])
+                size = self.level_size(operand, level)
+                mul = body.insert(arith.MuliOp(parent, size)).result
+                position = body.insert(arith.AddiOp(mul, coord)).result
+            self._enter_level(inner, operand.index, position)
+        return inner
+
+    def _enter_level(self, state: State, operand: int, position: SSAValue) -> None:
+        """`operand` one level deeper in `state`, at `position`."""
+        state.positions[operand] = position
+        state.depth[operand] += 1
+        state.run_ends.pop(operand, None)
+
+    def _end_loop(self, loop: _Loop, chain: Chain) -> tuple[SSAValue | None, Chain]:
+        """After a loop: its reduction's value, and the chain it leaves."""
+        acc = loop.op.results[0] if loop.reduces else None
+        if loop.carried is not None:
+            chain = chain.put(loop.carried, loop.op.results[-1])
+        return acc, chain
+
+    def _end_loop_seq(
+        self,
+        k: int,
+        starts_reduction: bool,
+        acc: SSAValue | None,
+        state: State,
+        chain: Chain,
+        builder: Builder,
+    ) -> tuple[SSAValue | None, Chain]:
+        """After loop k: the workspace's entries inserted where expansion
+        started, and the reduction's value stored where it started (only
+        where it saw an entry, when that is tracked)."""
         if self.expand_depth == k:
-            self._compress(state, builder)
-        if starts_reduction and result is not None:
-            visited = self._visited if self._threaded(k) == "valid" else None
-            self._store_result(result, state, builder, visited)
-            return None
-        return result
+            chain = self._compress(state, chain, builder)
+        if not starts_reduction or acc is None:
+            return acc, chain
+        visited = chain.visited if self._carried(k) is Carried.VISITED else None
+        chain = self._store_result(acc, state, chain, builder, visited)
+        return None, replace(chain, visited=None)
 
-    def _threaded_value(self, threaded: str) -> SSAValue:
-        if threaded == "tensor":
-            return self._out_tensor
-        value = self._count if threaded == "count" else self._visited
-        assert value is not None
-        return value
-
-    def _set_threaded(self, threaded: str, value: SSAValue) -> None:
-        if threaded == "tensor":
-            self._out_tensor = value
-        elif threaded == "count":
-            self._count = value
-        else:
-            self._visited = value
-
-    def _compress(self, state: State, builder: Builder) -> None:
+    def _compress(self, state: State, chain: Chain, builder: Builder) -> Chain:
         """Insert the entries of the expanded workspace, in order, under the
         output coordinates of the loops outside the expansion."""
-        assert self._workspace is not None and self._count is not None
+        assert self._workspace is not None
         values, filled, added = self._workspace.results[:3]
         outer = [state.coords[loop] for loop in self.output.level_loops[:-1]]
-        compress = CompressOp(
-            values, filled, added, self._count, self._out_tensor, outer
-        )
-        self._out_tensor = builder.insert(compress).results[0]
+        count, tensor = chain.get(Carried.COUNT), chain.get(Carried.TENSOR)
+        compress = CompressOp(values, filled, added, count, tensor, outer)
+        return replace(chain, tensor=builder.insert(compress).results[0])
 
     def _driven_by_output(self, sets: LoopSets, expr: TensorExpr) -> LoopSets:
         """The loop of a sparse output updated in place iterates the output's
@@ -790,8 +919,15 @@ class SparseKernelEmitter:
         raise UnsupportedKernel(f"affine expression {expr} in an indexing map")
 
     def _emit_compute(
-        self, expr: TensorExpr, state: State, acc: SSAValue | None, builder: Builder
-    ) -> SSAValue | None:
+        self,
+        expr: TensorExpr,
+        state: State,
+        acc: SSAValue | None,
+        chain: Chain,
+        builder: Builder,
+    ) -> tuple[SSAValue | None, Chain]:
+        """The kernel's body inside all loops (MLIR's `genTensorStore`): the
+        next value of a reduction (`acc`), or the output's element written."""
         out_read: dict[str, SSAValue] = {}
 
         def out_value() -> SSAValue:
@@ -846,31 +982,50 @@ class SparseKernelEmitter:
 
         body = _Body(value, flags, builder)
         expr = settle(expr)  # every operand left is present here
+        if acc is not None:
+            return self._reduce(expr, body, acc, chain)
         if self.is_identity(expr):
-            if acc is not None:
-                self._present = self._i1(False, builder)  # nothing reduced here
-            return acc
+            return None, chain
         result = value(expr)
         present = flags.get(id(expr))
-        if acc is not None:
-            if present is None:
-                self._present = self._reduced_present(expr, flags)
-                return result
-            self._present = present
-            return builder.insert(arith.SelectOp(present, result, acc)).result
         if present is None and self.inserting:
             # A custom reduction of an absent value adds no entry.
             present = self._reduced_present(expr, flags)
         if present is not None and self.output.is_sparse and not self.inserting:
             # Updated in place, an entry cannot go: where there is no value, zero.
             result, present = self._or_zero(present, result, builder), None
-        self._store_result(result, state, builder, present)
-        return None
+        return None, self._store_result(result, state, chain, builder, present)
 
-    def _store_expanded(self, result: SSAValue, state: State, builder: Builder) -> None:
+    def _reduce(
+        self, expr: TensorExpr, body: _Body, acc: SSAValue, chain: Chain
+    ) -> tuple[SSAValue, Chain]:
+        """One step of a reduction: its next value (`acc` where the body has
+        none) and, where the loops track it, whether it has seen an entry."""
+        builder = body.builder
+        if self.is_identity(expr):
+            result, present = acc, self._i1(False, builder)  # nothing reduced here
+        else:
+            result = body.value(expr)
+            present = body.flags.get(id(expr))
+            if present is None:
+                present = self._reduced_present(expr, body.flags)
+            else:
+                result = builder.insert(arith.SelectOp(present, result, acc)).result
+        if chain.visited is None:
+            return result, chain
+        if present is None:
+            visited = self._i1(True, builder)
+        else:  # e.g. a reduction over a `select`: only a kept entry counts
+            visited = builder.insert(arith.OrIOp(chain.visited, present)).result
+        return result, replace(chain, visited=visited)
+
+    def _store_expanded(
+        self, result: SSAValue, state: State, chain: Chain, builder: Builder
+    ) -> Chain:
         """`values[j] = result` in the workspace, recording j in `added` the
         first time (MLIR's expanded access pattern)."""
-        assert self._workspace is not None and self._count is not None
+        assert self._workspace is not None
+        count = chain.get(Carried.COUNT)
         values, filled, added = self._workspace.results[:3]
         column = state.coords[self.output.level_loops[-1]]
         seen = builder.insert(memref.LoadOp.get(filled, [column])).res
@@ -879,14 +1034,15 @@ class SparseKernelEmitter:
         then_block = Block()
         then = Builder(InsertPoint.at_end(then_block))
         then.insert(memref.StoreOp.get(true, filled, [column]))
-        then.insert(memref.StoreOp.get(column, added, [self._count]))
+        then.insert(memref.StoreOp.get(column, added, [count]))
         one = self.index_constant(1)
-        then.insert(scf.YieldOp(then.insert(arith.AddiOp(self._count, one)).result))
+        then.insert(scf.YieldOp(then.insert(arith.AddiOp(count, one)).result))
         else_block = Block()
-        else_block.add_op(scf.YieldOp(self._count))
+        else_block.add_op(scf.YieldOp(count))
         record = scf.IfOp(fresh, [IndexType()], Region(then_block), Region(else_block))
-        self._count = builder.insert(record).results[0]
+        chain = replace(chain, count=builder.insert(record).results[0])
         builder.insert(memref.StoreOp.get(result, values, [column]))
+        return chain
 
     def _load_output(self, state: State, builder: Builder) -> SSAValue:
         """The output's current element: zero in an output being built by
@@ -916,31 +1072,30 @@ class SparseKernelEmitter:
         self,
         result: SSAValue,
         state: State,
+        chain: Chain,
         builder: Builder,
         present: SSAValue | None = None,
-    ) -> None:
+    ) -> Chain:
         """Write the kernel's value at the output's current element (only where
-        `present` holds, when given)."""
+        `present` holds, when given); returns the chain the write leaves."""
         if present is not None:
-            self._store_if(present, result, state, builder)
-            return
+            return self._store_if(present, result, state, chain, builder)
         if self._workspace is not None:
-            self._store_expanded(result, state, builder)
-            return
+            return self._store_expanded(result, state, chain, builder)
         if self.inserting:
             coords = self._out_indices(state, builder)
-            insert = TensorInsertOp(result, self._out_tensor, coords)
-            self._out_tensor = builder.insert(insert).results[0]
-            return
+            insert = TensorInsertOp(result, chain.get(Carried.TENSOR), coords)
+            return replace(chain, tensor=builder.insert(insert).results[0])
         if self.output.is_sparse:  # in place, at the output's position
             values = self.buffer("values", self.output)
             position = state.positions[self.output.index]
             builder.insert(memref.StoreOp.get(result, values, [position]))
-            return
+            return chain
         buf = self.buffer("dense", self.output)
         builder.insert(
             memref.StoreOp.get(result, buf, self._out_indices(state, builder))
         )
+        return chain
 
     # -- semiring ops (sparse_tensor.binary / unary / select / reduce) -------
 
@@ -1166,29 +1321,36 @@ class SparseKernelEmitter:
         return builder.insert(identity.op.clone()).results[0]
 
     def _store_if(
-        self, present: SSAValue, result: SSAValue, state: State, builder: Builder
-    ) -> None:
+        self,
+        present: SSAValue,
+        result: SSAValue,
+        state: State,
+        chain: Chain,
+        builder: Builder,
+    ) -> Chain:
         """Write the kernel's value where it has one (`present`); the `scf.if`
         yields what the write changes (the output being inserted into, or the
         workspace's count)."""
-        threaded = None
+        changed = None
         if self._workspace is not None:
-            threaded = "count"
+            changed = Carried.COUNT
         elif self.inserting:
-            threaded = "tensor"
-        unchanged = self._threaded_value(threaded) if threaded else None
+            changed = Carried.TENSOR
         then = Block()
-        self._store_result(result, state, Builder(InsertPoint.at_end(then)))
-        if threaded is None or unchanged is None:
+        stored = self._store_result(
+            result, state, chain, Builder(InsertPoint.at_end(then))
+        )
+        if changed is None:
             then.add_op(scf.YieldOp())
             builder.insert(scf.IfOp(present, [], Region(then)))
-            return
-        then.add_op(scf.YieldOp(self._threaded_value(threaded)))
+            return chain
+        unchanged = chain.get(changed)
+        then.add_op(scf.YieldOp(stored.get(changed)))
         other = Block()
         other.add_op(scf.YieldOp(unchanged))
         op = scf.IfOp(present, [unchanged.type], Region(then), Region(other))
         builder.insert(op)
-        self._set_threaded(threaded, op.results[0])
+        return chain.put(changed, op.results[0])
 
 
 def _is_materializing(value: SSAValue) -> bool:
