@@ -457,3 +457,54 @@ def test_reduction_that_reduces_nothing_inserts_no_entry() -> None:
     result = kernel(x, SparseTensor.from_dense(a, coo))
     np.testing.assert_array_equal(result.to_dense(), [[-1, 0, -1], [-1, -1, -1]])
     assert result.nse == 5
+
+
+EXPANDED_REDUCTION = """
+#CSF = #sparse_tensor.encoding<{ map = (i, j, k) -> (i : dense, j : compressed, k : compressed) }>
+#SV = #sparse_tensor.encoding<{ map = (k) -> (k : compressed) }>
+func.func @kernel(%a: tensor<?x?x?xf64, #CSF>, %x: tensor<?xf64, #SV>) -> tensor<?xf64, #SV> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %a, %c1 : tensor<?x?x?xf64, #CSF>
+  %init = tensor.empty(%n) : tensor<?xf64, #SV>
+  %one = arith.constant 1.0 : f64
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>,
+      affine_map<(i, j, k) -> (k)>, affine_map<(i, j, k) -> (j)>],
+      iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%a, %x : tensor<?x?x?xf64, #CSF>, tensor<?xf64, #SV>)
+      outs(%init : tensor<?xf64, #SV>) {
+  ^bb0(%av: f64, %xv: f64, %o: f64):
+    %b = sparse_tensor.binary %av, %xv : f64, f64 to f64
+      overlap = {
+      ^bb0(%p: f64, %q: f64):
+        %m = arith.mulf %p, %q : f64
+        sparse_tensor.yield %m : f64
+      }
+      left = {}
+      right = {}
+    %s = sparse_tensor.reduce %o, %b, %one : f64 {
+      ^bb0(%u: f64, %v: f64):
+        %w = arith.mulf %u, %v : f64
+        sparse_tensor.yield %w : f64
+    }
+    linalg.yield %s : f64
+  } -> tensor<?xf64, #SV>
+  return %r : tensor<?xf64, #SV>
+}"""
+
+
+def test_expanded_reduction_that_reduces_nothing_inserts_no_entry() -> None:
+    """The same under access-pattern expansion (the output's loop j sits
+    between the reductions over i and k): a j whose products all meet an
+    absent x(k) gets no entry. The workspace entry used to be filled with the
+    reduction's start, the identity 1 (MLIR 22 does the same)."""
+    csf = "#sparse_tensor.encoding<{ map = (i, j, k) -> (i : dense, j : compressed, k : compressed) }>"
+    sv = "#sparse_tensor.encoding<{ map = (k) -> (k : compressed) }>"
+    a = np.zeros((2, 3, 2))
+    a[0, 0, 0] = 2.0  # x(0) is absent: no product for j = 0
+    a[1, 2, 1] = 3.0
+    x = np.array([0.0, 5.0])
+    result = xsparse.compile(EXPANDED_REDUCTION)(
+        SparseTensor.from_dense(a, csf), SparseTensor.from_dense(x, sv)
+    )
+    np.testing.assert_array_equal(result.to_dense(), [0.0, 0.0, 15.0])
+    assert result.nse == 1

@@ -415,11 +415,13 @@ class SparseKernelEmitter:
         """What loop k carries besides a reduction: the output tensor (loops
         that insert into it), the workspace's count (expanded loops), or
         whether a reduction visited any entry (MLIR inserts its result only
-        then)."""
+        then; under expansion, a reduction that visited nothing leaves its
+        workspace entry unfilled, where MLIR fills it with the reduction's
+        start)."""
         if not self.inserting:
             return None
         if k > self.out_depth:
-            return Carried.VISITED if self.expand_depth is None else None
+            return Carried.VISITED
         if self.expand_depth is not None and k >= self.expand_depth:
             return Carried.COUNT
         return Carried.TENSOR
