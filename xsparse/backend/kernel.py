@@ -43,6 +43,7 @@ from xsparse.backend.index_bounds import (
     index_bounds,
 )
 from xsparse.backend.lowering import lower_to_llvm
+from xsparse.backend.outputs import CallOutputs, written_arguments
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
@@ -152,8 +153,11 @@ class Kernel:
         native: Any,
         size_groups: list[list[Size]],
         bounds: Sequence[IndexBound] = (),
+        written: Sequence[int] = (),
     ) -> None:
         self.name = name
+        self.written = tuple(written)
+        """The positions of the arguments the kernel writes in place."""
         self.signature = signature
         self._native = native
         self._size_groups = size_groups
@@ -175,6 +179,12 @@ class Kernel:
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
             )
+        if not self.written:
+            return self._call(args)
+        outputs = CallOutputs(self.written, [a.where for a in self._arguments])
+        return outputs.finish(self._call(outputs.prepare(args)))
+
+    def _call(self, args: Sequence[Any]) -> Any:
         shapes: list[tuple[int, ...] | None] = []
         flat: list[Any] = []
         for argument, arg in zip(self._arguments, args, strict=False):
@@ -430,6 +440,7 @@ def _compile_kernel(
     signature = function.function_type
     groups = shared_sizes(function)
     bounds = index_bounds(function)
+    written = written_arguments(function)
     passes = sparsifier_passes(
         options.parallelization_strategy,
         vl=options.vl,
@@ -454,7 +465,7 @@ def _compile_kernel(
         )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
-    kernel = Kernel(name, signature, compiled.function(name), groups, bounds)
+    kernel = Kernel(name, signature, compiled.function(name), groups, bounds, written)
     meta = {
         "name": name,
         "module": compiled.key,
@@ -466,6 +477,7 @@ def _compile_kernel(
             for group in groups
         ],
         "index_bounds": bounds_to_json(bounds),
+        "written": list(written),
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -496,7 +508,8 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             for group in meta["shared_sizes"]
         ]
         bounds = bounds_from_json(meta["index_bounds"], ctx)
-        return Kernel(name, signature, module.function(name), groups, bounds)
+        written: list[int] = meta["written"]
+        return Kernel(name, signature, module.function(name), groups, bounds, written)
     except Exception:  # a stale or damaged entry: compile again
         return None
 
