@@ -43,7 +43,7 @@ from xsparse.backend.index_bounds import (
     index_bounds,
 )
 from xsparse.backend.lowering import lower_to_llvm
-from xsparse.backend.outputs import CallOutputs, written_arguments
+from xsparse.backend.outputs import finish_outputs, prepare_outputs, written_arguments
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
@@ -171,6 +171,7 @@ class Kernel:
             tuple((d.arg, d.dim) if isinstance(d, Dimension) else (-1, d) for d in g)
             for g in size_groups
         ]
+        self._where = [a.where for a in self._arguments]
         self._results = [ResultFromFields(t) for t in signature.outputs.data]
         self._sparse_results = any(r.encoding is not None for r in self._results)
 
@@ -181,8 +182,9 @@ class Kernel:
             )
         if not self.written:
             return self._call(args)
-        outputs = CallOutputs(self.written, [a.where for a in self._arguments])
-        return outputs.finish(self._call(outputs.prepare(args)))
+        args, copies = prepare_outputs(self.written, self._where, args)
+        result = self._call(args)
+        return finish_outputs(copies, result) if copies else result
 
     def _call(self, args: Sequence[Any]) -> Any:
         shapes: list[tuple[int, ...] | None] = []

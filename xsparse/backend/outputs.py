@@ -11,7 +11,6 @@ is written through a temporary that is copied back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -59,69 +58,61 @@ def written_arguments(function: func.FuncOp) -> tuple[int, ...]:
     )
 
 
-@dataclass
-class CallOutputs:
-    """numpy's rules for one call's written arguments."""
+Copies = list[tuple["np.ndarray[Any, Any]", "np.ndarray[Any, Any]"]]
+"""(the caller's array, the contiguous temporary written in its place)."""
 
-    written: tuple[int, ...]
-    where: Sequence[str]
-    copies: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = field(
-        default_factory=lambda: []
-    )
 
-    def prepare(self, args: Sequence[Any]) -> list[Any]:
-        """The arguments to pass: written arrays checked (and made contiguous
-        through a temporary), inputs that overlap them copied."""
-        prepared = list(args)
-        for position in self.written:
-            out = _array(args[position])
-            if out is None:
-                continue
-            if not out.flags.writeable:
-                raise ValueError(
-                    f"{self.where[position]}: the kernel writes this array in "
-                    "place, but it is read-only"
-                )
-            for other, arg in enumerate(args):
-                array = _array(arg)
-                if (
-                    other != position
-                    and array is not None
-                    and np.may_share_memory(array, out)
-                ):
-                    prepared[other] = np.array(array, copy=True)
-            if not out.flags.c_contiguous:
-                temporary = np.ascontiguousarray(out)
-                self.copies.append((out, temporary))
-                prepared[position] = temporary
-        return prepared
-
-    def finish(self, result: Any) -> Any:
-        """Copy the temporaries back; the result with each temporary replaced
-        by the caller's array."""
-        for out, temporary in self.copies:
-            np.copyto(out, temporary)
-        if not self.copies:
-            return result
-        if isinstance(result, tuple):
-            items = cast(tuple[Any, ...], result)
-            return tuple(self._callers(r) for r in items)
-        return self._callers(result)
-
-    def _callers(self, value: Any) -> Any:
-        """The caller's array where `value` is the buffer of a temporary."""
-        array = _array(value)
-        for out, temporary in self.copies:
+def prepare_outputs(
+    written: tuple[int, ...], where: Sequence[str], args: tuple[Any, ...]
+) -> tuple[tuple[Any, ...], Copies]:
+    """The arguments to pass: written arrays checked (and made contiguous
+    through a temporary), inputs that overlap them copied; and the temporaries
+    to copy back. Allocates nothing when there is nothing to do."""
+    prepared: list[Any] | None = None
+    copies: Copies = []
+    for position in written:
+        if not isinstance(args[position], np.ndarray):
+            continue
+        out = cast("np.ndarray[Any, Any]", args[position])
+        flags = out.flags
+        if not flags.writeable:
+            raise ValueError(
+                f"{where[position]}: the kernel writes this array in place, "
+                "but it is read-only"
+            )
+        for other, arg in enumerate(args):
             if (
-                array is not None
-                and array.shape == temporary.shape
-                and np.may_share_memory(array, temporary)
+                other != position
+                and isinstance(arg, np.ndarray)
+                and np.may_share_memory(cast(Any, arg), out)
             ):
-                return out
+                prepared = list(args) if prepared is None else prepared
+                prepared[other] = np.array(cast(Any, arg), copy=True)
+        if not flags.c_contiguous:
+            temporary = np.ascontiguousarray(out)
+            copies.append((out, temporary))
+            prepared = list(args) if prepared is None else prepared
+            prepared[position] = temporary
+    return (args if prepared is None else tuple(prepared)), copies
+
+
+def finish_outputs(copies: Copies, result: Any) -> Any:
+    """Copy the temporaries back; the result with each temporary's buffer
+    replaced by the caller's array."""
+    for out, temporary in copies:
+        np.copyto(out, temporary)
+    if isinstance(result, tuple):
+        items = cast(tuple[Any, ...], result)
+        return tuple(_callers(copies, r) for r in items)
+    return _callers(copies, result)
+
+
+def _callers(copies: Copies, value: Any) -> Any:
+    """The caller's array where `value` is the buffer of a temporary."""
+    if not isinstance(value, np.ndarray):
         return value
-
-
-def _array(value: Any) -> np.ndarray[Any, Any] | None:
-    return (
-        cast("np.ndarray[Any, Any]", value) if isinstance(value, np.ndarray) else None
-    )
+    array = cast("np.ndarray[Any, Any]", value)
+    for out, temporary in copies:
+        if array.shape == temporary.shape and np.may_share_memory(array, temporary):
+            return out
+    return cast(Any, value)
