@@ -1,5 +1,6 @@
 """Emission helpers shared by the passes (as MLIR's SparseTensor/Transforms/
-Utils/CodegenUtils.h): index arithmetic on an `xdsl.builder.Builder`.
+Utils/CodegenUtils.h): index arithmetic on an `xdsl.builder.Builder`, and the
+ops that several lowerings build alike (`to_tensor`).
 
 `BuilderArithmetic` is the IR side of the level formats' `Arithmetic`
 (`dialects.sparse_tensor.levels`): a format computes where its positions are
@@ -12,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, bufferization
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 
@@ -24,6 +25,19 @@ INDEX = IndexType()
 def constant_index(builder: Builder, value: int) -> SSAValue:
     """`arith.constant value : index` (MLIR's `constantIndex`)."""
     return builder.insert(arith.ConstantOp.from_int_and_width(value, INDEX)).result
+
+
+def to_tensor(
+    buffer: SSAValue, tensor_type: Attribute | None = None, *, owned: bool = False
+) -> bufferization.ToTensorOp:
+    """`bufferization.to_tensor` of `buffer`, as `tensor_type` (inferred from
+    the buffer when not given); `owned`: `restrict writable`, for a buffer the
+    tensor alone reads and writes. The caller inserts it."""
+    if tensor_type is None:
+        return bufferization.ToTensorOp(buffer, restrict=owned, writable=owned)
+    return bufferization.ToTensorOp.create(
+        operands=[buffer], result_types=[tensor_type]
+    )
 
 
 @dataclass

@@ -55,6 +55,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.codegen_utils import to_tensor
 from xsparse.transforms.sparsifier.post_sparsification import (
     INDEX,
     Emitter,
@@ -115,11 +116,9 @@ def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SS
 def as_tensor(
     buffer: SSAValue, tensor_type: Attribute, rewriter: PatternRewriter, at: InsertPoint
 ) -> SSAValue:
-    to_tensor = bufferization.ToTensorOp.create(
-        operands=[buffer], result_types=[tensor_type]
-    )
-    rewriter.insert(to_tensor, at)
-    return to_tensor.results[0]
+    op = to_tensor(buffer, tensor_type)
+    rewriter.insert(op, at)
+    return op.results[0]
 
 
 def storage_value(

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
-from xdsl.ir import Attribute, OpResult, SSAValue
+from xdsl.ir import OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -54,6 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.transforms.codegen_utils import to_tensor
 from xsparse.transforms.convert_to_llvm.memref import kept_dimensions
 from xsparse.transforms.sparsifier.sparsification import GeneralizeNamedOp
 from xsparse.transforms.structured.lower_subset import Emitter, buffer_of, memref_of
@@ -213,11 +214,6 @@ def _own_buffer(init: SSAValue, loop: scf.ForOp, e: Emitter) -> SSAValue:
     return fresh
 
 
-def _as_tensor(buffer: SSAValue, t: Attribute, e: Emitter) -> SSAValue:
-    """The tensor view of `buffer`."""
-    return e.op(bufferization.ToTensorOp.create(operands=[buffer], result_types=[t]))
-
-
 def bufferize_slice_loop(op: scf.ForOp, rewriter: PatternRewriter) -> None:
     """`op` (a `_slice_loop`) over buffers, with the slices written into them
     and the inner slice loops so converted too (at once: once the loop yields
@@ -227,7 +223,7 @@ def bufferize_slice_loop(op: scf.ForOp, rewriter: PatternRewriter) -> None:
     buffers = [_own_buffer(init, op, e) for init in op.iter_args]
     inside = Emitter(InsertPoint.at_start(body))
     for arg, buffer in zip(body.args[1:], buffers, strict=True):
-        arg.replace_all_uses_with(_as_tensor(buffer, arg.type, inside))
+        arg.replace_all_uses_with(inside.op(to_tensor(buffer, arg.type)))
         body.erase_arg(arg)
     for inner in list(body.ops):
         if isinstance(inner, tensor.InsertSliceOp) and isinstance(
@@ -242,7 +238,7 @@ def bufferize_slice_loop(op: scf.ForOp, rewriter: PatternRewriter) -> None:
     rewriter.insert(loop, InsertPoint.before(op))
     after = Emitter(InsertPoint.after(loop))
     views = [
-        _as_tensor(b, r.type, after) for b, r in zip(buffers, op.results, strict=True)
+        after.op(to_tensor(b, r.type)) for b, r in zip(buffers, op.results, strict=True)
     ]
     rewriter.replace(op, [], views)
 

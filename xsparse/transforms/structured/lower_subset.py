@@ -64,6 +64,7 @@ from xsparse.dialects.type_guards import (
     is_tensor_or_memref_type,
     is_tensor_type,
 )
+from xsparse.transforms.codegen_utils import to_tensor
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.post_sparsification import Emitter as CodeEmitter
 
@@ -205,10 +206,6 @@ def buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
     return e.op(to_buffer)
 
 
-def _as_tensor(buffer: SSAValue, e: Emitter) -> SSAValue:
-    return e.op(bufferization.ToTensorOp(buffer, restrict=True, writable=True))
-
-
 def _coordinate_values(
     e: Emitter, indices: SSAValue, batch: Sequence[SSAValue], count: int
 ) -> list[SSAValue]:
@@ -321,7 +318,7 @@ class BufferizeGather(RewritePattern):
             "copy",
             op.padding,
         )
-        rewriter.replace(op, [], [_as_tensor(e.op(gather), e)])
+        rewriter.replace(op, [], [e.op(to_tensor(e.op(gather), owned=True))])
 
 
 def _rank(value: SSAValue) -> int:
@@ -355,7 +352,7 @@ class BufferizeScatter(RewritePattern):
                 op.skip_out_of_bounds is not None,
             )
         )
-        rewriter.replace(op, [], [_as_tensor(dest, e)])
+        rewriter.replace(op, [], [e.op(to_tensor(dest, owned=True))])
 
 
 class BufferizeConcat(RewritePattern):
@@ -376,7 +373,7 @@ class BufferizeConcat(RewritePattern):
             memref_of(op.result.type),
             op.mode_name,
         )
-        rewriter.replace(op, [], [_as_tensor(e.op(concat), e)])
+        rewriter.replace(op, [], [e.op(to_tensor(e.op(concat), owned=True))])
 
 
 class GatherCopyToLoops(RewritePattern):
