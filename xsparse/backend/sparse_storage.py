@@ -27,7 +27,11 @@ from xdsl.ir.affine import (
 )
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
-from xsparse.dialects.sparse_tensor.levels import LevelAccess, LevelType
+from xsparse.dialects.sparse_tensor.levels import (
+    LevelAccess,
+    LevelType,
+    positionless_access,
+)
 from xsparse.dialects.sparse_tensor.storage import (
     build_level_buffers,
     eval_affine,
@@ -79,10 +83,6 @@ class NumpyArithmetic:
 
 
 NUMPY_ARITHMETIC = NumpyArithmetic()
-
-
-def _no_positions(k: Any) -> Any:
-    raise AssertionError("a level without positions read its positions")
 
 
 def parse_encoding(encoding: str | SparseTensorEncodingAttr | Encoding) -> Encoding:
@@ -278,7 +278,7 @@ class SparseTensor:
             raise ValueError(f"{where}: coordinate out of the block of {lt.m}")
         parents = cast(IntArray, np.arange(num_parents, dtype=np.int64))
         if pos is None:
-            access = LevelAccess(NUMPY_ARITHMETIC, lambda: size, _no_positions)
+            access = positionless_access(NUMPY_ARITHMETIC, lambda: size)
             bounds = fmt.children(lt, access, np.int64(0), np.int64(num_parents))
             assert bounds is not None
             count = int(bounds[1])

@@ -4,6 +4,7 @@
 // RUN: env TENSOR0=%S/../../data/small.mtx TENSOR1=%t.tns TENSOR2=%S/../../data/symmetric.mtx TENSOR3=%S/../../data/pattern.mtx TENSOR4=%S/../../data/integer.mtx TENSOR5=%S/../../data/tensor3.tns xsparse-run %S/inputs/read_files.mlir | filecheck --strict-whitespace %S/inputs/read_files.mlir
 // RUN: filecheck --check-prefix=OUT --input-file=%t.tns %s
 // RUN: xsparse-run %S/inputs/assemble.mlir | filecheck --strict-whitespace %S/inputs/assemble.mlir
+// RUN: not xsparse-run %S/inputs/assemble_invalid.mlir 2>&1 | filecheck %S/inputs/assemble_invalid.mlir
 
 // The CSC tensor written by sparse_tensor.out: MLIR's extended FROSTT format,
 // entries in storage (column) order, 1-based.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 V = TypeVar("V")
 
@@ -43,6 +43,15 @@ class LevelAccess(Generic[V]):
     arith: Arithmetic[V]
     size: Callable[[], V]
     positions: Callable[[V], V]
+
+
+def positionless_access(arith: Arithmetic[V], size: Callable[[], V]) -> LevelAccess[V]:
+    """The access of a level without positions (reading one is a bug)."""
+    return LevelAccess(arith, size, _no_positions)
+
+
+def _no_positions(_: object) -> Any:
+    raise AssertionError("a level without positions reads none")
 
 
 class LevelFormat(ABC):

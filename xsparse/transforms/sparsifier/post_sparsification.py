@@ -123,7 +123,10 @@ class Emitter:
     def constant(self, n: int | float, t: Attribute) -> SSAValue:
         if isinstance(t, AnyFloat):
             return self.value(arith.ConstantOp(FloatAttr(float(n), t)))
-        assert is_integer_type(t) or isinstance(t, IndexType)
+        if not (is_integer_type(t) or isinstance(t, IndexType)):
+            # e.g. complex: codegen has no constants (nor arithmetic) of it;
+            # the pattern emitting this becomes a located refusal.
+            raise ValueError(f"element type {t} is not supported (no constants of it)")
         return self.value(arith.ConstantOp(IntegerAttr(int(n), t)))
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
     MemRefType,
+    TensorType,
     i8,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -49,6 +50,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from xsparse.dialects.sparse_tensor.levels import positionless_access
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     AssembleOp,
     DisassembleOp,
@@ -56,7 +58,6 @@ from xsparse.dialects.sparse_tensor.ops_conversion import (
     OutOp,
 )
 from xsparse.dialects.sparse_tensor.storage import (
-    StorageField,
     sparse_encoding,
     storage_fields,
 )
@@ -64,6 +65,11 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.post_sparsification import INDEX, Emitter
+from xsparse.transforms.storage.buffer_checks import (
+    CheckedBuffers,
+    GivenLevel,
+    check_given_buffers,
+)
 from xsparse.transforms.storage.level_buffers import (
     as_tensor,
     buffer_of,
@@ -173,36 +179,6 @@ def _bufferized(values: Sequence[SSAValue]) -> bool:
     return all(isinstance(v.owner, bufferization.ToTensorOp) for v in values)
 
 
-def _used_lengths(
-    e: Emitter,
-    stt: SparseTensorType,
-    level_sizes: Sequence[SSAValue],
-    positions: dict[int, SSAValue],
-) -> tuple[dict[tuple[str, int], SSAValue], SSAValue]:
-    """How much of each positions / coordinates buffer the tensor uses (its
-    entries at a level are the last position of the level above), and how
-    many values."""
-    used: dict[tuple[str, int], SSAValue] = {}
-    one = e.index(1)
-    parents = one
-    for level, lt in enumerate(stt.lvl_types):
-        fmt = lt.format
-        if fmt.is_dense:
-            parents = e.mul(parents, level_sizes[level])
-        elif fmt.has_positions:
-            count = fmt.positions_length(e, parents)
-            used["pos", level] = count
-            last = e.value(arith.SubiOp(count, one))
-            parents = e.to_index(e.load(positions[level], [last]))
-            used["crd", level] = parents
-        elif lt.n:  # structured[n, m]
-            parents = e.mul(parents, e.index(lt.n))
-            used["crd", level] = parents
-        else:  # singleton
-            used["crd", level] = parents
-    return used, parents
-
-
 def _view(e: Emitter, buffer: SSAValue, length: SSAValue, t: Attribute) -> SSAValue:
     """The first `length` elements of a 1-D buffer, as a buffer of type `t`."""
     return e.value(
@@ -272,27 +248,124 @@ class LowerAssemble(RewritePattern):
         }
         values = _input_buffer(e, op.values, "values", rewriter)
         level_sizes = [e.index(s) for s in stt.lvl_shape]
-        positions = {lvl: b for (kind, lvl), b in given.items() if kind == "pos"}
-        used, num_values = _used_lengths(e, stt, level_sizes, positions)
         coo = stt.aos_coo_start
-        built: dict[tuple[str, int], SSAValue] = {}
+        preconditions: list[tuple[SSAValue, str]] = []
+        if ("crd", coo) in given:
+            columns = stt.lvl_rank - coo
+            preconditions.append(
+                (
+                    e.cmp(e.dim(given["crd", coo], 1), "uge", e.index(columns)),
+                    f"the coordinates of levels {coo}.. need {columns} columns",
+                )
+            )
+        checked = check_given_buffers(
+            e,
+            "sparse_tensor.assemble",
+            stt,
+            level_sizes,
+            [_given_level(e, given, level, coo) for level in range(stt.lvl_rank)],
+            e.dim(values),
+            preconditions,
+        )
+        buffers = e.branch(
+            checked.ok,
+            lambda b: _given_views(b, t, given, values, checked),
+            lambda b: _empty_buffers(b, t, stt, level_sizes),
+        )
+        fields: list[SSAValue] = []
         for f in storage_fields(t):
-            if f.kind == "positions":
-                key = ("pos", f.level)
-                built[f.kind, f.level] = _view(e, given[key], used[key], f.type)
-            elif f.kind == "coordinates" and f.level < coo:
-                key = ("crd", f.level)
-                built[f.kind, f.level] = _view(e, given[key], used[key], f.type)
-            elif f.kind == "coordinates":
-                aos = given["crd", coo]
-                built[f.kind, f.level] = _column(e, aos, f, f.level - coo, used)
-            elif f.kind == "values":
-                built[f.kind, f.level] = _view(e, values, num_values, f.type)
-        fields = [
-            level_sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
-            for f in storage_fields(t)
-        ]
+            fields.append(
+                level_sizes[f.level] if f.kind == "level_size" else buffers.pop(0)
+            )
         rewriter.replace(op, [], [storage_value(fields, t, rewriter, at)])
+
+
+def _given_level(
+    e: Emitter, given: dict[tuple[str, int], SSAValue], level: int, coo: int
+) -> GivenLevel:
+    """How the checks read one level's given buffers (a column of the AoS
+    coordinates past `coo`)."""
+    positions = given.get(("pos", level))
+    if level >= coo:
+        aos, column = given["crd", coo], level - coo
+
+        def read_column(b: Emitter, k: SSAValue) -> SSAValue:
+            return b.to_index(b.load(aos, [k, b.index(column)]))
+
+        return GivenLevel(positions, read_column, e.dim(aos))
+    crd = given.get(("crd", level))
+    if crd is None:
+        return GivenLevel(positions)
+    coordinates = crd
+
+    def read(b: Emitter, k: SSAValue) -> SSAValue:
+        return b.to_index(b.load(coordinates, [k]))
+
+    return GivenLevel(positions, read, e.dim(crd))
+
+
+def _given_views(
+    e: Emitter,
+    t: TensorType[Attribute],
+    given: dict[tuple[str, int], SSAValue],
+    values: SSAValue,
+    checked: CheckedBuffers,
+) -> list[SSAValue]:
+    """The checked buffers, each seen up to its used length (AoS coordinates
+    split into one buffer per level); the storage fields' buffers in order."""
+    stt = SparseTensorType.of(t)
+    assert stt is not None and checked.values_used is not None
+    coo = stt.aos_coo_start
+    built: list[SSAValue] = []
+    for f in storage_fields(t):
+        if f.kind == "positions":
+            used = checked.positions_used[f.level]
+            built.append(_view(e, given["pos", f.level], used, f.type))
+        elif f.kind == "coordinates" and f.level < coo:
+            used = checked.coordinates_used[f.level]
+            built.append(_view(e, given["crd", f.level], used, f.type))
+        elif f.kind == "coordinates":
+            used = checked.coordinates_used[f.level]
+            built.append(_column(e, given["crd", coo], f.type, f.level - coo, used))
+        elif f.kind == "values":
+            built.append(_view(e, values, checked.values_used, f.type))
+    return built
+
+
+def _empty_buffers(
+    e: Emitter,
+    t: TensorType[Attribute],
+    stt: SparseTensorType,
+    level_sizes: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """Fresh zeroed buffers of a tensor with no stored entries (what assemble
+    returns for buffers that failed a check: the kernel stays in bounds)."""
+    lengths: dict[tuple[str, int], SSAValue] = {}
+    parents = e.index(1)
+    for level, lt in enumerate(stt.lvl_types):
+        fmt, size = lt.format, level_sizes[level]
+        if fmt.is_dense:
+            parents = e.mul(parents, size)
+            continue
+        if fmt.has_positions:
+            lengths["positions", level] = fmt.positions_length(e, parents)
+            parents = e.index(0)
+        else:
+            access = positionless_access(e, lambda size=size: size)
+            bounds = fmt.children(lt, access, e.index(0), parents)
+            assert bounds is not None
+            parents = bounds[1]
+        lengths["coordinates", level] = parents
+    built: list[SSAValue] = []
+    for f in storage_fields(t):
+        if f.kind == "level_size":
+            continue
+        assert is_memref_type(f.type)
+        length = parents if f.kind == "values" else lengths[f.kind, f.level]
+        buffer = e.alloc(f.type, [length])
+        e.fill(buffer, e.constant(0, f.type.element_type))
+        built.append(buffer)
+    return built
 
 
 def _check_buffer_ranks(
@@ -313,17 +386,12 @@ def _check_buffer_ranks(
 
 
 def _column(
-    e: Emitter,
-    aos: SSAValue,
-    field: StorageField,
-    column: int,
-    used: dict[tuple[str, int], SSAValue],
+    e: Emitter, aos: SSAValue, t: Attribute, column: int, length: SSAValue
 ) -> SSAValue:
     """Coordinates of one level of an AoS COO region: a column of `aos`
-    (entries x levels), copied into a fresh buffer."""
-    assert is_memref_type(field.type)
-    length = used["crd", field.level]
-    fresh = e.alloc(field.type, [length])
+    (entries x levels), `length` of them copied into a fresh buffer."""
+    assert is_memref_type(t)
+    fresh = e.alloc(t, [length])
     index = e.index(column)
 
     def move(b: Emitter, i: SSAValue) -> None:

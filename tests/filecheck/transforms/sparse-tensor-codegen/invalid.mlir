@@ -89,3 +89,16 @@ func.func @from_batch(%t: tensor<1x1x3xf64, #B>) -> tensor<1x1x3xf64, #D> {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.convert' op conversion of a tensor with a batch level is not supported
+
+// -----
+
+// Complex values: the storage code generation has no complex constants (the
+// workspace of an expansion is zeroed), so it refuses them at the op.
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @expand_complex(%t: tensor<4x4xcomplex<f64>, #CSR>) -> index {
+  %v, %f, %a, %n = sparse_tensor.expand %t : tensor<4x4xcomplex<f64>, #CSR> to memref<?xcomplex<f64>>, memref<?xi1>, memref<?xindex>
+  return %n : index
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.expand' op element type complex<f64> is not supported (no constants of it)

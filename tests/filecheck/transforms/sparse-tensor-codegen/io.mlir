@@ -64,8 +64,12 @@ func.func @out_csr(%t: tensor<?x?xf64, #CSR>, %file: !llvm.ptr) {
 
 // -----
 
-// sparse_tensor.assemble: the given buffers, each seen up to what the positions
-// say is used (no copy); the level sizes come from the static shape.
+// sparse_tensor.assemble: the given buffers, checked at run time (what the
+// positions imply fits in each buffer, positions start at 0 and never
+// decrease, coordinates in range and sorted), each failed check reported with
+// its own message; then each buffer seen up to what the positions say is used
+// (no copy), or, when a check failed, an empty tensor. The level sizes come
+// from the static shape.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32 }>
 
@@ -78,20 +82,43 @@ func.func @assemble_csr(%pos: tensor<?xi32>, %crd: tensor<?xindex>, %val: tensor
 // CHECK-SAME:    %[[P:.*]]: memref<?xi32>, %[[C:.*]]: memref<?xindex>, %[[V:.*]]: memref<?xf64>) -> (memref<?xi32>, memref<?xindex>, memref<?xf64>, index, index) {
 // CHECK-DAG:     %[[ROWS:.*]] = arith.constant 3 : index
 // CHECK-DAG:     %[[COLS:.*]] = arith.constant 4 : index
-// CHECK:         %[[NP:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:    %[[LAST:.*]] = arith.subi %[[NP]], %{{.*}} : index
-// CHECK-NEXT:    %[[END:.*]] = memref.load %[[P]][%[[LAST]]] : memref<?xi32>
-// CHECK-NEXT:    %[[NNZ:.*]] = arith.index_castui %[[END]] : i32 to index
-// CHECK-NEXT:    %[[PV:.*]] = memref.reinterpret_cast %[[P]] to offset: [0], sizes: [%[[NP]]], strides: [1] : memref<?xi32> to memref<?xi32>
-// CHECK-NEXT:    %[[CV:.*]] = memref.reinterpret_cast %[[C]] to offset: [0], sizes: [%[[NNZ]]], strides: [1] : memref<?xindex> to memref<?xindex>
-// CHECK-NEXT:    %[[VV:.*]] = memref.reinterpret_cast %[[V]] to offset: [0], sizes: [%[[NNZ]]], strides: [1] : memref<?xf64> to memref<?xf64>
+// CHECK:         %[[NP:.*]] = arith.addi %[[PARENTS:.*]], %{{.*}} : index
+// CHECK:         %[[HAS:.*]] = memref.dim %[[P]], %{{.*}} : memref<?xi32>
+// CHECK-NEXT:    %[[FITS:.*]] = arith.cmpi ule, %[[NP]], %[[HAS]] : index
+// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:      memref.get_global @__xsparse_error_
+// CHECK:           func.call @xsparse_runtime_error
+// CHECK:         %[[OK1:.*]] = arith.andi %{{.*}}, %[[FITS]] : i1
+// CHECK-NEXT:    %[[MONOTONE:.*]], %[[NNZ:.*]] = scf.if %[[OK1]] -> (i1, index) {
+// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %[[PARENTS]] step %{{.*}} iter_args(%[[GOOD:.*]] = %{{.*}}, %[[END:.*]] = %{{.*}}) -> (i1, index) {
+// CHECK:             %[[LO:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK:             %[[HI:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK-NEXT:        %[[UP:.*]] = arith.cmpi ule, %[[LO]], %[[HI]] : index
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.cmpi eq, %[[LO]], %[[END]] : index
+// CHECK:             arith.maxui %[[END]], %[[HI]] : index
+// CHECK:         } else {
+// CHECK:         func.call @xsparse_runtime_error
+// CHECK:         arith.cmpi ule, %[[NNZ]], %{{.*}} : index
+// CHECK:         scf.for
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NEXT:        %[[X:.*]] = memref.load %[[C]][%[[K]]] : memref<?xindex>
+// CHECK-NEXT:        arith.cmpi ult, %[[X]], %[[COLS]] : index
+// CHECK:         %[[PV:.*]], %[[CV:.*]], %[[VV:.*]] = scf.if %{{.*}} -> (memref<?xi32>, memref<?xindex>, memref<?xf64>) {
+// CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[P]] to offset: [0], sizes: [%[[NP]]], strides: [1] : memref<?xi32> to memref<?xi32>
+// CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[C]] to offset: [0], sizes: [%[[NNZ]]], strides: [1] : memref<?xindex> to memref<?xindex>
+// CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[V]] to offset: [0], sizes: [%[[NNZ]]], strides: [1] : memref<?xf64> to memref<?xf64>
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    } else {
+// CHECK:           %[[EMPTY:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK:           scf.yield %[[EMPTY]], %{{.*}}, %{{.*}} : memref<?xi32>, memref<?xindex>, memref<?xf64>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %[[PV]], %[[CV]], %[[VV]], %[[ROWS]], %[[COLS]]
 
 // -----
 
 // A constant level buffer is copied into a fresh buffer first (index data goes
-// through an i64 global); an array-of-structs COO coordinates buffer is split
-// into one buffer per level.
+// through an i64 global); an array-of-structs COO coordinates buffer (checked
+// to have a column per level) is split into one buffer per level.
 
 #COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
 
@@ -105,14 +132,20 @@ func.func @assemble_coo(%crd: tensor<?x2xindex>, %val: tensor<?xf64>) -> tensor<
 // CHECK-LABEL: func.func @assemble_coo(
 // CHECK-SAME:    %[[AOS:.*]]: memref<?x2xindex>, %[[V:.*]]: memref<?xf64>) -> (memref<?xindex>, memref<?xindex>, memref<?xindex>, memref<?xf64>, index, index) {
 // CHECK:         memref.get_global @[[POS]] : memref<2xi64>
-// CHECK:         %[[NNZ:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<2xindex>
-// CHECK-NEXT:    %[[PV:.*]] = memref.reinterpret_cast
-// CHECK:         %[[X:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
-// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[NNZ]] step %{{.*}} {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[AOS]][%[[I]], %{{.*}}] : memref<?x2xindex>
-// CHECK-NEXT:      memref.store %[[E]], %[[X]][%[[I]]] : memref<?xindex>
-// CHECK:         %[[Y:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
-// CHECK:         func.return %{{.*}}, %[[X]], %[[Y]], %{{.*}}, %{{.*}}, %{{.*}} : memref<?xindex>, memref<?xindex>, memref<?xindex>, memref<?xf64>, index, index
+// CHECK:         %[[COLUMNS:.*]] = memref.dim %[[AOS]], %{{.*}} : memref<?x2xindex>
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    arith.cmpi uge, %[[COLUMNS]], %[[TWO]] : index
+// CHECK:         %[[ENTRIES:.*]] = memref.dim %[[AOS]], %{{.*}} : memref<?x2xindex>
+// CHECK:         %{{.*}}, %[[NNZ:.*]] = scf.if %{{.*}} -> (i1, index) {
+// CHECK:         arith.cmpi ule, %[[NNZ]], %[[ENTRIES]] : index
+// CHECK:         scf.if %{{.*}} -> (memref<?xindex>, memref<?xindex>, memref<?xindex>, memref<?xf64>) {
+// CHECK-NEXT:      %[[PV:.*]] = memref.reinterpret_cast
+// CHECK:           %[[X:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
+// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %[[NNZ]] step %{{.*}} {
+// CHECK-NEXT:        %[[E:.*]] = memref.load %[[AOS]][%[[I]], %{{.*}}] : memref<?x2xindex>
+// CHECK-NEXT:        memref.store %[[E]], %[[X]][%[[I]]] : memref<?xindex>
+// CHECK:           %[[Y:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
+// CHECK:           scf.yield %[[PV]], %[[X]], %[[Y]], %{{.*}} : memref<?xindex>, memref<?xindex>, memref<?xindex>, memref<?xf64>
 
 // -----
 
