@@ -4,7 +4,8 @@
 with `#sparse_tensor.encoding`) into a native kernel called on numpy arrays,
 scipy.sparse matrices and `xsparse.SparseTensor`s; `xsparse.read_mtx` /
 `write_mtx` / `read_tns` / `write_tns` (`xsparse.io`) move sparse tensors
-through files.
+through files. `xsparse.clear_cache()` empties the kernel cache (on disk and
+in the process).
 
 The stages, in the order a kernel goes through them (ARCHITECTURE.md draws it):
 `diagnostics` (parsing, located errors) -> `dialects` -> `transforms.sparsifier`
@@ -28,12 +29,24 @@ __all__ = [
     "Kernel",
     "SparseTensor",
     "XSparseError",
+    "clear_cache",
     "compile",
     "read_mtx",
     "read_tns",
     "write_mtx",
     "write_tns",
 ]
+
+
+def clear_cache() -> int:
+    """Empty the kernel cache: forget the kernels compiled in this process and
+    remove the entries of the disk cache (`xsparse.backend.disk_cache`); the
+    number of files removed. The next `compile` of any source compiles again."""
+    from xsparse.backend import disk_cache, kernel
+
+    kernel.clear_memory_caches()
+    return disk_cache.clear()
+
 
 _IO = ("FileFormatError", "read_mtx", "read_tns", "write_mtx", "write_tns")
 

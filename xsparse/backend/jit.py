@@ -2,32 +2,33 @@
 
 The module gets the host's triple and datalayout, then runs LLVM's O-level
 pipeline (new pass manager) for the host CPU and its features; the object
-code is kept under `$XSPARSE_CACHE_DIR` (default `~/.cache/xsparse`), keyed by
-a hash of the IR, the options, the CPU and the llvmlite version, and loaded
-into an MCJIT engine. A second `compile` of the same IR in the process is a
-dictionary hit; in a new process it skips LLVM's optimizer and code generator.
+code is kept in the disk cache (`disk_cache`: `$XSPARSE_CACHE_DIR`, else
+`$XDG_CACHE_HOME/xsparse`, else `~/.cache/xsparse`; checksummed entries,
+bounded in size), keyed by a hash of the IR, the options, the CPU and the
+llvmlite version, and loaded into an MCJIT engine. A second `compile` of the
+same IR in the process is a dictionary hit; in a new process it skips LLVM's
+optimizer and code generator. A damaged entry is never loaded: it is compiled
+again and replaced.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import tempfile
 import threading
-from pathlib import Path
 from typing import cast
 
 import llvmlite
 import llvmlite.binding as llvm
 from xdsl.dialects.builtin import FunctionType
 
+from xsparse.backend import disk_cache
 from xsparse.backend.abi import PACKED_PREFIX, NativeFunction, packed_wrapper_ir
 from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
 
-_FORMAT_VERSION = "1"
+_FORMAT_VERSION = "2"  # 2: entries with a checksum header (disk_cache)
 _lock = threading.Lock()
 _memory_cache: dict[str, JITModule] = {}
 _target_machines: dict[int, llvm.TargetMachine] = {}
@@ -45,11 +46,6 @@ def host_description() -> str:
             llvm.get_host_cpu_features().flatten(),
         ]
     )
-
-
-def cache_dir() -> Path:
-    configured = os.environ.get("XSPARSE_CACHE_DIR")
-    return Path(configured) if configured else Path.home() / ".cache" / "xsparse"
 
 
 def _new_target_machine(opt_level: int) -> llvm.TargetMachine:
@@ -194,12 +190,10 @@ def compile(
         found = _memory_cache.get(key)
         if found is not None:
             return found
-        path = cache_dir() / f"{key}.o"
-        try:
-            obj = path.read_bytes()
-        except OSError:
+        obj = disk_cache.load(f"{key}.o")
+        if obj is None:
             obj = _optimize(ir, opt_level)
-            _store(path, obj)
+            disk_cache.store(f"{key}.o", obj)
         prints = any(f"@{s}(" in ir for s in RUNTIME_SYMBOLS) or "@printf(" in ir
         module = JITModule(key, obj, sigs, opt_level, prints)
         _memory_cache[key] = module
@@ -215,9 +209,8 @@ def load(
         found = _memory_cache.get(key)
         if found is not None:
             return found
-        try:
-            obj = (cache_dir() / f"{key}.o").read_bytes()
-        except OSError:
+        obj = disk_cache.load(f"{key}.o")
+        if obj is None:
             return None
         module = JITModule(key, obj, signatures, opt_level, prints)
         _memory_cache[key] = module
@@ -225,27 +218,20 @@ def load(
 
 
 def store_text(name: str, text: str) -> None:
-    """Keep a small text file (metadata of a cached kernel) in the cache directory."""
-    _store(cache_dir() / name, text.encode())
+    """Keep a small text file (metadata of a cached kernel) in the disk cache."""
+    disk_cache.store(name, text.encode())
 
 
 def load_text(name: str) -> str | None:
-    try:
-        return (cache_dir() / name).read_text()
-    except OSError:
+    """The text `store_text` kept under `name`; None when it is absent, damaged
+    or not UTF-8."""
+    data = disk_cache.load(name)
+    if data is None:
         return None
-
-
-def _store(path: Path, obj: bytes) -> None:
-    """Write atomically (rename), ignoring an unwritable cache directory."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(obj)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+        return data.decode()
+    except UnicodeDecodeError:
+        return None
 
 
 def clear_memory_cache() -> None:
