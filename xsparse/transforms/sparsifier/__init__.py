@@ -21,6 +21,8 @@ In pipeline order:
   that drive the two above.
 - `lower_indexing`: `lower-indexing`, set loops -> scf co-iteration loops.
 - `vectorization`: `sparse-vectorization` and `sparse-vector-peel`.
-- `post_sparsification`: `post-sparsification-rewrite`, and the `Emitter`
-  the other stages build IR with.
+- `post_sparsification`: `post-sparsification-rewrite` (print, entry counts,
+  coordinate translation and sparse-to-dense conversion by loops).
+
+Their op builders are the shared ones of `transforms.codegen_utils`.
 """

@@ -65,7 +65,10 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
-from xsparse.transforms.codegen_utils import BuilderArithmetic, constant_index
+from xsparse.transforms.codegen_utils.op_emitter import (
+    BuilderEmitter,
+    constant_index,
+)
 from xsparse.transforms.errors import PassFailure
 
 INDEX = IndexType()
@@ -149,7 +152,7 @@ class SpaceToSet(RewritePattern):
             # compressed and singleton levels (loose_compressed and structured
             # ones are not supported here yet)
             crd = b.insert(ToCoordinatesOp(op.tensor, lo_lvl)).results[0]
-            access = LevelAccess(BuilderArithmetic(b, fold=True), _no_size, position)
+            access = LevelAccess(BuilderEmitter(b, fold=True), _no_size, position)
             lo, hi = fmt.segment(lt, access, const(0) if parent is None else parent)
             leaf = b.insert(
                 indexing.StoredOp(

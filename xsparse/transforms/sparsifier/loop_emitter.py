@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i1,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
@@ -56,8 +57,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.dialects.xdsl_ext import IndexCastUIOp
-from xsparse.transforms.codegen_utils import BuilderArithmetic
+from xsparse.transforms.codegen_utils.op_emitter import BuilderEmitter
 from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
 from xsparse.transforms.sparsifier.merge_lattices import (
     SEMIRING_OPS,
@@ -435,7 +435,13 @@ class SparseKernelEmitter:
         Builder(InsertPoint.before(self._prologue_anchor)).insert(op)
         return op.results[0]
 
+    def _at(self, builder: Builder) -> BuilderEmitter:
+        """The shared op helpers at `builder`, with the hoisted index constants."""
+        return BuilderEmitter(builder, self.index_constant)
+
     def index_constant(self, value: int) -> SSAValue:
+        """An index constant, made once for the kernel and hoisted in front of
+        the loop nest (the shared `OpEmitter.index` makes one where asked)."""
         key = (value, IndexType())
         if key not in self._constants:
             self._constants[key] = self._hoisted(
@@ -576,7 +582,7 @@ class SparseKernelEmitter:
             else:
                 acc = self._reduction_start(expr, state, builder)
             if self._carried(k) is Carried.VISITED:
-                chain = replace(chain, visited=self._i1(False, builder))
+                chain = replace(chain, visited=self._at(builder).constant(0, i1))
         if self.expand_depth == k:
             assert self._workspace is not None
             chain = replace(chain, count=self._workspace.count)
@@ -852,20 +858,13 @@ class SparseKernelEmitter:
         segmented parent, the positions of its run: [parent, run_end))."""
         if run_end is not None and lt.format.is_branchless:
             return parent, run_end
+        e = self._at(builder)
         access = LevelAccess(
-            BuilderArithmetic(builder, self.index_constant),
+            e,
             lambda: self.level_size(operand, level),
-            lambda k: self._load_index(
-                self.buffer("positions", operand, level), k, builder
-            ),
+            lambda k: e.to_index(e.load(self.buffer("positions", operand, level), [k])),
         )
         return lt.format.segment(lt, access, parent)
-
-    def _load_index(self, buf: SSAValue, index: SSAValue, builder: Builder) -> SSAValue:
-        value = builder.insert(memref.LoadOp.get(buf, [index])).res
-        if not isinstance(value.type, IndexType):  # positions are unsigned
-            value = builder.insert(IndexCastUIOp(value, IndexType())).result
-        return value
 
     def _ready(self, operand: Operand, state: State) -> bool:
         if operand.is_sparse:
@@ -1004,19 +1003,19 @@ class SparseKernelEmitter:
         """One step of a reduction: its next value (`acc` where the body has
         none) and, where the loops track it, whether it has seen an entry."""
         builder = body.builder
-        if self.is_identity(expr):
-            result, present = acc, self._i1(False, builder)  # nothing reduced here
+        if self.is_identity(expr):  # nothing reduced here
+            result, present = acc, self._at(builder).constant(0, i1)
         else:
             result = body.value(expr)
             present = body.flags.get(id(expr))
             if present is None:
                 present = self._reduced_present(expr, body.flags)
             else:
-                result = builder.insert(arith.SelectOp(present, result, acc)).result
+                result = self._at(builder).select(present, result, acc)
         if chain.visited is None:
             return result, chain
         if present is None:
-            visited = self._i1(True, builder)
+            visited = self._at(builder).constant(1, i1)
         else:  # e.g. a reduction over a `select`: only a kept entry counts
             visited = builder.insert(arith.OrIOp(chain.visited, present)).result
         return result, replace(chain, visited=visited)
@@ -1059,7 +1058,7 @@ class SparseKernelEmitter:
             if empty is None:
                 return value
             seen = builder.insert(memref.LoadOp.get(filled, [column])).res
-            return builder.insert(arith.SelectOp(seen, value, empty)).result
+            return self._at(builder).select(seen, value, empty)
         if self.inserting:
             assert empty is not None
             return empty
@@ -1150,10 +1149,10 @@ class SparseKernelEmitter:
         if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION) and len(flagged) == len(
             pairs
         ):
-            flags[id(e)] = self._combine(arith.OrIOp, flagged, builder)
+            flags[id(e)] = self._at(builder).any_of(flagged)
         elif any(f is not None for f in present):
             conds = [f for f in present if f is not None]
-            flags[id(e)] = self._combine(arith.AndIOp, conds, builder)
+            flags[id(e)] = self._at(builder).all_of(conds)
         clone = e.op.clone(value_mapper=mapping)
         builder.insert(clone)
         return clone.results[0]
@@ -1209,7 +1208,7 @@ class SparseKernelEmitter:
             result, present = branch(tuple(bool(k) for k in known), builder)
             if result is None:
                 zero = builder.insert(_zero_constant(result_type)).results[0]
-                return zero, self._i1(False, builder)
+                return zero, self._at(builder).constant(0, i1)
             return result, present
         blocks: list[Block] = []
         outcomes: list[tuple[SSAValue, SSAValue | None]] = []
@@ -1224,7 +1223,7 @@ class SparseKernelEmitter:
             yielded = [result]
             if flagged:
                 body = Builder(InsertPoint.at_end(block))
-                yielded.append(present or self._i1(True, body))
+                yielded.append(present or self._at(body).constant(1, i1))
             block.add_op(scf.YieldOp(*yielded))
         types = [result_type, IntegerType(1)] if flagged else [result_type]
         flag = known[flag_at]
@@ -1254,24 +1253,8 @@ class SparseKernelEmitter:
 
     def _or_zero(self, flag: SSAValue, value: SSAValue, builder: Builder) -> SSAValue:
         """`value` where `flag` holds, else zero: a missing value as an operand."""
-        zero = builder.insert(_zero_constant(value.type)).results[0]
-        return builder.insert(arith.SelectOp(flag, value, zero)).result
-
-    def _combine(
-        self,
-        op: type[arith.AndIOp] | type[arith.OrIOp],
-        flags: Sequence[SSAValue],
-        builder: Builder,
-    ) -> SSAValue:
-        result = flags[0]
-        for flag in flags[1:]:
-            result = builder.insert(op(result, flag)).result
-        return result
-
-    def _i1(self, value: bool, builder: Builder) -> SSAValue:
-        return builder.insert(
-            arith.ConstantOp(IntegerAttr(int(value), IntegerType(1)))
-        ).result
+        e = self._at(builder)
+        return e.select(flag, value, e.value(_zero_constant(value.type)))
 
     def _reads_output(self, expr: TensorExpr) -> bool:
         """Whether `expr` uses the output's current value."""

@@ -57,7 +57,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     i1,
-    i64,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -84,12 +83,11 @@ from xsparse.dialects.indexing import (
     UnionOp,
     YieldOp,
 )
+from xsparse.transforms.codegen_utils.op_emitter import INDEX, BuilderEmitter
 from xsparse.transforms.errors import PassFailure
 
 EMITTED_FROM = "Emitted from"
 """The attribute MLIR's sparsifier puts on its loops (a name with a space)."""
-
-INDEX = IndexType()
 
 Presence = SSAValue | bool
 """Whether a leaf holds the current coordinate: an i1 value, or known."""
@@ -100,122 +98,98 @@ def _mark(loop: Operation) -> None:
 
 
 class _Emitter:
-    """Builds the scf code of one rewritten loop; constants go before the loop."""
+    """Builds the scf code of one rewritten loop: its ops through the shared
+    `BuilderEmitter` at the end of each block being built (`at_end`), its
+    constants once, before the loop (`const`; of index or i1 type)."""
 
     def __init__(self, anchor: Operation, rewriter: PatternRewriter):
         self.rewriter = rewriter
-        self.outer = Builder(InsertPoint.before(anchor))
+        self.outer = BuilderEmitter(Builder(InsertPoint.before(anchor)))
         self._constants: dict[tuple[int, Attribute], SSAValue] = {}
 
     def const(self, value: int, type: IndexType | IntegerType = INDEX) -> SSAValue:
         key = (value, type)
         if key not in self._constants:
-            op = arith.ConstantOp.from_int_and_width(value, type)
-            self._constants[key] = self.outer.insert(op).result
+            self._constants[key] = self.outer.constant(value, type)
         return self._constants[key]
 
     @staticmethod
-    def at_end(block: Block) -> Builder:
-        return Builder(InsertPoint.at_end(block))
+    def at_end(block: Block) -> BuilderEmitter:
+        return BuilderEmitter(Builder(InsertPoint.at_end(block)))
 
-    # arith --------------------------------------------------------------------
+    # conditions ---------------------------------------------------------------
 
-    def cmp(self, b: Builder, pred: str, x: SSAValue, y: SSAValue) -> SSAValue:
-        return b.insert(arith.CmpiOp(x, y, pred)).result
-
-    def add1(self, b: Builder, x: SSAValue) -> SSAValue:
-        return b.insert(arith.AddiOp(x, self.const(1))).result
-
-    def select(self, b: Builder, c: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
-        return b.insert(arith.SelectOp(c, x, y)).result
-
-    def all_of(self, b: Builder, conds: Sequence[SSAValue]) -> SSAValue:
-        result = conds[0]
-        for cond in conds[1:]:
-            result = b.insert(arith.AndIOp(result, cond)).result
-        return result
-
-    def test(self, b: Builder, presence: Presence, want: bool) -> SSAValue | bool:
+    def test(
+        self, b: BuilderEmitter, presence: Presence, want: bool
+    ) -> SSAValue | bool:
         """`presence == want`, folded when the presence is known."""
         if isinstance(presence, bool):
             return presence == want
         if want:
             return presence
-        return b.insert(arith.XOrIOp(presence, self.const(1, i1))).result
+        return b.value(arith.XOrIOp(presence, self.const(1, i1)))
 
     # coordinates ----------------------------------------------------------------
 
-    def load_crd(self, b: Builder, leaf: StoredOp, pos: SSAValue) -> SSAValue:
-        """crd[pos] as an index (integers read as unsigned)."""
-        return self._load_crd(b, leaf.coordinates, pos)
-
-    def _load_crd(self, b: Builder, crd_buf: SSAValue, pos: SSAValue) -> SSAValue:
-        value = b.insert(memref.LoadOp.get(crd_buf, [pos])).res
-        if isinstance(value.type, IntegerType):
-            if value.type.width.data < 64:
-                value = b.insert(arith.ExtUIOp(value, i64)).result
-            value = b.insert(arith.IndexCastOp(value, INDEX)).result
-        return value
-
     def segment_end(
-        self, b: Builder, crd_buf: SSAValue, pos: SSAValue, hi: SSAValue
+        self, b: BuilderEmitter, crd_buf: SSAValue, pos: SSAValue, hi: SSAValue
     ) -> SSAValue:
         """The end of the run of equal coordinates starting at `pos` (< hi): a
         scan, as MLIR 22 emits for COO levels."""
         before = Block(arg_types=[INDEX])
         bb = self.at_end(before)
         q = before.args[0]
-        inside = self.cmp(bb, "ult", q, hi)
+        inside = bb.cmp(q, "ult", hi)
         then = Block()
         tb = self.at_end(then)
-        first = self._load_crd(tb, crd_buf, pos)
-        same = self.cmp(tb, "eq", first, self._load_crd(tb, crd_buf, q))
-        tb.insert(scf.YieldOp(same))
+        first = tb.index_load(crd_buf, [pos])
+        same = tb.cmp(first, "eq", tb.index_load(crd_buf, [q]))
+        tb.op(scf.YieldOp(same))
         other = Block([scf.YieldOp(self.const(0, i1))])
-        cond = bb.insert(scf.IfOp(inside, [i1], [then], [other])).results[0]
-        bb.insert(scf.ConditionOp(cond, q))
+        cond = bb.op(scf.IfOp(inside, [i1], [then], [other])).results[0]
+        bb.op(scf.ConditionOp(cond, q))
         after = Block(arg_types=[INDEX])
-        after.add_op(scf.YieldOp(self.add1(self.at_end(after), after.args[0])))
-        start = self.add1(b, pos)
-        return b.insert(scf.WhileOp([start], [INDEX], [before], [after])).results[0]
+        after.add_op(scf.YieldOp(self.at_end(after).add(after.args[0], self.const(1))))
+        start = b.add(pos, self.const(1))
+        return b.op(scf.WhileOp([start], [INDEX], [before], [after])).results[0]
 
-    def advance(self, b: Builder, leaf: LeafOp, cursor: SSAValue) -> SSAValue:
+    def advance(self, b: BuilderEmitter, leaf: LeafOp, cursor: SSAValue) -> SSAValue:
         """The next position of a leaf: the next run for a segmented set."""
         if isinstance(leaf, StoredOp) and leaf.is_segmented:
             return self.segment_end(b, leaf.coordinates, cursor, leaf.hi)
-        return self.add1(b, cursor)
+        return b.add(cursor, self.const(1))
 
-    def guarded_crd(self, b: Builder, leaf: StoredOp, pos: SSAValue) -> SSAValue:
+    def guarded_crd(self, b: BuilderEmitter, leaf: StoredOp, pos: SSAValue) -> SSAValue:
         """crd[pos] when pos < hi, else the largest index (never behind, never equal)."""
-        inside = self.cmp(b, "ult", pos, leaf.hi)
+        inside = b.cmp(pos, "ult", leaf.hi)
         then = Block()
-        then.add_op(scf.YieldOp(self.load_crd(self.at_end(then), leaf, pos)))
+        then.add_op(scf.YieldOp(self.at_end(then).index_load(leaf.coordinates, [pos])))
         other = Block([scf.YieldOp(self.const(-1))])
-        return b.insert(scf.IfOp(inside, [INDEX], [then], [other])).results[0]
+        return b.op(scf.IfOp(inside, [INDEX], [then], [other])).results[0]
 
     def locate_stored(
-        self, b: Builder, leaf: StoredOp, cursor: SSAValue, crd: SSAValue
+        self, b: BuilderEmitter, leaf: StoredOp, cursor: SSAValue, crd: SSAValue
     ) -> tuple[SSAValue, SSAValue]:
         """Advance `cursor` while its coordinate is behind `crd`: (cursor, present)."""
         before = Block(arg_types=[INDEX])
         bb = self.at_end(before)
-        behind = self.cmp(bb, "ult", self.guarded_crd(bb, leaf, before.args[0]), crd)
-        bb.insert(scf.ConditionOp(behind, before.args[0]))
+        behind = bb.cmp(self.guarded_crd(bb, leaf, before.args[0]), "ult", crd)
+        bb.op(scf.ConditionOp(behind, before.args[0]))
         after = Block(arg_types=[INDEX])
-        after.add_op(scf.YieldOp(self.add1(self.at_end(after), after.args[0])))
-        moved = b.insert(scf.WhileOp([cursor], [INDEX], [before], [after])).results[0]
-        present = self.cmp(b, "eq", self.guarded_crd(b, leaf, moved), crd)
+        after.add_op(scf.YieldOp(self.at_end(after).add(after.args[0], self.const(1))))
+        moved = b.op(scf.WhileOp([cursor], [INDEX], [before], [after])).results[0]
+        present = b.cmp(self.guarded_crd(b, leaf, moved), "eq", crd)
         return moved, present
 
-    def locate_range(self, b: Builder, leaf: RangeOp, crd: SSAValue) -> SSAValue:
+    def locate_range(self, b: BuilderEmitter, leaf: RangeOp, crd: SSAValue) -> SSAValue:
         """lo <= crd < hi."""
-        above = self.cmp(b, "ule", leaf.lo, crd)
-        return self.all_of(b, [above, self.cmp(b, "ult", crd, leaf.hi)])
+        above = b.cmp(leaf.lo, "ule", crd)
+        return b.all_of([above, b.cmp(crd, "ult", leaf.hi)])
 
     # cases ----------------------------------------------------------------------
 
     def inline_case(
-        self, b: Builder, block: Block, args: Sequence[SSAValue]
+        self, b: BuilderEmitter, block: Block, args: Sequence[SSAValue]
     ) -> list[SSAValue]:
         """A copy of the case `block` at `b` with `args`; returns what it yields."""
         region = block.parent_region()
@@ -232,12 +206,12 @@ class _Emitter:
             # Name values after the arguments that use them, not unused ones.
             if arg.uses and value.name_hint is None:
                 value.name_hint = arg.name_hint
-        self.rewriter.inline_block(body, b.insertion_point, args)
+        self.rewriter.inline_block(body, b.builder.insertion_point, args)
         return values
 
     def dispatch(
         self,
-        b: Builder,
+        b: BuilderEmitter,
         cases: Sequence[tuple[Sequence[int], Block]],
         presence: dict[int, Presence],
         args_of: Callable[[Sequence[int]], list[SSAValue]],
@@ -273,10 +247,10 @@ class _Emitter:
             conds = [t for t in tests if not isinstance(t, bool)]
             if not conds:
                 return self.inline_case(b, block, [*args_of(pattern), *iters])
-            cond = self.all_of(b, conds)
+            cond = b.all_of(conds)
             then = Block()
             tb = self.at_end(then)
-            tb.insert(
+            tb.op(
                 scf.YieldOp(*self.inline_case(tb, block, [*args_of(pattern), *iters]))
             )
             other = Block()
@@ -289,11 +263,11 @@ class _Emitter:
                 iters,
                 handled | {frozenset(pattern)},
             )
-            ob.insert(scf.YieldOp(*rest))
+            ob.op(scf.YieldOp(*rest))
             else_region = (
                 [other] if types or other.first_op is not other.last_op else None
             )
-            return list(b.insert(scf.IfOp(cond, types, [then], else_region)).results)
+            return list(b.op(scf.IfOp(cond, types, [then], else_region)).results)
         return list(iters)
 
 
@@ -376,7 +350,7 @@ class _MergeLowering:
         return iters
 
     def locate(
-        self, b: Builder, crd: SSAValue, cursors: Sequence[SSAValue]
+        self, b: BuilderEmitter, crd: SSAValue, cursors: Sequence[SSAValue]
     ) -> tuple[list[SSAValue], dict[int, Presence]]:
         """Presence of the located leaves at `crd`, and the moved stored cursors."""
         moved: list[SSAValue] = []
@@ -416,7 +390,7 @@ class _MergeLowering:
                 block.args[0].uses for _, block in self.plan.cases
             )
             if needs_crd:
-                crd = self.e.load_crd(b, leaf, pos)
+                crd = b.index_load(leaf.coordinates, [pos])
         moved, presence = self.locate(b, crd, loc_cursors)
         presence[driver] = True
         new_iters = self.e.dispatch(
@@ -426,8 +400,8 @@ class _MergeLowering:
             self.case_args(crd, {driver: pos}),
             body_iters,
         )
-        b.insert(scf.YieldOp(*moved, *new_iters))
-        loop = self.e.outer.insert(
+        b.op(scf.YieldOp(*moved, *new_iters))
+        loop = self.e.outer.op(
             scf.ForOp(cursors[driver], leaf.hi, self.e.const(1), carried, body)
         )
         _mark(loop)
@@ -453,21 +427,19 @@ class _MergeLowering:
         types = [v.type for v in carried]
         before = Block(arg_types=types)
         bb = e.at_end(before)
-        bb.insert(
-            scf.ConditionOp(e.cmp(bb, "ult", before.args[0], leaf.hi), *before.args)
-        )
+        bb.op(scf.ConditionOp(bb.cmp(before.args[0], "ult", leaf.hi), *before.args))
         after = Block(arg_types=types)
         b = e.at_end(after)
         pos, end, *rest = after.args
         loc_cursors, body_iters = rest[: len(located)], rest[len(located) :]
-        crd = e.load_crd(b, leaf, pos)
+        crd = b.index_load(leaf.coordinates, [pos])
         moved, presence = self.locate(b, crd, loc_cursors)
         presence[driver] = True
         new_iters = e.dispatch(
             b, self.plan.cases, presence, self.case_args(crd, {driver: pos}), body_iters
         )
         next_end = e.segment_end(b, leaf.coordinates, end, leaf.hi)
-        b.insert(scf.YieldOp(end, next_end, *moved, *new_iters))
+        b.op(scf.YieldOp(end, next_end, *moved, *new_iters))
         for op in list(after.walk()):
             if isinstance(op, SegmentEndOp) and (op.coordinates, op.pos, op.hi) == (
                 leaf.coordinates,
@@ -477,7 +449,7 @@ class _MergeLowering:
                 op.result.replace_all_uses_with(end)
                 op.detach()
                 op.erase()
-        loop = e.outer.insert(scf.WhileOp(carried, types, [before], [after]))
+        loop = e.outer.op(scf.WhileOp(carried, types, [before], [after]))
         _mark(loop)
         results: list[SSAValue] = list(loop.results)
         for i, value in zip(located, results[2 : 2 + len(located)], strict=True):
@@ -497,10 +469,10 @@ class _MergeLowering:
         before = Block(arg_types=types)
         bb = e.at_end(before)
         inside = [
-            e.cmp(bb, "ult", arg, self.plan.leaves[i].hi)
+            bb.cmp(arg, "ult", self.plan.leaves[i].hi)
             for i, arg in zip(point, before.args[:n], strict=True)
         ]
-        bb.insert(scf.ConditionOp(e.all_of(bb, inside), *before.args))
+        bb.op(scf.ConditionOp(bb.all_of(inside), *before.args))
 
         after = Block(arg_types=types)
         b = e.at_end(after)
@@ -508,12 +480,16 @@ class _MergeLowering:
         crds: list[SSAValue] = []
         for i, arg in zip(point, args[:n], strict=True):
             leaf = self.plan.leaves[i]
-            crds.append(e.load_crd(b, leaf, arg) if isinstance(leaf, StoredOp) else arg)
+            crds.append(
+                b.index_load(leaf.coordinates, [arg])
+                if isinstance(leaf, StoredOp)
+                else arg
+            )
         crd = crds[0]
         for other in crds[1:]:
-            crd = e.select(b, e.cmp(b, "ult", other, crd), other, crd)
+            crd = b.select(b.cmp(other, "ult", crd), other, crd)
         presence: dict[int, Presence] = {
-            i: e.cmp(b, "eq", c, crd) for i, c in zip(point, crds, strict=True)
+            i: b.cmp(c, "eq", crd) for i, c in zip(point, crds, strict=True)
         }
         moved, located = self.locate(b, crd, args[n : len(order)])
         presence |= located
@@ -530,11 +506,11 @@ class _MergeLowering:
             present = presence[i]
             assert isinstance(present, SSAValue)
             advanced.append(
-                e.select(b, present, e.advance(b, self.plan.leaves[i], arg), arg)
+                b.select(present, e.advance(b, self.plan.leaves[i], arg), arg)
             )
-        b.insert(scf.YieldOp(*advanced, *moved, *new_iters))
+        b.op(scf.YieldOp(*advanced, *moved, *new_iters))
 
-        loop = e.outer.insert(scf.WhileOp(carried, types, [before], [after]))
+        loop = e.outer.op(scf.WhileOp(carried, types, [before], [after]))
         _mark(loop)
         results: list[SSAValue] = list(loop.results)
         for i, value in zip(order, results[: len(order)], strict=True):
@@ -569,10 +545,10 @@ class LowerParallelForeach(RewritePattern):
         case = op.case_block(0)
         crd = pos
         if isinstance(leaf, StoredOp) and case.args[0].uses:
-            crd = e.load_crd(b, leaf, pos)
+            crd = b.index_load(leaf.coordinates, [pos])
         e.inline_case(b, case, [crd, pos])
-        b.insert(scf.ReduceOp())
-        loop = e.outer.insert(
+        b.op(scf.ReduceOp())
+        loop = e.outer.op(
             scf.ParallelOp([leaf.lo], [leaf.hi], [e.const(1)], Region(body))
         )
         _mark(loop)
@@ -614,7 +590,7 @@ class LowerForeachByDenseExpansion(RewritePattern):
         )
         if (1,) in cases:
             iters = self.iterate_unmatched(e, op, right, ws, cases[(1,)], iters)
-        e.outer.insert(memref.DeallocOp.get(ws))
+        e.outer.op(memref.DeallocOp.get(ws))
         rewriter.replace(op, [], iters)
 
     @staticmethod
@@ -622,24 +598,28 @@ class LowerForeachByDenseExpansion(RewritePattern):
         """ws[crd[p]] = p + 1 for the positions of `leaf`, 0 elsewhere; (ws, size)."""
         body = Block(arg_types=[INDEX, INDEX])
         b = e.at_end(body)
-        crd1 = e.add1(b, e.load_crd(b, leaf, body.args[0]))
-        b.insert(scf.YieldOp(b.insert(arith.MaxUIOp(body.args[1], crd1)).result))
-        size = e.outer.insert(
+        crd1 = b.add(b.index_load(leaf.coordinates, [body.args[0]]), e.const(1))
+        b.op(scf.YieldOp(b.value(arith.MaxUIOp(body.args[1], crd1))))
+        size = e.outer.op(
             scf.ForOp(leaf.lo, leaf.hi, e.const(1), [e.const(0)], body)
         ).results[0]
         ws_type = MemRefType(INDEX, [DYNAMIC_INDEX])
-        ws = e.outer.insert(memref.AllocOp([size], [], ws_type)).memref
+        ws = e.outer.alloc(ws_type, [size])
         clear = Block(arg_types=[INDEX])
         clear.add_ops(
             [memref.StoreOp.get(e.const(0), ws, [clear.args[0]]), scf.YieldOp()]
         )
-        e.outer.insert(scf.ForOp(e.const(0), size, e.const(1), [], clear))
+        e.outer.op(scf.ForOp(e.const(0), size, e.const(1), [], clear))
         fill = Block(arg_types=[INDEX])
         b = e.at_end(fill)
         pos = fill.args[0]
-        b.insert(memref.StoreOp.get(e.add1(b, pos), ws, [e.load_crd(b, leaf, pos)]))
-        b.insert(scf.YieldOp())
-        e.outer.insert(scf.ForOp(leaf.lo, leaf.hi, e.const(1), [], fill))
+        b.op(
+            memref.StoreOp.get(
+                b.add(pos, e.const(1)), ws, [b.index_load(leaf.coordinates, [pos])]
+            )
+        )
+        b.op(scf.YieldOp())
+        e.outer.op(scf.ForOp(leaf.lo, leaf.hi, e.const(1), [], fill))
         return ws, size
 
     @staticmethod
@@ -657,25 +637,25 @@ class LowerForeachByDenseExpansion(RewritePattern):
         body = Block(arg_types=[INDEX, *types])
         pos, *iters = body.args
         b = e.at_end(body)
-        crd = e.load_crd(b, leaf, pos)
+        crd = b.index_load(leaf.coordinates, [pos])
         then = Block()
         tb = e.at_end(then)
-        tb.insert(scf.YieldOp(tb.insert(memref.LoadOp.get(ws, [crd])).res))
-        found = b.insert(
+        tb.op(scf.YieldOp(tb.load(ws, [crd])))
+        found = b.op(
             scf.IfOp(
-                e.cmp(b, "ult", crd, size),
+                b.cmp(crd, "ult", size),
                 [INDEX],
                 [then],
                 [Block([scf.YieldOp(e.const(0))])],
             )
         ).results[0]
-        present = e.cmp(b, "ne", found, e.const(0))
+        present = b.cmp(found, "ne", e.const(0))
         if union and (1,) in cases:
             # Clear matched entries: what remains are the right-only positions.
             mark = Block()
             mark.add_ops([memref.StoreOp.get(e.const(0), ws, [crd]), scf.YieldOp()])
-            b.insert(scf.IfOp(present, [], [mark]))
-        right_pos = b.insert(arith.SubiOp(found, e.const(1))).result
+            b.op(scf.IfOp(present, [], [mark]))
+        right_pos = b.sub(found, e.const(1))
         new_iters = e.dispatch(
             b,
             sorted(cases.items(), key=lambda case: -len(case[0])),
@@ -683,8 +663,8 @@ class LowerForeachByDenseExpansion(RewritePattern):
             lambda pattern: [crd, pos, right_pos][: 1 + len(pattern)],
             iters,
         )
-        b.insert(scf.YieldOp(*new_iters))
-        loop = e.outer.insert(
+        b.op(scf.YieldOp(*new_iters))
+        loop = e.outer.op(
             scf.ForOp(leaf.lo, leaf.hi, e.const(1), list(op.iter_args), body)
         )
         _mark(loop)
@@ -703,17 +683,17 @@ class LowerForeachByDenseExpansion(RewritePattern):
         body = Block(arg_types=[INDEX, *(v.type for v in iters)])
         pos, *body_iters = body.args
         b = e.at_end(body)
-        crd = e.load_crd(b, leaf, pos)
-        left = b.insert(memref.LoadOp.get(ws, [crd])).res
+        crd = b.index_load(leaf.coordinates, [pos])
+        left = b.load(ws, [crd])
         new_iters = e.dispatch(
             b,
             [((1,), case)],
-            {1: e.cmp(b, "ne", left, e.const(0))},
+            {1: b.cmp(left, "ne", e.const(0))},
             lambda _: [crd, pos],
             body_iters,
         )
-        b.insert(scf.YieldOp(*new_iters))
-        loop = e.outer.insert(scf.ForOp(leaf.lo, leaf.hi, e.const(1), iters, body))
+        b.op(scf.YieldOp(*new_iters))
+        loop = e.outer.op(scf.ForOp(leaf.lo, leaf.hi, e.const(1), iters, body))
         _mark(loop)
         return list(loop.results)
 

@@ -42,7 +42,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import IndexCastUIOp
-from xsparse.transforms.codegen_utils import constant_index
+from xsparse.transforms.codegen_utils.op_emitter import constant_index
 from xsparse.transforms.errors import check_insertable
 from xsparse.transforms.sparsifier.loop_emitter import (
     SparseKernelEmitter,

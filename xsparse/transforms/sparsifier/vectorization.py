@@ -77,11 +77,11 @@ from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import (
     GatherOp,
-    IndexCastUIOp,
     ScatterOp,
     StepOp,
     VectorScaleOp,
 )
+from xsparse.transforms.codegen_utils.op_emitter import OpEmitter, OpT
 
 LOOP_ATTR = "Emitted from"
 """The attribute the sparsifier puts on the loops it emits (MLIR's LoopEmitter)."""
@@ -225,7 +225,10 @@ class _LoopVectorizer:
     """One analysis (`codegen` false) or rewrite (`codegen` true) of one loop.
 
     Both walks run the same code so that analysis and rewriting stay in sync
-    (MLIR's vectorizeStmt / vectorizeExpr / vectorizeSubscripts).
+    (MLIR's vectorizeStmt / vectorizeExpr / vectorizeSubscripts). Not an
+    `OpEmitter`: it builds vector ops (its `load`/`store` are masked vector
+    accesses), and its constants, scalar or splat, are made once and hoisted
+    in front of the loop.
     """
 
     rewriter: PatternRewriter
@@ -846,7 +849,7 @@ class _CannotScalarize(Exception):
 
 
 @dataclass
-class _Scalarizer:
+class _Scalarizer(OpEmitter):
     """One lane of a vector loop body as scalar code (the loop's scalar epilogue).
 
     Knows the ops ForOpRewriter emits: masks vanish (the lane is on), masked
@@ -860,13 +863,10 @@ class _Scalarizer:
     masks: set[SSAValue] = field(default_factory=set[SSAValue])
     ops: list[Operation] = field(default_factory=list[Operation])
 
-    def emit(self, op: Operation) -> SSAValue:
-        """Append `op`; its result (ops without one are appended by `emit_op`)."""
+    def op(self, op: OpT) -> OpT:
+        """Append `op` to the lane's ops (inserted by the caller)."""
         self.ops.append(op)
-        return op.results[0]
-
-    def emit_op(self, op: Operation) -> None:
-        self.ops.append(op)
+        return op
 
     def lane(self, value: SSAValue) -> SSAValue:
         if value in self.mapping:
@@ -887,31 +887,25 @@ class _Scalarizer:
                 if is_integer_type(element) or isinstance(element, IndexType)
                 else FloatAttr(float(first), element)  # pyright: ignore[reportCallIssue, reportArgumentType]
             )
-            return self.emit(arith.ConstantOp(attr, element))
+            return self.value(arith.ConstantOp(attr, element))
         raise _CannotScalarize
-
-    def index(self, value: SSAValue) -> SSAValue:
-        scalar = self.lane(value)
-        if isinstance(scalar.type, IndexType):
-            return scalar
-        return self.emit(IndexCastUIOp(scalar, IndexType()))
 
     def subscripts(self, indices: Sequence[SSAValue], last: SSAValue) -> list[SSAValue]:
         idxs = [self.lane(i) for i in indices]
-        offset = self.index(last)
+        offset = self.to_index(self.lane(last))
         if constant_int(idxs[-1]) != 0:
-            offset = self.emit(arith.AddiOp(idxs[-1], offset))
+            offset = self.add(idxs[-1], offset)
         return [*idxs[:-1], offset]
 
     def run(self) -> list[Operation]:
         """The scalar ops of one lane (ending with the scalar `scf.yield`)."""
         for op in self.block.ops:
-            self.op(op)
+            self.scalarize(op)
         return self.ops
 
-    def op(self, op: Operation) -> None:
+    def scalarize(self, op: Operation) -> None:
         if isinstance(op, scf.YieldOp):
-            self.emit_op(scf.YieldOp(*(self.lane(v) for v in op.operands)))
+            self.op(scf.YieldOp(*(self.lane(v) for v in op.operands)))
         elif isinstance(op, affine.MinOp):
             pass
         elif isinstance(op, vector.CreateMaskOp):
@@ -926,25 +920,19 @@ class _Scalarizer:
                 return
             self.mapping[op.vector] = self.lane(op.source)
         elif isinstance(op, StepOp):
-            self.mapping[op.result] = self.emit(
-                arith.ConstantOp(IntegerAttr(0, IndexType()))
-            )
+            self.mapping[op.result] = self.index(0)
         elif isinstance(op, vector.MaskedLoadOp):
-            load = memref.LoadOp.get(op.base, [self.lane(i) for i in op.indices])
-            self.mapping[op.result] = self.emit(load)
+            idxs = [self.lane(i) for i in op.indices]
+            self.mapping[op.result] = self.load(op.base, idxs)
         elif isinstance(op, GatherOp):
-            load = memref.LoadOp.get(op.base, self.subscripts(op.indices, op.index_vec))
-            self.mapping[op.result] = self.emit(load)
+            idxs = self.subscripts(op.indices, op.index_vec)
+            self.mapping[op.result] = self.load(op.base, idxs)
         elif isinstance(op, vector.MaskedStoreOp):
             idxs = [self.lane(i) for i in op.indices]
-            self.emit_op(
-                memref.StoreOp.get(self.lane(op.value_to_store), op.base, idxs)
-            )
+            self.store(self.lane(op.value_to_store), op.base, idxs)
         elif isinstance(op, ScatterOp):
             idxs = self.subscripts(op.indices, op.index_vec)
-            self.emit_op(
-                memref.StoreOp.get(self.lane(op.value_to_store), op.base, idxs)
-            )
+            self.store(self.lane(op.value_to_store), op.base, idxs)
         elif isinstance(op, arith.SelectOp) and op.cond in self.masks:
             self.mapping[op.result] = self.lane(op.lhs)
         elif isinstance(op, _UNARY_OPS + _CAST_OPS + _BINARY_OPS + (arith.SelectOp,)):
@@ -956,7 +944,7 @@ class _Scalarizer:
                 properties=dict(op.properties),
                 attributes=dict(op.attributes),
             )
-            self.mapping[result] = self.emit(new)
+            self.mapping[result] = self.value(new)
         else:
             raise _CannotScalarize
 

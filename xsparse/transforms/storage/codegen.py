@@ -72,11 +72,8 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.xdsl_ext import DeallocTensorOp
+from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
-from xsparse.transforms.sparsifier.post_sparsification import (
-    GLOBAL_PREFIX,
-    Emitter,
-)
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
 from xsparse.transforms.storage.conversion import CONVERSION_PATTERNS
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS

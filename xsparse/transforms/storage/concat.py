@@ -67,10 +67,8 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.subset import ConcatOp
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
-from xsparse.transforms.sparsifier.post_sparsification import (
-    INDEX,
-    Emitter,
-)
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.storage.level_buffers import (
     FieldKey,
     LevelStorage,

@@ -104,15 +104,15 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
-from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.sparsifier.post_sparsification import (
-    INDEX,
-    Emitter,
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX
+from xsparse.transforms.codegen_utils.stored_entries import (
     dim_sizes,
     level_extent,
     level_sizes,
     walk_stored,
 )
+from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.storage.level_buffers import (
     Entries,
     alloc_large,

@@ -63,8 +63,9 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.sparsifier.post_sparsification import INDEX, Emitter
 from xsparse.transforms.storage.buffer_checks import (
     CheckedBuffers,
     GivenLevel,

@@ -59,13 +59,10 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX
+from xsparse.transforms.codegen_utils.stored_entries import dim_sizes, level_extent
 from xsparse.transforms.errors import check_dimension, check_insertable
-from xsparse.transforms.sparsifier.post_sparsification import (
-    INDEX,
-    Emitter,
-    dim_sizes,
-    level_extent,
-)
 from xsparse.transforms.storage.sort import sort_coordinates
 
 STORAGE_ATTR = "xsparse.storage"

@@ -55,10 +55,9 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
-from xsparse.transforms.codegen_utils import to_tensor
-from xsparse.transforms.sparsifier.post_sparsification import (
-    INDEX,
-    Emitter,
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX, to_tensor
+from xsparse.transforms.codegen_utils.stored_entries import (
     dim_sizes,
     for_each_stored,
     level_extent,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -30,12 +31,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.transforms.sparsifier.post_sparsification import (
-    DYNAMIC_INDEX,
-    GLOBAL_PREFIX,
-    INDEX,
-    Emitter,
-)
+from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX
 
 SORT_CUTOFF = 16
 """At most this many entries are insertion-sorted directly (measured: the

@@ -54,25 +54,25 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.codegen_utils import to_tensor
+from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.convert_to_llvm.memref import kept_dimensions
 from xsparse.transforms.sparsifier.sparsification import GeneralizeNamedOp
-from xsparse.transforms.structured.lower_subset import Emitter, buffer_of, memref_of
+from xsparse.transforms.structured.lower_subset import NestEmitter, buffer_of, memref_of
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
 
 
 def _mixed(
-    static: Sequence[int], dynamic: Sequence[SSAValue], e: Emitter
+    static: Sequence[int], dynamic: Sequence[SSAValue], e: NestEmitter
 ) -> list[SSAValue]:
     """Offsets, sizes or strides of a slice op as index values."""
     rest = iter(dynamic)
-    return [next(rest) if s == DYNAMIC_INDEX else e.const(s) for s in static]
+    return [next(rest) if s == DYNAMIC_INDEX else e.index(s) for s in static]
 
 
 def _slice_place(
-    op: AnySlice, e: Emitter, index: Sequence[SSAValue], rank: int
+    op: AnySlice, e: NestEmitter, index: Sequence[SSAValue], rank: int
 ) -> list[SSAValue]:
     """The place in the sliced tensor of element `index` of the slice (whose
     rank is `rank`): offset + index * stride on kept dimensions, the offset on
@@ -115,7 +115,7 @@ def _elementwise(op: GenericOp) -> bool:
     )
 
 
-def element(value: SSAValue, index: Sequence[SSAValue], e: Emitter) -> SSAValue:
+def element(value: SSAValue, index: Sequence[SSAValue], e: NestEmitter) -> SSAValue:
     """The element of a dense tensor `value` at `index`, computed from where the
     value comes from (no tile is materialized)."""
     owner = value.owner
@@ -124,10 +124,12 @@ def element(value: SSAValue, index: Sequence[SSAValue], e: Emitter) -> SSAValue:
         return element(owner.source, _slice_place(owner, e, index, rank), e)
     if isinstance(owner, GenericOp) and _elementwise(owner):
         return _generic_element(owner, index, e)
-    return e.op(memref.LoadOp.get(buffer_of(value, e), index))
+    return e.load(buffer_of(value, e), index)
 
 
-def _generic_element(op: GenericOp, index: Sequence[SSAValue], e: Emitter) -> SSAValue:
+def _generic_element(
+    op: GenericOp, index: Sequence[SSAValue], e: NestEmitter
+) -> SSAValue:
     """An elementwise generic's result at `index`: its body on its operands'
     elements there."""
     mapping: dict[SSAValue, SSAValue] = {}
@@ -147,7 +149,7 @@ def _generic_element(op: GenericOp, index: Sequence[SSAValue], e: Emitter) -> SS
             mapping[body_op.result] = index[body_op.dim.value.data]
             continue
         clone = body_op.clone(value_mapper=mapping)
-        e.put(clone)
+        e.op(clone)
         for old, new in zip(body_op.results, clone.results, strict=True):
             mapping[old] = new
     raise AssertionError("linalg.generic without linalg.yield")
@@ -199,7 +201,7 @@ def _slice_loop(op: scf.ForOp) -> bool:
     )
 
 
-def _own_buffer(init: SSAValue, loop: scf.ForOp, e: Emitter) -> SSAValue:
+def _own_buffer(init: SSAValue, loop: scf.ForOp, e: NestEmitter) -> SSAValue:
     """The buffer a loop starting from `init` updates: `init`'s own when the
     loop is its only reader, else a copy."""
     buffer = buffer_of(init, e)
@@ -209,8 +211,8 @@ def _own_buffer(init: SSAValue, loop: scf.ForOp, e: Emitter) -> SSAValue:
     ):
         return buffer
     t = memref_of(init.type)
-    fresh = e.alloc(t, [e.dim(buffer, d) for d in range(t.get_num_dims())])
-    e.put(memref.CopyOp(buffer, fresh))
+    fresh = e.alloc(t, e.sizes(buffer))
+    e.op(memref.CopyOp(buffer, fresh))
     return fresh
 
 
@@ -219,11 +221,11 @@ def bufferize_slice_loop(op: scf.ForOp, rewriter: PatternRewriter) -> None:
     and the inner slice loops so converted too (at once: once the loop yields
     nothing they would be dead)."""
     body = op.body.block
-    e = Emitter(InsertPoint.before(op))
+    e = NestEmitter(InsertPoint.before(op))
     buffers = [_own_buffer(init, op, e) for init in op.iter_args]
-    inside = Emitter(InsertPoint.at_start(body))
+    inside = NestEmitter(InsertPoint.at_start(body))
     for arg, buffer in zip(body.args[1:], buffers, strict=True):
-        arg.replace_all_uses_with(inside.op(to_tensor(buffer, arg.type)))
+        arg.replace_all_uses_with(inside.value(to_tensor(buffer, arg.type)))
         body.erase_arg(arg)
     for inner in list(body.ops):
         if isinstance(inner, tensor.InsertSliceOp) and isinstance(
@@ -236,9 +238,10 @@ def bufferize_slice_loop(op: scf.ForOp, rewriter: PatternRewriter) -> None:
     rewriter.replace(body.last_op, scf.YieldOp())
     loop = scf.ForOp(op.lb, op.ub, op.step, [], op.detach_region(op.body))
     rewriter.insert(loop, InsertPoint.before(op))
-    after = Emitter(InsertPoint.after(loop))
+    after = NestEmitter(InsertPoint.after(loop))
     views = [
-        after.op(to_tensor(b, r.type)) for b, r in zip(buffers, op.results, strict=True)
+        after.value(to_tensor(b, r.type))
+        for b, r in zip(buffers, op.results, strict=True)
     ]
     rewriter.replace(op, [], views)
 
@@ -251,17 +254,17 @@ def store_slice(op: tensor.InsertSliceOp, rewriter: PatternRewriter) -> None:
     tile_type = op.source.type
     assert isinstance(tile_type, TensorType)
     rank = tile_type.get_num_dims()
-    e = Emitter(InsertPoint.before(op))
+    e = NestEmitter(InsertPoint.before(op))
     sizes = _mixed(op.static_sizes.get_values(), op.sizes, e)
     kept = kept_dimensions(op.static_sizes.get_values(), rank)
     static_sizes = op.static_sizes.get_values()
     looped = [k for k, d in enumerate(kept) if static_sizes[d] != 1]
     with e.loops([sizes[kept[k]] for k in looped]) as ivs:
         at = dict(zip(looped, ivs, strict=True))
-        index = [at.get(k, e.const(0)) for k in range(rank)]
+        index = [at.get(k, e.index(0)) for k in range(rank)]
         value = element(op.source, index, e)
         place = _slice_place(op, e, index, rank)
-        e.put(memref.StoreOp.get(value, view.memref, place))
+        e.store(value, view.memref, place)
     rewriter.replace(op, [], [op.dest])
 
 

@@ -55,7 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xsparse.dialects.subset import GatherOp, slice_dims
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.sparsifier.sparsification import generic_of
-from xsparse.transforms.structured.lower_subset import Emitter
+from xsparse.transforms.structured.lower_subset import NestEmitter
 
 INDEX = IndexType()
 DYNAMIC = DYNAMIC_INDEX
@@ -83,16 +83,16 @@ def _tensor_type(value: SSAValue) -> TensorType[Attribute]:
     return t
 
 
-def _size(b: Emitter, value: SSAValue, d: int) -> SSAValue | int:
+def _size(b: NestEmitter, value: SSAValue, d: int) -> SSAValue | int:
     """Size `d` of a tensor: an int when static."""
     static = _tensor_type(value).get_shape()[d]
     if static != DYNAMIC:
         return static
-    return b.op(tensor.DimOp(value, b.const(d)))
+    return b.value(tensor.DimOp(value, b.index(d)))
 
 
 def _tile(
-    b: Emitter, value: SSAValue, batch: Sequence[SSAValue]
+    b: NestEmitter, value: SSAValue, batch: Sequence[SSAValue]
 ) -> tuple[list[SSAValue | int], list[SSAValue | int]]:
     """Offsets and sizes of the tile at `batch` (1 on batch dims, full elsewhere)."""
     rank = _tensor_type(value).get_num_dims()
@@ -148,7 +148,7 @@ class FuseElementwiseThroughGather(RewritePattern):
         gather = op.inputs[position].owner
         assert isinstance(gather, GatherOp)
         batch_rank = _tensor_type(gather.indices).get_num_dims() - 1
-        b = Emitter(InsertPoint.before(op))
+        b = NestEmitter(InsertPoint.before(op))
         bounds = [_size(b, op.outputs[0], d) for d in range(batch_rank)]
         result = self._nest(b, op, gather, position, bounds, [], op.outputs[0])
         rewriter.replace(op, [], [result])
@@ -157,7 +157,7 @@ class FuseElementwiseThroughGather(RewritePattern):
 
     def _nest(
         self,
-        b: Emitter,
+        b: NestEmitter,
         op: GenericOp,
         gather: GatherOp,
         position: int,
@@ -169,9 +169,9 @@ class FuseElementwiseThroughGather(RewritePattern):
         if len(batch) == len(bounds):
             return self._tile_body(b, op, gather, position, batch, acc)
         bound = bounds[len(batch)]
-        upper = b.const(bound) if isinstance(bound, int) else bound
+        upper = b.index(bound) if isinstance(bound, int) else bound
         body = Block(arg_types=[INDEX, acc.type])
-        loop = scf.ForOp(b.const(0), upper, b.const(1), [acc], Region(body))
+        loop = scf.ForOp(b.index(0), upper, b.index(1), [acc], Region(body))
         b.op(loop)
         inner = b.at(InsertPoint.at_end(body))
         value = self._nest(
@@ -182,7 +182,7 @@ class FuseElementwiseThroughGather(RewritePattern):
 
     def _tile_body(
         self,
-        b: Emitter,
+        b: NestEmitter,
         op: GenericOp,
         gather: GatherOp,
         position: int,
@@ -196,18 +196,18 @@ class FuseElementwiseThroughGather(RewritePattern):
         kept = slice_dims(rank, coordinates)
         coords: dict[int, SSAValue] = {}
         for j, d in enumerate(coordinates):
-            c = b.op(
+            c = b.value(
                 tensor.ExtractOp(
                     gather.indices,
-                    [*batch, b.const(j)],
+                    [*batch, b.index(j)],
                     _tensor_type(gather.indices).element_type,
                 )
             )
             if not isinstance(c.type, IndexType):
-                c = b.op(arith.IndexCastOp(c, INDEX))
+                c = b.value(arith.IndexCastOp(c, INDEX))
             coords[d] = c
         shape = src_type.get_shape()
-        gathered = b.op(
+        gathered = b.value(
             tensor.ExtractSliceOp(
                 source,
                 [coords.get(d, 0) for d in range(rank)],
@@ -235,7 +235,7 @@ class FuseElementwiseThroughGather(RewritePattern):
                 continue
             offsets, sizes = _tile(b, v, batch)
             tiles.append(
-                b.op(
+                b.value(
                     tensor.ExtractSliceOp(
                         v, offsets, sizes, [1] * loops, _tile_type(v, batch_rank)
                     )
@@ -243,7 +243,7 @@ class FuseElementwiseThroughGather(RewritePattern):
             )
             maps.append(AffineMapAttr(AffineMap.identity(loops)))
         offsets, sizes = _tile(b, acc, batch)
-        out_tile = b.op(
+        out_tile = b.value(
             tensor.ExtractSliceOp(
                 acc, offsets, sizes, [1] * loops, _tile_type(acc, batch_rank)
             )
@@ -257,7 +257,7 @@ class FuseElementwiseThroughGather(RewritePattern):
             op.iterator_types,
             [out_tile.type],
         )
-        computed = b.op(tile_op)
+        computed = b.value(tile_op)
         static_sizes = [s if isinstance(s, int) else DYNAMIC for s in sizes]
         static_offsets = [o if isinstance(o, int) else DYNAMIC for o in offsets]
         insert = tensor.InsertSliceOp.get(
@@ -270,7 +270,7 @@ class FuseElementwiseThroughGather(RewritePattern):
             sizes=[s for s in sizes if not isinstance(s, int)],
             result_type=acc.type,
         )
-        return b.op(insert)
+        return b.value(insert)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     replace_with,
 )
 from xsparse.transforms.convert_to_llvm.memref import identity_sizes_and_strides
-from xsparse.transforms.structured.lower_subset import Emitter
+from xsparse.transforms.structured.lower_subset import NestEmitter
 
 INDEX = IndexType()
 Access = jagged.GetOp | jagged.LoadOp | jagged.StoreOp | jagged.SizeOp | jagged.DimOp
@@ -89,12 +89,12 @@ def _outer_indices(op: Access) -> Sequence[SSAValue]:
     return op.indices
 
 
-def _as_view_type(value: SSAValue, t: JaggedBufferType, e: Emitter) -> SSAValue:
+def _as_view_type(value: SSAValue, t: JaggedBufferType, e: NestEmitter) -> SSAValue:
     """`value` cast to the type `jagged.get` returns, when it differs."""
     want = t.inner_view_type()
     if value.type == want:
         return value
-    return e.op(memref.CastOp.get(value, want))
+    return e.value(memref.CastOp.get(value, want))
 
 
 class FoldEllAccess(RewritePattern):
@@ -108,13 +108,13 @@ class FoldEllAccess(RewritePattern):
             return
         values = ell.values
         t = _jagged_type(op.buffer)
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         outer = list(_outer_indices(op))
         inner_shape = t.inner.get_shape()
         if isinstance(op, jagged.DimOp):
-            rewriter.replace(op, [], [e.dim(values, op.dimension.value.data)])
+            rewriter.replace(op, [], [e.size(values, op.dimension.value.data)])
         elif isinstance(op, jagged.SizeOp):
-            rewriter.replace(op, [], [e.const(inner_shape[op.dimension.value.data])])
+            rewriter.replace(op, [], [e.index(inner_shape[op.dimension.value.data])])
         elif isinstance(op, jagged.LoadOp):
             rewriter.replace(op, memref.LoadOp.get(values, [*outer, *op.inner]))
         elif isinstance(op, jagged.StoreOp):
@@ -137,24 +137,24 @@ class FoldEllAccess(RewritePattern):
                 [1] * (n + r),
                 strided_type(vt.element_type, inner_shape, strides[n:]),
             )
-            rewriter.replace(op, [], [_as_view_type(e.op(view), t, e)])
+            rewriter.replace(op, [], [_as_view_type(e.value(view), t, e)])
 
 
 def _segment(
-    e: Emitter, positions: SSAValue, row: SSAValue
+    e: NestEmitter, positions: SSAValue, row: SSAValue
 ) -> tuple[SSAValue, SSAValue]:
     """Start and size of row `row` of a CSR view."""
     pt = positions.type
     assert is_memref_type(pt)
-    lo = e.op(memref.LoadOp.get(positions, [row]))
-    hi = e.op(memref.LoadOp.get(positions, [e.add(row, e.const(1))]))
+    lo = e.load(positions, [row])
+    hi = e.load(positions, [e.add(row, e.index(1))])
     if isinstance(pt.element_type, IntegerType):
-        lo = e.op(arith.IndexCastOp(lo, INDEX))
-        hi = e.op(arith.IndexCastOp(hi, INDEX))
-    return lo, e.op(arith.SubiOp(hi, lo))
+        lo = e.value(arith.IndexCastOp(lo, INDEX))
+        hi = e.value(arith.IndexCastOp(hi, INDEX))
+    return lo, e.sub(hi, lo)
 
 
-def _csr_row(e: Emitter, view: jagged.FromPositionsOp, row: SSAValue) -> SSAValue:
+def _csr_row(e: NestEmitter, view: jagged.FromPositionsOp, row: SSAValue) -> SSAValue:
     """Inner buffer `row` of a CSR view: a subview of the values."""
     lo, size = _segment(e, view.positions, row)
     vt = view.values.type
@@ -172,7 +172,7 @@ def _csr_row(e: Emitter, view: jagged.FromPositionsOp, row: SSAValue) -> SSAValu
         [1],
         strided_type(vt.element_type, t.inner.get_shape(), strides),
     )
-    return _as_view_type(e.op(sub), t, e)
+    return _as_view_type(e.value(sub), t, e)
 
 
 class FoldPositionsAccess(RewritePattern):
@@ -184,10 +184,10 @@ class FoldPositionsAccess(RewritePattern):
         view = op.buffer.owner
         if not isinstance(view, jagged.FromPositionsOp):
             return
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         if isinstance(op, jagged.DimOp):
-            n = e.dim(view.positions, 0)
-            rewriter.replace(op, [], [e.op(arith.SubiOp(n, e.const(1)))])
+            n = e.size(view.positions, 0)
+            rewriter.replace(op, [], [e.sub(n, e.index(1))])
             return
         (row,) = _outer_indices(op)
         if isinstance(op, jagged.GetOp):
@@ -218,17 +218,17 @@ class MaterializeView(RewritePattern):
             rewriter.erase(op)
             return
         t = _jagged_type(op.result)
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         if isinstance(op, jagged.FromPositionsOp):
-            sizes = [e.op(arith.SubiOp(e.dim(op.positions, 0), e.const(1)))]
+            sizes = [e.sub(e.size(op.positions, 0), e.index(1))]
         else:
-            sizes = e.dims(op.values, range(t.get_num_dims()))
+            sizes = e.sizes(op.values, range(t.get_num_dims()))
         dynamic = [s for s, d in zip(sizes, t.get_shape(), strict=True) if d == DYNAMIC]
-        out = e.op(jagged.AllocOp(dynamic, t))
+        out = e.value(jagged.AllocOp(dynamic, t))
         with e.loops(sizes) as ivs:
             get = jagged.GetOp(op.result, ivs)
-            e.put(get)
-            e.put(jagged.SetOp(get.result, out, ivs))
+            e.op(get)
+            e.op(jagged.SetOp(get.result, out, ivs))
         op.result.replace_uses_with_if(out, lambda use: use.operation is not get)
         # the get just built reads the view: fold it like any other access
         fold = (
@@ -251,10 +251,10 @@ class AccessThroughGet(RewritePattern):
     ) -> None:
         if isinstance(op.buffer.owner, jagged.FromPositionsOp | jagged.FromEllOp):
             return
-        e = Emitter(InsertPoint.before(op))
-        inner = e.op(jagged.GetOp(op.buffer, list(_outer_indices(op))))
+        e = NestEmitter(InsertPoint.before(op))
+        inner = e.value(jagged.GetOp(op.buffer, list(_outer_indices(op))))
         if isinstance(op, jagged.SizeOp):
-            rewriter.replace(op, [], [e.dim(inner, op.dimension.value.data)])
+            rewriter.replace(op, [], [e.size(inner, op.dimension.value.data)])
         elif isinstance(op, jagged.LoadOp):
             rewriter.replace(op, memref.LoadOp.get(inner, op.inner))
         else:

@@ -64,16 +64,19 @@ from xsparse.dialects.type_guards import (
     is_tensor_or_memref_type,
     is_tensor_type,
 )
-from xsparse.transforms.codegen_utils import to_tensor
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT, to_tensor
 from xsparse.transforms.errors import PassFailure
-from xsparse.transforms.sparsifier.post_sparsification import Emitter as CodeEmitter
 
 DYNAMIC = DYNAMIC_INDEX
-INDEX = IndexType()
 
 
-class Emitter:
-    """Inserts ops at a moving point; builds constants, sizes and loop nests."""
+class NestEmitter(OpEmitter):
+    """Inserts ops at a moving point: `loops` and `if_` move it into the bodies
+    they build, so that a pattern writes a whole loop nest in order. Index
+    constants are made once, before everything emitted at `start`, and shared
+    by the emitters `at` other points (the shared `Emitter` has a fixed point
+    and makes a constant where it is asked for)."""
 
     def __init__(self, point: InsertPoint):
         self.point = point
@@ -81,55 +84,30 @@ class Emitter:
         self._constants: dict[int, SSAValue] = {}
         self._first: list[Operation] = []  # the first op emitted at `start`
 
-    def at(self, point: InsertPoint) -> Emitter:
+    def at(self, point: InsertPoint) -> NestEmitter:
         """An emitter at `point` sharing this one's constants."""
-        other = Emitter(point)
+        other = NestEmitter(point)
         other.start = self.start
         other._constants = self._constants
         other._first = self._first
         return other
 
-    def put(self, op: Operation) -> None:
+    def op(self, op: OpT) -> OpT:
         Rewriter.insert_op(op, self.point)
         if not self._first and self.point is self.start:
             self._first.append(op)
+        return op
 
-    def op(self, op: Operation) -> SSAValue:
-        self.put(op)
-        return op.results[0]
-
-    def const(self, value: int) -> SSAValue:
+    def index(self, n: int) -> SSAValue:
         """An index constant, created once, before everything emitted at `start`."""
-        found = self._constants.get(value)
+        found = self._constants.get(n)
         if found is None:
-            constant = arith.ConstantOp(IntegerAttr(value, INDEX))
+            constant = arith.ConstantOp(IntegerAttr(n, INDEX))
             point = InsertPoint.before(self._first[0]) if self._first else self.start
             Rewriter.insert_op(constant, point)
             self._first[:1] = [constant]
-            found = self._constants[value] = constant.result
+            found = self._constants[n] = constant.result
         return found
-
-    def dim(self, buffer: SSAValue, d: int) -> SSAValue:
-        t = buffer.type
-        assert is_memref_type(t)
-        size = t.get_shape()[d]
-        if size != DYNAMIC:
-            return self.const(size)
-        return self.op(memref.DimOp(buffer, self.const(d)))
-
-    def dims(self, buffer: SSAValue, which: Sequence[int]) -> list[SSAValue]:
-        return [self.dim(buffer, d) for d in which]
-
-    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(arith.AddiOp(a, b))
-
-    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(arith.MuliOp(a, b))
-
-    def alloc(self, t: MemRefType[Attribute], sizes: Sequence[SSAValue]) -> SSAValue:
-        """A fresh identity-layout buffer of type `t`; `sizes` has every dimension."""
-        dynamic = [s for s, d in zip(sizes, t.get_shape(), strict=True) if d == DYNAMIC]
-        return self.op(memref.AllocOp(dynamic, [], t))
 
     @contextmanager
     def loops(
@@ -137,14 +115,14 @@ class Emitter:
     ) -> Generator[list[SSAValue], None, None]:
         """A nest of `scf.for` from 0 to each bound; the body goes inside."""
         outer = self.point
-        zero = self.const(0) if bounds else None
-        one = self.const(1) if bounds else None
+        zero = self.index(0) if bounds else None
+        one = self.index(1) if bounds else None
         ivs: list[SSAValue] = []
         for bound in bounds:
             assert zero is not None and one is not None
             body = Block(arg_types=[INDEX])
             body.add_op(scf.YieldOp())
-            self.put(scf.ForOp(zero, bound, one, [], Region(body)))
+            self.op(scf.ForOp(zero, bound, one, [], Region(body)))
             ivs.append(body.args[0])
             self.point = InsertPoint.before(body.last_op)  # pyright: ignore[reportArgumentType]
         try:
@@ -161,7 +139,7 @@ class Emitter:
         outer = self.point
         then_block = Block([scf.YieldOp()])
         else_block = Block([scf.YieldOp()])
-        self.put(
+        self.op(
             scf.IfOp(
                 condition,
                 [],
@@ -185,7 +163,7 @@ def memref_of(t: Attribute) -> MemRefType[Attribute]:
     return MemRefType(t.element_type, t.get_shape())
 
 
-def buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
+def buffer_of(tensor: SSAValue, e: NestEmitter) -> SSAValue:
     """The buffer behind a tensor (the memref of a `to_tensor`, else a `to_buffer`)."""
     owner = tensor.owner
     if isinstance(owner, bufferization.ToTensorOp):
@@ -203,41 +181,41 @@ def buffer_of(tensor: SSAValue, e: Emitter) -> SSAValue:
     if isinstance(owner, Block):
         Rewriter.insert_op(to_buffer, InsertPoint.at_start(owner))
         return to_buffer.results[0]
-    return e.op(to_buffer)
+    return e.value(to_buffer)
 
 
 def _coordinate_values(
-    e: Emitter, indices: SSAValue, batch: Sequence[SSAValue], count: int
+    e: NestEmitter, indices: SSAValue, batch: Sequence[SSAValue], count: int
 ) -> list[SSAValue]:
     """The coordinate tuple at `indices[batch..., :]`, as index values."""
     t = indices.type
     assert is_memref_type(t)
     values: list[SSAValue] = []
     for j in range(count):
-        v = e.op(memref.LoadOp.get(indices, [*batch, e.const(j)]))
-        if not isinstance(t.element_type, IndexType):
-            v = e.op(arith.IndexCastOp(v, INDEX))
+        v = e.load(indices, [*batch, e.index(j)])
+        if not isinstance(t.element_type, IndexType):  # signed: negatives are huge
+            v = e.value(arith.IndexCastOp(v, INDEX))
         values.append(v)
     return values
 
 
 def _in_bounds(
-    e: Emitter, coords: Sequence[SSAValue], sizes: Sequence[SSAValue]
+    e: NestEmitter, coords: Sequence[SSAValue], sizes: Sequence[SSAValue]
 ) -> SSAValue:
     """All coordinates within their sizes (one unsigned compare each: negative
     values are huge)."""
     result: SSAValue | None = None
     for c, size in zip(coords, sizes, strict=True):
-        ok = e.op(arith.CmpiOp(c, size, "ult"))
-        result = ok if result is None else e.op(arith.AndIOp(result, ok))
+        ok = e.cmp(c, "ult", size)
+        result = ok if result is None else e.value(arith.AndIOp(result, ok))
     assert result is not None
     return result
 
 
-def _report(e: Emitter, rewriter: PatternRewriter, message: str) -> None:
+def _report(e: NestEmitter, rewriter: PatternRewriter, message: str) -> None:
     """`xsparse_runtime_error(message)` at `e`'s point: bad run-time data (the
     kernel goes on, so the caller keeps every access in bounds)."""
-    CodeEmitter(rewriter, e.point).runtime_error(message)
+    Emitter(rewriter, e.point).runtime_error(message)
 
 
 def _size_text(buffer: SSAValue, d: int) -> str:
@@ -246,7 +224,7 @@ def _size_text(buffer: SSAValue, d: int) -> str:
 
 
 def _report_out_of_range(
-    e: Emitter,
+    e: NestEmitter,
     rewriter: PatternRewriter,
     what: str,
     coords: Sequence[SSAValue],
@@ -262,13 +240,13 @@ def _report_out_of_range(
         if len(coords) == 1:
             _report(e, rewriter, message)
             return
-        with e.if_(e.op(arith.CmpiOp(c, size, "uge"))):
+        with e.if_(e.cmp(c, "uge", size)):
             _report(e, rewriter, message)
 
 
 @contextmanager
 def _checked(
-    e: Emitter,
+    e: NestEmitter,
     rewriter: PatternRewriter,
     what: str,
     coords: Sequence[SSAValue],
@@ -309,7 +287,7 @@ class BufferizeGather(RewritePattern):
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         if not is_tensor_type(op.result.type):
             return
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         gather = GatherOp(
             buffer_of(op.input, e),
             buffer_of(op.indices, e),
@@ -318,7 +296,7 @@ class BufferizeGather(RewritePattern):
             "copy",
             op.padding,
         )
-        rewriter.replace(op, [], [e.op(to_tensor(e.op(gather), owned=True))])
+        rewriter.replace(op, [], [e.value(to_tensor(e.value(gather), owned=True))])
 
 
 def _rank(value: SSAValue) -> int:
@@ -336,13 +314,13 @@ class BufferizeScatter(RewritePattern):
         if op.result is None:
             return
         in_place = op.dest.uses.get_length() == 1
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         dest = buffer_of(op.dest, e)
         if not in_place:
-            copy = e.alloc(_shaped(dest), e.dims(dest, range(_rank(dest))))
+            copy = e.alloc(_shaped(dest), e.sizes(dest))
             _copy_into(e, dest, copy, dim=0, offset=None)
             dest = copy
-        e.put(
+        e.op(
             ScatterOp(
                 buffer_of(op.source, e),
                 dest,
@@ -352,7 +330,7 @@ class BufferizeScatter(RewritePattern):
                 op.skip_out_of_bounds is not None,
             )
         )
-        rewriter.replace(op, [], [e.op(to_tensor(dest, owned=True))])
+        rewriter.replace(op, [], [e.value(to_tensor(dest, owned=True))])
 
 
 class BufferizeConcat(RewritePattern):
@@ -366,14 +344,14 @@ class BufferizeConcat(RewritePattern):
             return
         if any(sparse_encoding(v.type) for v in (*op.inputs, op.result)):
             return
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         concat = ConcatOp(
             [buffer_of(v, e) for v in op.inputs],
             op.dim,
             memref_of(op.result.type),
             op.mode_name,
         )
-        rewriter.replace(op, [], [e.op(to_tensor(e.op(concat), owned=True))])
+        rewriter.replace(op, [], [e.value(to_tensor(e.value(concat), owned=True))])
 
 
 class GatherCopyToLoops(RewritePattern):
@@ -387,24 +365,22 @@ class GatherCopyToLoops(RewritePattern):
             return
         if not isinstance(res.layout, NoneAttr):
             raise PassFailure(op, "a gather copy allocates an identity-layout result")
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         src, idx = op.input, op.indices
         rank = _rank(src)
         coordinates = op.coordinate_dims(rank)
         kept = slice_dims(rank, coordinates)
-        batch_sizes = e.dims(idx, range(_rank(idx) - 1))
-        slice_sizes = e.dims(src, kept)
-        limits = e.dims(src, coordinates)
+        batch_sizes = e.sizes(idx, range(_rank(idx) - 1))
+        slice_sizes = e.sizes(src, kept)
+        limits = e.sizes(src, coordinates)
         out = e.alloc(res, batch_sizes + slice_sizes)
         with e.loops(batch_sizes) as batch:
             coords = _coordinate_values(e, idx, batch, len(coordinates))
 
             def copy_slice() -> None:
                 with e.loops(slice_sizes) as rest:
-                    v = e.op(
-                        memref.LoadOp.get(src, _merge(rank, coordinates, coords, rest))
-                    )
-                    e.put(memref.StoreOp.get(v, out, [*batch, *rest]))
+                    v = e.load(src, _merge(rank, coordinates, coords, rest))
+                    e.store(v, out, [*batch, *rest])
 
             if not coordinates:
                 copy_slice()
@@ -419,7 +395,7 @@ class GatherCopyToLoops(RewritePattern):
                     copy_slice()
                     otherwise()
                     with e.loops(slice_sizes) as rest:
-                        e.put(memref.StoreOp.get(op.padding, out, [*batch, *rest]))
+                        e.store(op.padding, out, [*batch, *rest])
         rewriter.replace(op, [], [out])
 
 
@@ -442,19 +418,19 @@ class GatherViewToJagged(RewritePattern):
         res = op.result.type
         if not isinstance(res, jagged.JaggedBufferType):
             return
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         src, idx = op.input, op.indices
         rank = _rank(src)
         coordinates = op.coordinate_dims(rank)
         kept = slice_dims(rank, coordinates)
-        batch_sizes = e.dims(idx, range(_rank(idx) - 1))
+        batch_sizes = e.sizes(idx, range(_rank(idx) - 1))
         dynamic_outer = [
             s for s, d in zip(batch_sizes, res.get_shape(), strict=True) if d == DYNAMIC
         ]
-        out = e.op(jagged.AllocOp(dynamic_outer, res))
+        out = e.value(jagged.AllocOp(dynamic_outer, res))
         shape = _shaped(src).get_shape()
         slice_type = _slice_type(src, kept)
-        limits = e.dims(src, coordinates)
+        limits = e.sizes(src, coordinates)
         with e.loops(batch_sizes) as batch:
             coords = _coordinate_values(e, idx, batch, len(coordinates))
             if coordinates:  # out of range: an error, and a view at 0
@@ -464,12 +440,10 @@ class GatherViewToJagged(RewritePattern):
                     _report_out_of_range(
                         e, rewriter, "subset.gather", coords, limits, src, coordinates
                     )
-                coords = [
-                    e.op(arith.SelectOp(in_bounds, c, e.const(0))) for c in coords
-                ]
+                coords = [e.select(in_bounds, c, e.index(0)) for c in coords]
             at = dict(zip(coordinates, coords, strict=True))
             dyn_offsets = [at[d] for d in range(rank) if d in at]
-            dyn_sizes = [e.dim(src, d) for d in kept if shape[d] == DYNAMIC]
+            dyn_sizes = [e.size(src, d) for d in kept if shape[d] == DYNAMIC]
             view = memref.SubviewOp(
                 src,
                 dyn_offsets,
@@ -480,7 +454,7 @@ class GatherViewToJagged(RewritePattern):
                 [1] * rank,
                 slice_type,
             )
-            e.put(jagged.SetOp(e.op(view), out, batch))
+            e.op(jagged.SetOp(e.value(view), out, batch))
         rewriter.replace(op, [], [out])
 
 
@@ -496,25 +470,25 @@ class GatherViewToStrided(RewritePattern):
         src_type = _shaped(op.input)
         if not isinstance(src_type.layout, NoneAttr):
             raise PassFailure(op, "a range view needs an identity-layout input")
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         rank = src_type.get_num_dims()
         (c,) = op.coordinate_dims(rank)
         kept = slice_dims(rank, [c])
         shape = src_type.get_shape()
         static_strides = memref_strides(src_type)
         assert static_strides is not None
-        sizes = e.dims(op.input, range(rank))
-        strides: list[SSAValue] = [e.const(1)] * rank
+        sizes = e.sizes(op.input)
+        strides: list[SSAValue] = [e.index(1)] * rank
         for d in reversed(range(rank - 1)):
             strides[d] = e.mul(strides[d + 1], sizes[d + 1])
-        count = e.dim(op.indices, 0)
+        count = e.size(op.indices, 0)
         first = _first_index(e, op.indices, count)
         # The range [first, first + count) must lie in the input; otherwise a
         # run-time error and an empty view at 0.
-        bad = e.op(
+        bad = e.value(
             arith.OrIOp(
-                e.op(arith.CmpiOp(first, sizes[c], "ugt")),
-                e.op(arith.CmpiOp(count, e.op(arith.SubiOp(sizes[c], first)), "ugt")),
+                e.cmp(first, "ugt", sizes[c]),
+                e.cmp(count, "ugt", e.sub(sizes[c], first)),
             )
         )
         with e.if_(bad):
@@ -524,8 +498,8 @@ class GatherViewToStrided(RewritePattern):
                 "subset.gather: index range out of range "
                 f"[0, {_size_text(op.input, c)}) in dimension {c}",
             )
-        first = e.op(arith.SelectOp(bad, e.const(0), first))
-        count = e.op(arith.SelectOp(bad, e.const(0), count))
+        first = e.select(bad, e.index(0), first)
+        count = e.select(bad, e.index(0), count)
         offset = e.mul(first, strides[c])
         result_sizes = [DYNAMIC] + [shape[d] for d in kept]
         result_strides = [static_strides[d] for d in [c, *kept]]
@@ -539,18 +513,18 @@ class GatherViewToStrided(RewritePattern):
             result_strides,
             res,
         )
-        rewriter.replace(op, [], [e.op(cast)])
+        rewriter.replace(op, [], [e.value(cast)])
 
 
-def _first_index(e: Emitter, indices: SSAValue, count: SSAValue) -> SSAValue:
+def _first_index(e: NestEmitter, indices: SSAValue, count: SSAValue) -> SSAValue:
     """`indices[0, 0]` as an index, 0 when there are no indices (never read then)."""
     then_block, else_block = Block(), Block()
     inner = e.at(InsertPoint.at_end(then_block))
-    (value,) = _coordinate_values(inner, indices, [e.const(0)], 1)
+    (value,) = _coordinate_values(inner, indices, [e.index(0)], 1)
     then_block.add_op(scf.YieldOp(value))
-    else_block.add_op(scf.YieldOp(e.const(0)))
-    nonempty = e.op(arith.CmpiOp(count, e.const(0), "ne"))
-    return e.op(scf.IfOp(nonempty, [INDEX], Region(then_block), Region(else_block)))
+    else_block.add_op(scf.YieldOp(e.index(0)))
+    nonempty = e.cmp(count, "ne", e.index(0))
+    return e.value(scf.IfOp(nonempty, [INDEX], Region(then_block), Region(else_block)))
 
 
 class ScatterToLoops(RewritePattern):
@@ -560,25 +534,21 @@ class ScatterToLoops(RewritePattern):
     def match_and_rewrite(self, op: ScatterOp, rewriter: PatternRewriter) -> None:
         if op.result is not None:
             return
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         dst, idx = op.dest, op.indices
         rank = _rank(dst)
         coordinates = op.coordinate_dims(rank)
         kept = slice_dims(rank, coordinates)
-        batch_sizes = e.dims(idx, range(_rank(idx) - 1))
-        slice_sizes = e.dims(dst, kept)
-        limits = e.dims(dst, coordinates)
+        batch_sizes = e.sizes(idx, range(_rank(idx) - 1))
+        slice_sizes = e.sizes(dst, kept)
+        limits = e.sizes(dst, coordinates)
         with e.loops(batch_sizes) as batch:
             coords = _coordinate_values(e, idx, batch, len(coordinates))
 
             def store_slice() -> None:
                 with e.loops(slice_sizes) as rest:
-                    v = e.op(memref.LoadOp.get(op.source, [*batch, *rest]))
-                    e.put(
-                        memref.StoreOp.get(
-                            v, dst, _merge(rank, coordinates, coords, rest)
-                        )
-                    )
+                    v = e.load(op.source, [*batch, *rest])
+                    e.store(v, dst, _merge(rank, coordinates, coords, rest))
 
             if not coordinates:
                 store_slice()
@@ -594,7 +564,7 @@ class ScatterToLoops(RewritePattern):
 
 
 def _copy_into(
-    e: Emitter,
+    e: NestEmitter,
     source: SSAValue,
     target: SSAValue,
     dim: int,
@@ -604,30 +574,30 @@ def _copy_into(
     """`target[i + offset along dim] = source[i]` over all of `source` (or the
     first `extents` of it)."""
     if extents is None:
-        extents = e.dims(source, range(_rank(source)))
+        extents = e.sizes(source)
     with e.loops(extents) as ivs:
-        v = e.op(memref.LoadOp.get(source, ivs))
+        v = e.load(source, ivs)
         at = list(ivs)
         if offset is not None:
             at[dim] = e.add(at[dim], offset)
-        e.put(memref.StoreOp.get(v, target, at))
+        e.store(v, target, at)
 
 
-def _concat_sizes(e: Emitter, op: ConcatOp) -> list[SSAValue]:
+def _concat_sizes(e: NestEmitter, op: ConcatOp) -> list[SSAValue]:
     """Every size of a concat's result (the concatenated one summed)."""
     res = _shaped(op.result)
     sizes: list[SSAValue] = []
     for d, static in enumerate(res.get_shape()):
         if static != DYNAMIC:
-            sizes.append(e.const(static))
+            sizes.append(e.index(static))
         elif d == op.dim:
-            parts = [e.dim(v, d) for v in op.inputs]
+            parts = [e.size(v, d) for v in op.inputs]
             total = parts[0]
             for p in parts[1:]:
                 total = e.add(total, p)
             sizes.append(total)
         else:
-            sizes.append(e.dim(op.inputs[0], d))
+            sizes.append(e.size(op.inputs[0], d))
     return sizes
 
 
@@ -659,25 +629,25 @@ def _fits(op: ConcatOp, v: SSAValue, d: int) -> bool:
 
 
 def _check_concat_sizes(
-    e: Emitter, rewriter: PatternRewriter, op: ConcatOp, sizes: Sequence[SSAValue]
+    e: NestEmitter, rewriter: PatternRewriter, op: ConcatOp, sizes: Sequence[SSAValue]
 ) -> None:
     """A run-time error where an operand's size outside the concatenated
     dimension differs from the result's, or where the sizes along it do not add
     up to a static result size."""
     for d in _unknown_dims(op):
         if d == op.dim:
-            parts = [e.dim(v, d) for v in op.inputs]
+            parts = [e.size(v, d) for v in op.inputs]
             total = parts[0]
             for p in parts[1:]:
                 total = e.add(total, p)
-            bad = e.op(arith.CmpiOp(total, sizes[d], "ne"))
+            bad = e.cmp(total, "ne", sizes[d])
             message = (
                 f"subset.concat: the operands' sizes in dimension {d} do not add "
                 f"up to the result's size {_size_text(op.result, d)}"
             )
         else:
             flags = [
-                e.op(arith.CmpiOp(e.dim(v, d), sizes[d], "ne"))
+                e.cmp(e.size(v, d), "ne", sizes[d])
                 for v in op.inputs
                 if not _fits(op, v, d)
             ]
@@ -685,7 +655,7 @@ def _check_concat_sizes(
                 continue
             bad = flags[0]
             for f in flags[1:]:
-                bad = e.op(arith.OrIOp(bad, f))
+                bad = e.value(arith.OrIOp(bad, f))
             message = (
                 f"subset.concat: the operands' sizes differ in dimension {d} "
                 f"(only dimension {op.dim} is concatenated)"
@@ -703,7 +673,7 @@ class ConcatToCopies(RewritePattern):
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
         if not is_memref_type(op.result.type):
             return
-        e = Emitter(InsertPoint.before(op))
+        e = NestEmitter(InsertPoint.before(op))
         sizes = _concat_sizes(e, op)
         out = e.alloc(_shaped(op.result), sizes)
         unknown = _unknown_dims(op)
@@ -711,16 +681,16 @@ class ConcatToCopies(RewritePattern):
             _check_concat_sizes(e, rewriter, op, sizes)
         offset: SSAValue | None = None
         for v in op.inputs:
-            extents = e.dims(v, range(_rank(v)))
+            extents = e.sizes(v)
             for d in unknown:  # never past the result
                 if _fits(op, v, d):
                     continue
                 room = sizes[d]
                 if d == op.dim and offset is not None:
-                    room = e.op(arith.SubiOp(room, e.op(arith.MinUIOp(offset, room))))
-                extents[d] = e.op(arith.MinUIOp(extents[d], room))
+                    room = e.sub(room, e.value(arith.MinUIOp(offset, room)))
+                extents[d] = e.value(arith.MinUIOp(extents[d], room))
             _copy_into(e, v, out, op.dim, offset, extents)
-            size = e.dim(v, op.dim)
+            size = e.size(v, op.dim)
             offset = size if offset is None else e.add(offset, size)
         rewriter.replace(op, [], [out])
 
@@ -807,13 +777,13 @@ class ConcatInPlace(RewritePattern):
         assert block is not None
         first = min(allocs, key=lambda a: block.get_operation_index(a))  # pyright: ignore[reportArgumentType]
         assert first is not None
-        e = Emitter(InsertPoint.before(first))
+        e = NestEmitter(InsertPoint.before(first))
         sizes = _sizes_before(first, op, e)
         if sizes is None:
             return
         dest = e.alloc(_shaped(op.result), sizes)
         rank = _rank(dest)
-        offset: SSAValue = e.const(0)
+        offset: SSAValue = e.index(0)
         for v, alloc in zip(op.inputs, allocs, strict=True):
             assert alloc is not None
             size = _available(_size_of_alloc(alloc, op.dim, e), first)
@@ -834,7 +804,7 @@ class ConcatInPlace(RewritePattern):
                 [1] * rank,
                 view_type,
             )
-            e.put(view)
+            e.op(view)
             for use in list(v.uses):
                 if isinstance(use.operation, memref.DeallocOp):
                     rewriter.erase(use.operation)
@@ -876,23 +846,25 @@ def _sizes_agree(op: ConcatOp, allocs: Sequence[memref.AllocOp]) -> bool:
     return True
 
 
-def _size_of_alloc(alloc: memref.AllocOp, d: int, e: Emitter) -> SSAValue:
+def _size_of_alloc(alloc: memref.AllocOp, d: int, e: NestEmitter) -> SSAValue:
     t = _shaped(alloc.memref)
     shape = t.get_shape()
     if shape[d] != DYNAMIC:
-        return e.const(shape[d])
+        return e.index(shape[d])
     position = sum(1 for s in shape[:d] if s == DYNAMIC)
     return alloc.dynamic_sizes[position]
 
 
-def _sizes_before(first: Operation, op: ConcatOp, e: Emitter) -> list[SSAValue] | None:
+def _sizes_before(
+    first: Operation, op: ConcatOp, e: NestEmitter
+) -> list[SSAValue] | None:
     """The concat result's sizes, computed before `first` from the operands' allocs."""
     allocs = [v.owner for v in op.inputs]
     res = _shaped(op.result)
     sizes: list[SSAValue] = []
     for d, static in enumerate(res.get_shape()):
         if static != DYNAMIC:
-            sizes.append(e.const(static))
+            sizes.append(e.index(static))
             continue
         parts = allocs if d == op.dim else allocs[:1]
         values = [
