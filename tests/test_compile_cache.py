@@ -29,6 +29,14 @@ print(k(a, np.array([1.0, 2.0, 3.0]), np.zeros(2)).tolist())
 """
 
 
+FIRST_PROCESS = """
+import numpy as np, scipy.sparse as sp
+import xsparse
+k = xsparse.compile(SOURCE)
+k(sp.csr_array(np.eye(2)), np.ones(2), np.zeros(2))  # and its int32 variant
+"""
+
+
 def test_same_process_returns_the_same_kernel() -> None:
     assert xsparse.compile(KERNEL) is xsparse.compile(KERNEL)
     assert xsparse.compile(KERNEL) is not xsparse.compile(KERNEL, opt_level=2)
@@ -37,7 +45,7 @@ def test_same_process_returns_the_same_kernel() -> None:
 def test_new_process_loads_from_disk(tmp_path: Path) -> None:
     env = {**os.environ, "XSPARSE_CACHE_DIR": str(tmp_path)}
     first = subprocess.run(
-        [sys.executable, "-c", f"import xsparse; xsparse.compile({KERNEL!r})"],
+        [sys.executable, "-c", f"SOURCE = {KERNEL!r}\n" + FIRST_PROCESS],
         env=env,
         capture_output=True,
         text=True,

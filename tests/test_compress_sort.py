@@ -24,7 +24,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 import xsparse
-from xsparse.transforms.sparsifier.post_sparsification import Emitter
+from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.storage.sort import (
     SORT_CUTOFF,
     heap_sort,

@@ -31,6 +31,7 @@ import numpy as np, scipy.sparse as sp
 import xsparse
 k = xsparse.compile(SOURCE)
 a = sp.csr_array(sp.random(40, 30, density=0.2, random_state=0))
+a.indptr, a.indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)  # one kernel
 x = np.linspace(-1.0, 2.0, 30)
 y = k(a, x, np.zeros(40))
 assert np.allclose(y, a @ x), (y, a @ x)

@@ -63,7 +63,7 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.sparsifier.post_sparsification import RUNTIME_ERROR
+from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR
 from xsparse.transforms.storage.file_io import (
     NEW_TENSOR,
     OUT_BEGIN,

@@ -12,11 +12,13 @@ share between operands.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
 import threading
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -43,12 +45,18 @@ from xsparse.backend.index_bounds import (
     index_bounds,
 )
 from xsparse.backend.lowering import lower_to_llvm
+from xsparse.backend.native_checks import add_checkers
 from xsparse.backend.outputs import finish_outputs, prepare_outputs, written_arguments
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
     SparseTensor,
     numpy_dtype,
+)
+from xsparse.backend.width_variants import (
+    is_int32_compressed,
+    narrowable_arguments,
+    narrowed_source,
 )
 from xsparse.diagnostics import (
     Spans,
@@ -154,17 +162,26 @@ class Kernel:
         size_groups: list[list[Size]],
         bounds: Sequence[IndexBound] = (),
         written: Sequence[int] = (),
+        checkers: dict[int, Any] | None = None,
+        narrowable: Sequence[tuple[int, str]] = (),
     ) -> None:
         self.name = name
         self.written = tuple(written)
         """The positions of the arguments the kernel writes in place."""
+        self._checkers: dict[int, Any] = checkers or {}
+        """Per sparse argument position, its compiled checker (native_checks)."""
+        self.narrowable = tuple(narrowable)
+        """(position, 'csr' | 'csc') of the arguments an int32 scipy matrix
+        narrows to a variant of the kernel (width_variants)."""
+        self._variant_builder: Callable[[tuple[int, ...]], Kernel] | None = None
+        self._variants: dict[tuple[int, ...], Kernel] = {}
         self.signature = signature
         self._native = native
         self._size_groups = size_groups
         self._bounds = tuple(bounds)
         self._inputs: list[Attribute] = list(signature.inputs.data)
         self._arguments = [
-            _Argument(f"argument {position} of {name}()", t)
+            _Argument(f"argument {position} of {name}()", t, position in self._checkers)
             for position, t in enumerate(self._inputs)
         ]
         self._groups = [
@@ -175,24 +192,60 @@ class Kernel:
         self._results = [ResultFromFields(t) for t in signature.outputs.data]
         self._sparse_results = any(r.encoding is not None for r in self._results)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, validate: bool = True) -> Any:
+        """Call the kernel. Sparse arguments are checked in native code first
+        (positions, coordinates' range and order, lengths: a ValueError
+        names the argument); `validate=False` skips those checks, for
+        buffers known to be valid (bad ones are then undefined behaviour)."""
         if len(args) != len(self._arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
             )
+        if self._variant_builder is not None:
+            narrow = tuple(
+                p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
+            )
+            if narrow:
+                return self._variant(narrow)(*args, validate=validate)
         if not self.written:
-            return self._call(args)
+            return self._call(args, validate)
         args, copies = prepare_outputs(self.written, self._where, args)
-        result = self._call(args)
+        result = self._call(args, validate)
         return finish_outputs(copies, result) if copies else result
 
-    def _call(self, args: Sequence[Any]) -> Any:
+    def checker(self, position: int) -> Any:
+        """The compiled checker of sparse argument `position`: called with the
+        argument's storage (`SparseTensor.storage()`), it reports bad buffers
+        as the kernel call would (for measuring what the checks cost)."""
+        return self._checkers[position]
+
+    def build_variants_with(self, builder: Callable[[tuple[int, ...]], Kernel]) -> None:
+        """`builder(positions)` compiles the variant of this kernel whose
+        arguments at `positions` take 32-bit indices (width_variants)."""
+        self._variant_builder = builder
+
+    def _variant(self, narrow: tuple[int, ...]) -> Kernel:
+        variant = self._variants.get(narrow)
+        if variant is None:
+            assert self._variant_builder is not None
+            variant = self._variants[narrow] = self._variant_builder(narrow)
+        return variant
+
+    def _call(self, args: Sequence[Any], validate: bool) -> Any:
         shapes: list[tuple[int, ...] | None] = []
         flat: list[Any] = []
-        for argument, arg in zip(self._arguments, args, strict=False):
+        checkers = self._checkers if validate else {}
+        for position, (argument, arg) in enumerate(
+            zip(self._arguments, args, strict=True)
+        ):
             shape, values = argument.convert(arg)
             shapes.append(shape)
+            checker = checkers.get(position)
+            if checker is not None:
+                checker(*values)
             flat += values
+        if checkers:
+            raise_pending()  # a failed check of a sparse argument
         for group in self._groups:
             size: int | None = None
             for position, dim in group:
@@ -247,6 +300,8 @@ class _Argument:
 
     __slots__ = (
         "_encodings",
+        "_last_scipy",
+        "checked",
         "dtype",
         "encoding",
         "rank",
@@ -255,8 +310,11 @@ class _Argument:
         "where",
     )
 
-    def __init__(self, where: str, arg_type: Attribute) -> None:
+    def __init__(self, where: str, arg_type: Attribute, checked: bool) -> None:
         self.where = where
+        self.checked = checked
+        """A compiled checker verifies the argument's buffers on each call, so
+        a scipy matrix's are not checked in numpy first."""
         self.tensor_type: TensorType[Attribute] | None = (
             arg_type if is_tensor_type(arg_type) else None
         )
@@ -272,6 +330,7 @@ class _Argument:
         # Encodings of SparseTensors seen that equal `encoding` (by id; the
         # value keeps the object alive): comparing encodings is slow.
         self._encodings: dict[int, Encoding] = {}
+        self._last_scipy: _SharedScipy | None = None
 
     def convert(self, arg: Any) -> tuple[tuple[int, ...] | None, list[Any]]:
         tensor_type = self.tensor_type
@@ -279,10 +338,17 @@ class _Argument:
             return None, [arg]
         dtype = self.dtype
         if self.encoding is not None:
+            last = self._last_scipy
             if isinstance(arg, SparseTensor) and self._same_encoding(arg.encoding):
                 tensor = arg
+            elif last is not None and last.holds(arg):
+                tensor = last.tensor
             else:
-                tensor = as_sparse_tensor(arg, tensor_type, self.where)
+                tensor = as_sparse_tensor(
+                    arg, tensor_type, self.where, validate=not self.checked
+                )
+                if self.checked:
+                    self._last_scipy = _SharedScipy.of(arg, tensor, self.forget_scipy)
             if tensor.values.dtype != dtype:
                 raise TypeError(
                     f"{self.where}: expected {dtype} values, got {tensor.dtype}"
@@ -301,6 +367,9 @@ class _Argument:
         if not arg.flags.c_contiguous:  # a tensor is a value: a row-major copy
             return shape, [np.ascontiguousarray(cast("np.ndarray[Any, Any]", arg))]
         return shape, [arg]
+
+    def forget_scipy(self) -> None:
+        self._last_scipy = None
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:
         if len(shape) != self.rank:
@@ -324,10 +393,60 @@ class _Argument:
         return True
 
 
+class _SharedScipy:
+    """The tensor made last from a scipy CSR/CSC matrix whose buffers it
+    shares (views, no copy): a call with the same matrix and the same arrays
+    takes it again. Safe because the compiled checker reads the buffers on
+    every call; forgotten when the matrix is freed."""
+
+    def __init__(
+        self,
+        matrix: Any,
+        arrays: tuple[Any, Any, Any],
+        tensor: SparseTensor,
+        on_free: Callable[[], None],
+    ):
+        self.matrix = weakref.ref(matrix, lambda _: on_free())
+        self.arrays = arrays
+        self.shape = tensor.shape
+        self.tensor = tensor
+
+    @staticmethod
+    def of(
+        matrix: Any, tensor: SparseTensor, on_free: Callable[[], None]
+    ) -> _SharedScipy | None:
+        arrays = tuple(
+            getattr(matrix, name, None) for name in ("indptr", "indices", "data")
+        )
+        buffers = (tensor.positions[-1], tensor.coordinates[-1], tensor.values)
+        if any(a is None or b is None for a, b in zip(arrays, buffers, strict=True)):
+            return None
+        if not all(
+            np.may_share_memory(a, b) for a, b in zip(arrays, buffers, strict=True)
+        ):
+            return None  # a converted copy: later changes of the matrix are not in it
+        try:
+            return _SharedScipy(
+                matrix, (arrays[0], arrays[1], arrays[2]), tensor, on_free
+            )
+        except TypeError:  # not weakly referable
+            return None
+
+    def holds(self, matrix: Any) -> bool:
+        return (
+            self.matrix() is matrix
+            and matrix.indptr is self.arrays[0]
+            and matrix.indices is self.arrays[1]
+            and matrix.data is self.arrays[2]
+            and matrix.shape == self.shape
+        )
+
+
 def as_sparse_tensor(
-    arg: Any, tensor_type: TensorType[Attribute], where: str
+    arg: Any, tensor_type: TensorType[Attribute], where: str, *, validate: bool = True
 ) -> SparseTensor:
-    """The argument in the encoding the kernel expects (converted if needed)."""
+    """The argument in the encoding the kernel expects (converted if needed);
+    `validate=False`: a scipy matrix's buffers are left to the compiled checker."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
     if isinstance(arg, SparseTensor):
@@ -339,7 +458,7 @@ def as_sparse_tensor(
         import scipy.sparse as sp
 
         if sp.issparse(arg):
-            return SparseTensor.from_scipy(arg, enc)
+            return SparseTensor.from_scipy(arg, enc, validate=validate)
     except ImportError:  # pragma: no cover - scipy is a dependency
         pass
     if isinstance(arg, np.ndarray):
@@ -417,6 +536,14 @@ def compile(
         kernel = _load_kernel(key, options) or _compile_kernel(
             key, source, entry, options
         )
+        if kernel.narrowable:
+            name = kernel.name
+
+            def variant(positions: tuple[int, ...]) -> Kernel:
+                narrowed = narrowed_source(make_context(), source, name, positions)
+                return compile(narrowed, name, **dataclasses.asdict(options))
+
+            kernel.build_variants_with(variant)
         with _kernels_lock:
             _kernels[key] = kernel
     return kernel
@@ -443,6 +570,7 @@ def _compile_kernel(
     groups = shared_sizes(function)
     bounds = index_bounds(function)
     written = written_arguments(function)
+    narrowable = narrowable_arguments(function, written)
     passes = sparsifier_passes(
         options.parallelization_strategy,
         vl=options.vl,
@@ -460,6 +588,7 @@ def _compile_kernel(
             )
             raise XSparseError(message.split("\n", 1)[0]) from None
     name = function.sym_name.data
+    checker_names = add_checkers(module, name, signature.inputs.data)
     try:
         lowered = lower_to_llvm(module, in_place=True)
         compiled = jit.compile(
@@ -467,7 +596,17 @@ def _compile_kernel(
         )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
-    kernel = Kernel(name, signature, compiled.function(name), groups, bounds, written)
+    checkers = {p: compiled.function(n) for p, n in checker_names.items()}
+    kernel = Kernel(
+        name,
+        signature,
+        compiled.function(name),
+        groups,
+        bounds,
+        written,
+        checkers,
+        narrowable,
+    )
     meta = {
         "name": name,
         "module": compiled.key,
@@ -480,6 +619,10 @@ def _compile_kernel(
         ],
         "index_bounds": bounds_to_json(bounds),
         "written": list(written),
+        "narrowable": [list(n) for n in narrowable],
+        "checkers": {
+            str(p): [n, str(lowered.signatures[n])] for p, n in checker_names.items()
+        },
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -497,21 +640,39 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
         lowered = Parser(ctx, meta["lowered_signature"]).parse_type()
         assert isinstance(signature, FunctionType) and isinstance(lowered, FunctionType)
         name: str = meta["name"]
+        checker_names: dict[int, str] = {}
+        signatures = {name: lowered}
+        for position, (checker, text) in meta["checkers"].items():
+            checker_type = Parser(ctx, text).parse_type()
+            assert isinstance(checker_type, FunctionType)
+            checker_names[int(position)] = checker
+            signatures[checker] = checker_type
         module = jit.load(
             meta["module"],
-            {name: lowered},
+            signatures,
             opt_level=options.opt_level,
             prints=meta["prints"],
         )
         if module is None:
             return None
+        checkers = {p: module.function(n) for p, n in checker_names.items()}
         groups: list[list[Size]] = [
             [Dimension(a, d) if a >= 0 else d for a, d in group]
             for group in meta["shared_sizes"]
         ]
         bounds = bounds_from_json(meta["index_bounds"], ctx)
         written: list[int] = meta["written"]
-        return Kernel(name, signature, module.function(name), groups, bounds, written)
+        narrowable = [(int(p), str(kind)) for p, kind in meta["narrowable"]]
+        return Kernel(
+            name,
+            signature,
+            module.function(name),
+            groups,
+            bounds,
+            written,
+            checkers,
+            narrowable,
+        )
     except Exception:  # a stale or damaged entry: compile again
         return None
 

@@ -85,6 +85,58 @@ class NumpyArithmetic:
 NUMPY_ARITHMETIC = NumpyArithmetic()
 
 
+def _within_segments(steps: int, lo: IntArray, hi: IntArray) -> npt.NDArray[np.bool_]:
+    """Which of the `steps` steps between neighbouring entries (from entry k
+    to k + 1) lie inside a segment [lo, hi): lo <= k < hi - 1 (a loose
+    level's room between segments is not read)."""
+    long = (hi - lo) >= 2
+    inside = np.zeros(steps + 1, np.int64)
+    np.add.at(inside, lo[long], 1)
+    np.add.at(inside, hi[long] - 1, -1)
+    return np.cumsum(inside[:-1]) > 0
+
+
+def _check_chain_order(
+    crd: IntArray,
+    chain: tuple[IntArray, IntArray, list[IntArray]],
+    lt: LevelType,
+    where: str,
+) -> None:
+    """A singleton level under a nonunique one (COO): where the coordinates
+    above are equal, this level's are in order (unique: increasing), within
+    each segment of the region's first level."""
+    if crd.shape[0] < 2:
+        return
+    lo, hi, above = chain
+    tie = np.ones(crd.shape[0] - 1, np.bool_)
+    for a in above:
+        tie &= a[1:] == a[:-1]
+    step = np.diff(crd)
+    bad = tie & ((step <= 0) if lt.is_unique else (step < 0))
+    if (bad & _within_segments(step.shape[0], lo, hi)).any():
+        kind = "sorted and unique" if lt.is_unique else "sorted"
+        raise ValueError(
+            f"{where}: coordinates must be {kind} where the coordinates of the "
+            "levels above are equal"
+        )
+
+
+def _check_distinct(crd: IntArray, lo: IntArray, hi: IntArray, where: str) -> None:
+    """An unordered unique level: no coordinate twice within a segment."""
+    lengths = hi - lo
+    total = int(lengths.sum())
+    if total < 2:
+        return
+    segment: IntArray = np.repeat(np.arange(lo.shape[0], dtype=np.int64), lengths)
+    starts = np.cumsum(lengths) - lengths
+    index = np.arange(total) - np.repeat(starts, lengths) + np.repeat(lo, lengths)
+    values = crd[index]
+    order = np.lexsort((values, segment))
+    same = (np.diff(segment[order]) == 0) & (np.diff(values[order]) == 0)
+    if same.any():
+        raise ValueError(f"{where}: coordinates must be unique within each parent")
+
+
 def parse_encoding(encoding: str | SparseTensorEncodingAttr | Encoding) -> Encoding:
     if isinstance(encoding, Encoding):
         return encoding
@@ -204,10 +256,16 @@ class SparseTensor:
         cls,
         matrix: Any,
         encoding: str | SparseTensorEncodingAttr | Encoding | None = None,
+        *,
+        validate: bool = True,
     ) -> SparseTensor:
         """From a scipy.sparse array or matrix; without an encoding, the one
         matching its format (CSR, CSC, COO, BSR). CSR/CSC buffers are shared
-        when their dtypes already match the encoding's widths."""
+        when their dtypes already match the encoding's widths.
+
+        `validate=False` (for a kernel whose compiled checker runs on the
+        buffers anyway): a CSR/CSC matrix that scipy already knows to be
+        canonical is taken as it is, without a numpy pass over its indices."""
         import scipy.sparse as sp
 
         if not sp.issparse(matrix):
@@ -221,7 +279,10 @@ class SparseTensor:
         shape = tuple(int(s) for s in matrix.shape)
         kind = compressed_2d_kind(enc)
         if kind is not None and fmt == kind:
-            _check_compressed(matrix)
+            # scipy's cached verdict (computing it reads the indices unchecked)
+            known_canonical = getattr(matrix, "_has_canonical_format", False) is True
+            if validate or not known_canonical:
+                _check_compressed(matrix)
             m = matrix if matrix.has_canonical_format else matrix.copy()
             m.sum_duplicates()
             return cls(
@@ -230,6 +291,7 @@ class SparseTensor:
                 [None, _as_overhead(m.indptr, enc.pos_width)],
                 [None, _as_overhead(m.indices, enc.crd_width)],
                 np.asarray(m.data),
+                validate=validate,
             )
         coo = matrix.tocoo()
         coords = np.stack([np.asarray(coo.row), np.asarray(coo.col)], axis=1)
@@ -245,8 +307,26 @@ class SparseTensor:
                 f"expected positions and coordinates for {enc.lvl_rank} levels"
             )
         num_parents = 1
+        # The segments of a COO region's first level and its coordinates so far.
+        chain: tuple[IntArray, IntArray, list[IntArray]] | None = None
         for level, lt in enumerate(enc.lvl_types):
-            num_parents = self._validate_level(level, lt, num_parents)
+            num_parents, lo, hi = self._validate_level(level, lt, num_parents)
+            fmt, crd = lt.format, self.coordinates[level]
+            if fmt.is_dense or crd is None:
+                chain = None
+                continue
+            where = f"level {level} ({lt})"
+            crd = crd.astype(np.int64, copy=False)
+            if lt.is_unique and not lt.is_ordered and not fmt.is_branchless:
+                _check_distinct(crd, lo, hi, where)
+            if fmt.has_positions and not lt.is_unique:  # a COO region starts
+                chain = (lo, hi, [crd])
+            elif fmt.is_branchless and chain is not None:
+                if lt.is_ordered:
+                    _check_chain_order(crd, chain, lt, where)
+                chain[2].append(crd)
+            else:
+                chain = None
         if self.values.ndim != 1:
             raise ValueError("values must be a 1-D array")
         if self.values.shape[0] != num_parents:
@@ -254,10 +334,13 @@ class SparseTensor:
                 f"values has {self.values.shape[0]} entries, the levels store {num_parents}"
             )
 
-    def _validate_level(self, level: int, lt: LevelType, num_parents: int) -> int:
-        """Check one level's buffers; the number of its entries. The format
-        says where each parent's entries are (`segment`) and how many there
-        are (`children`, `positions_length`)."""
+    def _validate_level(
+        self, level: int, lt: LevelType, num_parents: int
+    ) -> tuple[int, IntArray, IntArray]:
+        """Check one level's buffers; the number of its entries and the
+        segments [lo, hi) of its parents. The format says where each parent's
+        entries are (`segment`) and how many there are (`children`,
+        `positions_length`)."""
         fmt = lt.format
         size = self.level_sizes[level]
         pos, crd = self.positions[level], self.coordinates[level]
@@ -267,7 +350,8 @@ class SparseTensor:
         ):
             raise ValueError(f"{where}: wrong set of buffers for the level format")
         if fmt.is_dense:
-            return num_parents * size
+            none = cast(IntArray, np.zeros(0, np.int64))
+            return num_parents * size, none, none
         assert crd is not None
         self._check_buffer(crd, self.encoding.crd_width, f"{where} coordinates")
         if crd.size and int(crd.max()) >= size:
@@ -286,7 +370,7 @@ class SparseTensor:
                 raise ValueError(f"{where}: expected {count} coordinates")
             lo, hi = fmt.segment(lt, access, parents)
             self._check_segments(crd.astype(np.int64, copy=False), lo, hi, lt, where)
-            return count
+            return count, lo, hi
         self._check_buffer(pos, self.encoding.pos_width, f"{where} positions")
         expected = int(fmt.positions_length(NUMPY_ARITHMETIC, np.int64(num_parents)))
         if pos.shape[0] != expected:
@@ -310,7 +394,7 @@ class SparseTensor:
                 f"{crd.shape[0]} coordinates"
             )
         self._check_segments(crd.astype(np.int64, copy=False), lo, hi, lt, where)
-        return crd.shape[0] if fmt.is_compact else int(hi.max(initial=0))
+        return crd.shape[0] if fmt.is_compact else int(hi.max(initial=0)), lo, hi
 
     @staticmethod
     def _check_buffer(buf: AnyArray, width: int, what: str) -> None:
@@ -331,8 +415,7 @@ class SparseTensor:
             return
         step = np.diff(crd)
         bad = (step < 0) if not lt.is_unique else (step <= 0)
-        starts = lo[(lo < hi)]
-        bad[starts[starts > 0] - 1] = False  # steps across a segment start
+        bad &= _within_segments(step.shape[0], lo, hi)
         if bad.any():
             kind = "sorted" if not lt.is_unique else "sorted and unique"
             raise ValueError(f"{where}: coordinates must be {kind} within each parent")

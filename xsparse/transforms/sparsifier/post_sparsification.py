@@ -59,9 +59,6 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.sparse_tensor.types import CrdTransDirection, SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.codegen_utils.emitter import (
-    RUNTIME_ERROR as RUNTIME_ERROR,  # backend/io_runtime.py's, until it imports it
-)
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.codegen_utils.stored_entries import (

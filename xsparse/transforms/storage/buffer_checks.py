@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i1
 from xdsl.ir import SSAValue
 
 from xsparse.dialects.sparse_tensor.levels import (
@@ -36,7 +36,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     positionless_access,
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
-from xsparse.transforms.sparsifier.post_sparsification import Emitter
+from xsparse.transforms.codegen_utils.emitter import Emitter
 
 CoordinateReader = Callable[[Emitter, SSAValue], SSAValue]
 """Reads coordinate k of a level (as an index) at an emitter's point."""
@@ -51,6 +51,20 @@ class GivenLevel:
     coordinates: CoordinateReader | None = None
     coordinates_length: SSAValue | None = None
 
+    @staticmethod
+    def of_buffers(
+        e: Emitter, positions: SSAValue | None, coordinates: SSAValue | None
+    ) -> GivenLevel:
+        """A level given as 1-D buffers (either may be absent)."""
+        if coordinates is None:
+            return GivenLevel(positions)
+        buffer = coordinates
+
+        def read(b: Emitter, k: SSAValue) -> SSAValue:
+            return b.to_index(b.load(buffer, [k]))
+
+        return GivenLevel(positions, read, e.dim(buffer))
+
 
 @dataclass
 class CheckedBuffers:
@@ -63,29 +77,26 @@ class CheckedBuffers:
     values_used: SSAValue | None = None
 
 
-def _true(e: Emitter) -> SSAValue:
-    return e.value(arith.ConstantOp(IntegerAttr(1, i1)))
-
-
-def _and(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
-    return e.value(arith.AndIOp(a, b))
-
-
 @dataclass
 class _Checks:
     e: Emitter
     what: str
     """Names the buffers' source in each message (e.g. 'sparse_tensor.assemble')."""
     ok: SSAValue
+    exact: bool
+
+    def fits(self, used: SSAValue, length: SSAValue, compact: bool = True) -> SSAValue:
+        """`used` entries fit a buffer of `length` (fill it, when exact)."""
+        return self.e.cmp(used, "eq" if self.exact and compact else "ule", length)
 
     def require(self, holds: SSAValue, message: str) -> None:
         """Report `message` at run time unless `holds`; `ok` keeps the rest."""
         text = f"{self.what}: {message}"
         self.e.when(
-            self.e.value(arith.XOrIOp(holds, _true(self.e))),
+            self.e.value(arith.XOrIOp(holds, self.e.constant(1, i1))),
             lambda b: b.runtime_error(text),
         )
-        self.ok = _and(self.e, self.ok, holds)
+        self.ok = self.e.all_of([self.ok, holds])
 
     def guarded(
         self,
@@ -105,24 +116,43 @@ def check_given_buffers(
     levels: Sequence[GivenLevel],
     values_length: SSAValue,
     preconditions: Sequence[tuple[SSAValue, str]] = (),
+    *,
+    exact: bool = False,
 ) -> CheckedBuffers:
     """Emit the checks of the module docstring for buffers of type `stt`,
-    after `preconditions` (flags and messages) that the reads rely on."""
-    checks = _Checks(e, what, _true(e))
+    after `preconditions` (flags and messages) that the reads rely on.
+    `exact`: each buffer must be as long as what it holds (a tensor's own
+    storage, as `SparseTensor.validate` requires), not merely long enough
+    (assemble's buffers); a level with room between segments
+    (loose_compressed) may still have coordinates past the last segment."""
+    checks = _Checks(e, what, e.constant(1, i1), exact)
     for holds, message in preconditions:
         checks.require(holds, message)
     result = CheckedBuffers(checks.ok)
     parents = e.index(1)
+    chain: _Chain | None = None
     for level, lt in enumerate(stt.lvl_types):
-        size = level_sizes[level]
-        if lt.format.is_dense:
+        size, given, fmt = level_sizes[level], levels[level], lt.format
+        if fmt.is_dense:
             parents = e.mul(parents, size)
+            chain = None
             continue
         level_checks = _LevelChecks(checks, lt, f"level {level} ({lt})", size)
-        parents = level_checks.check(levels[level], parents, result, level)
+        entries = level_checks.check(given, parents, result, level, chain)
+        assert given.coordinates is not None
+        if fmt.has_positions and not lt.is_unique:  # a COO region starts
+            segments = _Segments(lt, size, given.positions, parents)
+            chain = _Chain(segments, [given.coordinates])
+        elif fmt.is_branchless and chain is not None:
+            chain.readers.append(given.coordinates)
+        else:
+            chain = None
+        parents = entries
     checks.require(
-        e.cmp(parents, "ule", values_length),
-        "the values buffer is shorter than the levels say",
+        checks.fits(parents, values_length),
+        "the values buffer's length differs from what the levels say"
+        if exact
+        else "the values buffer is shorter than the levels say",
     )
     result.values_used = parents
     result.ok = checks.ok
@@ -139,7 +169,12 @@ class _LevelChecks:
     size: SSAValue
 
     def check(
-        self, given: GivenLevel, parents: SSAValue, result: CheckedBuffers, level: int
+        self,
+        given: GivenLevel,
+        parents: SSAValue,
+        result: CheckedBuffers,
+        level: int,
+        chain: _Chain | None,
     ) -> SSAValue:
         """Check the level's buffers under `parents` parent positions, record
         their used lengths in `result`; the number of the level's entries."""
@@ -154,22 +189,98 @@ class _LevelChecks:
             entries = bounds[1]
         assert given.coordinates is not None and given.coordinates_length is not None
         checks.require(
-            e.cmp(entries, "ule", given.coordinates_length),
-            f"{self.where}: the coordinates buffer is shorter than the positions say",
+            checks.fits(entries, given.coordinates_length, fmt.is_compact),
+            f"{self.where}: the coordinates buffer's length differs from what the "
+            "positions say"
+            if checks.exact and fmt.is_compact
+            else f"{self.where}: the coordinates buffer is shorter than the "
+            "positions say",
         )
         result.coordinates_used[level] = entries
         read, positions = given.coordinates, given.positions
         in_range, ordered = checks.guarded(
-            lambda b: self._check_coordinates(b, positions, read, parents),
-            lambda b: [_true(b), _true(b)],
+            lambda b: self._check_coordinates(b, positions, read, parents, entries),
+            lambda b: [b.constant(1, i1), b.constant(1, i1)],
         )
         checks.require(in_range, f"{self.where}: a coordinate is out of range")
+        kind = "sorted and unique" if self.lt.is_unique else "sorted"
         if self.lt.is_ordered and not fmt.is_branchless:  # (one entry per parent)
-            kind = "sorted and unique" if self.lt.is_unique else "sorted"
             checks.require(
                 ordered, f"{self.where}: coordinates must be {kind} within each parent"
             )
+        if self.lt.is_ordered and fmt.is_branchless and chain is not None:
+            in_order = checks.guarded(
+                lambda b: [self._check_chain_order(b, chain, read, entries)],
+                lambda b: [b.constant(1, i1)],
+            )[0]
+            checks.require(
+                in_order,
+                f"{self.where}: coordinates must be {kind} where the coordinates "
+                "of the levels above are equal",
+            )
+        if self.lt.is_unique and not self.lt.is_ordered and not fmt.is_branchless:
+            distinct = checks.guarded(
+                lambda b: [self._check_distinct(b, positions, read, parents)],
+                lambda b: [b.constant(1, i1)],
+            )[0]
+            checks.require(
+                distinct, f"{self.where}: coordinates must be unique within each parent"
+            )
         return entries
+
+    def _check_chain_order(
+        self, e: Emitter, chain: _Chain, read: CoordinateReader, entries: SSAValue
+    ) -> SSAValue:
+        """A singleton level under a nonunique one (COO): entries whose
+        coordinates above are equal are in order at this level, unless a
+        segment of the region's first level starts between them."""
+        out_of_order = "ule" if self.lt.is_unique else "ult"
+        one = e.index(1)
+
+        def step(b: Emitter, k: SSAValue) -> SSAValue:
+            before = b.sub(k, one)
+            tie = b.constant(1, i1)
+            for above in chain.readers:
+                tie = b.all_of([tie, b.cmp(above(b, k), "eq", above(b, before))])
+            down = b.cmp(read(b, k), out_of_order, read(b, before))
+            return b.value(arith.SelectOp(b.all_of([tie, down]), one, b.index(0)))
+
+        def count(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            return [b.add(carried[0], step(b, k))]
+
+        wrong = e.loop(one, entries, [e.index(0)], count)[0]
+        return _only_at_starts(e, wrong, chain.segments, entries, step)
+
+    def _check_distinct(
+        self,
+        e: Emitter,
+        positions: SSAValue | None,
+        read: CoordinateReader,
+        parents: SSAValue,
+    ) -> SSAValue:
+        """An unordered unique level: no coordinate twice in a segment (each
+        coordinate stamped with its segment's number + 1 in a scratch buffer
+        as large as the level)."""
+        lt, size = self.lt, self.size
+        stamps = e.alloc(MemRefType(IndexType(), [DYNAMIC_INDEX]), [size])
+        e.fill(stamps, e.index(0))
+        segments = _Segments(lt, size, positions, parents)
+
+        def segment(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            lo, hi = segments.bounds(b, p)
+            stamp = b.add(p, b.index(1))
+
+            def entry(c: Emitter, k: SSAValue, inner: list[SSAValue]) -> list[SSAValue]:
+                x = read(c, k)
+                seen = c.cmp(c.load(stamps, [x]), "eq", stamp)
+                c.store(stamp, stamps, [x])
+                return [c.value(arith.OrIOp(inner[0], seen))]
+
+            return b.loop(lo, hi, carried, entry)
+
+        twice = e.loop(e.index(0), parents, [e.constant(0, i1)], segment)[0]
+        e.op(memref.DeallocOp.get(stamps))
+        return e.value(arith.XOrIOp(twice, e.constant(1, i1)))
 
     def _check_positions(
         self, positions: SSAValue, parents: SSAValue
@@ -179,12 +290,15 @@ class _LevelChecks:
         checks, e, fmt = self.checks, self.checks.e, self.lt.format
         count = fmt.positions_length(e, parents)
         checks.require(
-            e.cmp(count, "ule", e.dim(positions)),
-            f"{self.where}: the positions buffer is shorter than its parents need",
+            checks.fits(count, e.dim(positions)),
+            f"{self.where}: the positions buffer's length differs from what its "
+            "parents need"
+            if checks.exact
+            else f"{self.where}: the positions buffer is shorter than its parents need",
         )
         segments_ok, entries = checks.guarded(
             lambda b: self._check_segments(b, positions, parents),
-            lambda b: [_true(b), b.index(0)],
+            lambda b: [b.constant(1, i1), b.index(0)],
         )
         checks.require(
             segments_ok,
@@ -200,16 +314,47 @@ class _LevelChecks:
         """Every segment [lo, hi) has lo <= hi, and a compact level's follow
         one another from 0; the flag and the number of entries (the largest hi)."""
         lt, size = self.lt, self.size
+        if lt.format.is_compact:
+            return self._check_compact_segments(e, positions, parents)
 
         def step(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             ok, end = carried
             lo, hi = lt.format.segment(lt, _access(b, size, positions), p)
             holds = b.cmp(lo, "ule", hi)
             if lt.format.is_compact:
-                holds = _and(b, holds, b.cmp(lo, "eq", end))
-            return [_and(b, ok, holds), b.value(arith.MaxUIOp(end, hi))]
+                holds = b.all_of([holds, b.cmp(lo, "eq", end)])
+            return [b.all_of([ok, holds]), b.value(arith.MaxUIOp(end, hi))]
 
-        return e.loop(e.index(0), parents, [_true(e), e.index(0)], step)
+        return e.loop(e.index(0), parents, [e.constant(1, i1), e.index(0)], step)
+
+    def _check_compact_segments(
+        self, e: Emitter, positions: SSAValue, parents: SSAValue
+    ) -> list[SSAValue]:
+        """`_check_segments` of a compact level, whose segment p must start
+        where segment p - 1 ends (at 0 for p = 0): one pass with no carried
+        value but the flag (vectorizable); the entries end the last segment."""
+        lt, size = self.lt, self.size
+        zero, one = e.index(0), e.index(1)
+
+        def step(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            access = _access(b, size, positions)
+            lo, hi = lt.format.segment(lt, access, p)
+            before = b.sub(b.value(arith.MaxUIOp(p, one)), one)  # p - 1, or 0
+            _, end = lt.format.segment(lt, access, before)
+            first = b.cmp(p, "eq", zero)
+            expected = b.value(arith.SelectOp(first, zero, end))
+            holds = b.all_of([b.cmp(lo, "ule", hi), b.cmp(lo, "eq", expected)])
+            return [b.all_of([carried[0], holds])]
+
+        ok = e.loop(zero, parents, [e.constant(1, i1)], step)[0]
+
+        def last_end(b: Emitter) -> list[SSAValue]:
+            access = _access(b, size, positions)
+            return [lt.format.segment(lt, access, b.sub(parents, one))[1]]
+
+        has_parents = e.cmp(parents, "ugt", zero)
+        entries = e.branch(has_parents, last_end, lambda b: [b.index(0)])[0]
+        return [ok, entries]
 
     def _check_coordinates(
         self,
@@ -217,13 +362,19 @@ class _LevelChecks:
         positions: SSAValue | None,
         read: CoordinateReader,
         parents: SSAValue,
+        entries: SSAValue,
     ) -> list[SSAValue]:
         """Every coordinate is below the level size (and the block size), and
-        in order within its segment; the two flags."""
+        in order within its segment; the two flags. `entries`: how many the
+        level has."""
         lt, size = self.lt, self.size
         limit = size
         if lt.format.is_padded:
             limit = e.value(arith.MinUIOp(limit, e.index(lt.m)))
+        if lt.format.is_compact:
+            return self._check_compact_coordinates(
+                e, positions, read, parents, limit, entries
+            )
         gap = 1 if lt.is_unique else 0
 
         def segment(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
@@ -232,13 +383,108 @@ class _LevelChecks:
             def entry(c: Emitter, k: SSAValue, inner: list[SSAValue]) -> list[SSAValue]:
                 in_range, ordered, least = inner
                 x = read(c, k)
-                in_range = _and(c, in_range, c.cmp(x, "ult", limit))
-                ordered = _and(c, ordered, c.cmp(x, "uge", least))
+                in_range = c.all_of([in_range, c.cmp(x, "ult", limit)])
+                ordered = c.all_of([ordered, c.cmp(x, "uge", least)])
                 return [in_range, ordered, c.add(x, c.index(gap))]
 
             return b.loop(lo, hi, [*carried, b.index(0)], entry)[:2]
 
-        return e.loop(e.index(0), parents, [_true(e), _true(e)], segment)
+        return e.loop(
+            e.index(0), parents, [e.constant(1, i1), e.constant(1, i1)], segment
+        )
+
+    def _check_compact_coordinates(
+        self,
+        e: Emitter,
+        positions: SSAValue | None,
+        read: CoordinateReader,
+        parents: SSAValue,
+        limit: SSAValue,
+        entries: SSAValue,
+    ) -> list[SSAValue]:
+        """`_check_coordinates` of a compact level, whose entries are
+        0, 1, ... with no room between segments: one flat pass checks the
+        range and counts the steps down (or, unique, not up) between
+        neighbours; the order holds when each such step is where a segment
+        starts (a second pass, over the segments)."""
+        lt, size = self.lt, self.size
+        zero, one = e.index(0), e.index(1)
+        ordered = lt.is_ordered and not lt.format.is_branchless
+        out_of_order = "ule" if lt.is_unique else "ult"
+
+        def descent(b: Emitter, k: SSAValue) -> SSAValue:
+            """Entry k (>= 1) steps down from entry k - 1 (as an index 0/1)."""
+            x, previous = read(b, k), read(b, b.sub(k, one))
+            down = b.cmp(x, out_of_order, previous)
+            return b.value(arith.SelectOp(down, b.index(1), b.index(0)))
+
+        def first_in_range(b: Emitter) -> list[SSAValue]:
+            return [b.cmp(read(b, b.index(0)), "ult", limit)]
+
+        has_entries = e.cmp(entries, "ugt", zero)
+        first = e.branch(has_entries, first_in_range, lambda b: [b.constant(1, i1)])[0]
+
+        def entry(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            in_range = b.all_of([carried[0], b.cmp(read(b, k), "ult", limit)])
+            if not ordered:
+                return [in_range]
+            return [in_range, b.add(carried[1], descent(b, k))]
+
+        inits = [first, zero] if ordered else [first]
+        flat = e.loop(one, entries, inits, entry)  # (no iteration for 0 entries)
+        if not ordered:
+            return [flat[0], e.constant(1, i1)]
+        segments = _Segments(lt, size, positions, parents)
+        return [flat[0], _only_at_starts(e, flat[1], segments, entries, descent)]
+
+
+@dataclass(frozen=True)
+class _Segments:
+    """The segments of a level: [lo, hi) of each of its parent positions."""
+
+    lt: LevelType
+    size: SSAValue
+    positions: SSAValue | None
+    parents: SSAValue
+
+    def bounds(self, b: Emitter, p: SSAValue) -> tuple[SSAValue, SSAValue]:
+        return self.lt.format.segment(self.lt, _access(b, self.size, self.positions), p)
+
+
+@dataclass(frozen=True)
+class _Chain:
+    """The levels of a COO region checked so far: the segments of its first
+    (nonunique) level and how to read each level's coordinates."""
+
+    segments: _Segments
+    readers: list[CoordinateReader]
+
+
+Step = Callable[[Emitter, SSAValue], SSAValue]
+"""Whether entry k (>= 1) steps out of order from entry k - 1 (index 0 or 1)."""
+
+
+def _only_at_starts(
+    e: Emitter, wrong: SSAValue, segments: _Segments, entries: SSAValue, step: Step
+) -> SSAValue:
+    """Whether the `wrong` steps counted over all neighbouring entries are
+    all where a segment starts (between segments, order does not matter):
+    one pass over the segments counts those, without a carried position."""
+    zero, one = e.index(0), e.index(1)
+
+    def at_starts(b: Emitter) -> list[SSAValue]:
+        def start(c: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            lo, hi = segments.bounds(c, p)
+            counts = c.all_of([c.cmp(lo, "ugt", zero), c.cmp(lo, "ult", hi)])
+            safe = c.value(arith.SelectOp(counts, lo, one))  # in [1, entries)
+            stepped = c.value(arith.SelectOp(counts, step(c, safe), c.index(0)))
+            return [c.add(carried[0], stepped)]
+
+        return b.loop(b.index(0), segments.parents, [b.index(0)], start)
+
+    two_or_more = e.cmp(entries, "uge", e.index(2))
+    allowed = e.branch(two_or_more, at_starts, lambda b: [b.index(0)])[0]
+    return e.cmp(wrong, "eq", allowed)
 
 
 def _access(

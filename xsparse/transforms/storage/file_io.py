@@ -294,15 +294,7 @@ def _given_level(
             return b.to_index(b.load(aos, [k, b.index(column)]))
 
         return GivenLevel(positions, read_column, e.dim(aos))
-    crd = given.get(("crd", level))
-    if crd is None:
-        return GivenLevel(positions)
-    coordinates = crd
-
-    def read(b: Emitter, k: SSAValue) -> SSAValue:
-        return b.to_index(b.load(coordinates, [k]))
-
-    return GivenLevel(positions, read, e.dim(crd))
+    return GivenLevel.of_buffers(e, positions, given.get(("crd", level)))
 
 
 def _given_views(

@@ -90,19 +90,19 @@ func.func @assemble_csr(%pos: tensor<?xi32>, %crd: tensor<?xindex>, %val: tensor
 // CHECK:           func.call @xsparse_runtime_error
 // CHECK:         %[[OK1:.*]] = arith.andi %{{.*}}, %[[FITS]] : i1
 // CHECK-NEXT:    %[[MONOTONE:.*]], %[[NNZ:.*]] = scf.if %[[OK1]] -> (i1, index) {
-// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %[[PARENTS]] step %{{.*}} iter_args(%[[GOOD:.*]] = %{{.*}}, %[[END:.*]] = %{{.*}}) -> (i1, index) {
+// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %[[PARENTS]] step %{{.*}} iter_args(%[[GOOD:.*]] = %{{.*}}) -> (i1) {
 // CHECK:             %[[LO:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK:             %[[HI:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK:             %[[END:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK:             %[[EXPECTED:.*]] = arith.select %{{.*}}, %{{.*}}, %[[END]] : index
 // CHECK-NEXT:        %[[UP:.*]] = arith.cmpi ule, %[[LO]], %[[HI]] : index
-// CHECK-NEXT:        %[[NEXT:.*]] = arith.cmpi eq, %[[LO]], %[[END]] : index
-// CHECK:             arith.maxui %[[END]], %[[HI]] : index
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.cmpi eq, %[[LO]], %[[EXPECTED]] : index
 // CHECK:         } else {
 // CHECK:         func.call @xsparse_runtime_error
 // CHECK:         arith.cmpi ule, %[[NNZ]], %{{.*}} : index
-// CHECK:         scf.for
-// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK-NEXT:        %[[X:.*]] = memref.load %[[C]][%[[K]]] : memref<?xindex>
-// CHECK-NEXT:        arith.cmpi ult, %[[X]], %[[COLS]] : index
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %[[NNZ]] step %{{.*}} iter_args
+// CHECK-NEXT:      %[[X:.*]] = memref.load %[[C]][%[[K]]] : memref<?xindex>
+// CHECK-NEXT:      arith.cmpi ult, %[[X]], %[[COLS]] : index
 // CHECK:         %[[PV:.*]], %[[CV:.*]], %[[VV:.*]] = scf.if %{{.*}} -> (memref<?xi32>, memref<?xindex>, memref<?xf64>) {
 // CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[P]] to offset: [0], sizes: [%[[NP]]], strides: [1] : memref<?xi32> to memref<?xi32>
 // CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[C]] to offset: [0], sizes: [%[[NNZ]]], strides: [1] : memref<?xindex> to memref<?xindex>

@@ -1,0 +1,169 @@
+"""A kernel checks its sparse arguments in native code on every call
+(xsparse/backend/native_checks.py), so buffers changed after a tensor was
+built never reach the kernel unchecked.
+
+Generated, differential: random matrices in many encodings, their level
+buffers corrupted one random way at a time and assigned into the tensor's
+public `positions` / `coordinates` lists (what a user may do after
+construction). The compiled checker must agree with the numpy validator
+(`SparseTensor.validate`): where numpy refuses the buffers the call raises a
+ValueError naming the argument, where numpy accepts them the call returns
+what the buffers hold. The cases run in a child process, so a crash (the
+checker letting bad buffers through) fails the test instead of pytest."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import xsparse
+from xsparse.backend.sparse_storage import SparseTensor
+
+ENCODINGS = {
+    "csr": "map = (i, j) -> (i : dense, j : compressed)",
+    "csr32": "map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 16",
+    "csc": "map = (i, j) -> (j : dense, i : compressed)",
+    "dcsr": "map = (i, j) -> (i : compressed, j : compressed)",
+    "coo": "map = (i, j) -> (i : compressed(nonunique), j : singleton)",
+    "coo_nonunique": "map = (i, j) -> (i : compressed(nonunique), j : singleton(nonunique))",
+    "loose": "map = (i, j) -> (i : dense, j : loose_compressed)",
+    "unordered": "map = (i, j) -> (i : dense, j : compressed(nonordered))",
+    "bsr": "map = (i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed,"
+    " i mod 2 : dense, j mod 3 : dense)",
+    "nm24": "map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4])",
+}
+SHAPE = (6, 12)
+CASES_PER_ENCODING = 40
+
+CHILD = r"""
+import json, sys
+import numpy as np
+import xsparse
+from xsparse.backend.sparse_storage import SparseTensor
+
+encodings, shape, cases = json.loads(sys.argv[1])
+rows, cols = shape
+report = []
+for name, text in encodings.items():
+    t = f"tensor<{rows}x{cols}xf64, #E>"
+    kernel = xsparse.compile(
+        f"#E = #sparse_tensor.encoding<{{ {text} }}>\n"
+        f"func.func @dense(%t: {t}) -> tensor<{rows}x{cols}xf64> {{\n"
+        f"  %d = sparse_tensor.convert %t : {t} to tensor<{rows}x{cols}xf64>\n"
+        f"  return %d : tensor<{rows}x{cols}xf64>\n}}\n"
+    )
+    encoding = kernel.signature.inputs.data[0].encoding
+    for seed in range(cases):
+        rng = np.random.default_rng(seed)
+        dense = rng.integers(1, 9, shape).astype(np.float64)
+        dense[rng.random(shape) < 0.6] = 0.0
+        if name == "nm24":  # at most 2 nonzeros in each block of 4
+            blocks = dense.reshape(rows, cols // 4, 4)
+            blocks[:, :, 2:] = 0.0
+        tensor = SparseTensor.from_dense(dense, encoding)
+        buffers = [
+            (kind, level, b)
+            for kind, lists in (("positions", tensor.positions), ("coordinates", tensor.coordinates))
+            for level, b in enumerate(lists)
+            if b is not None and b.size
+        ]
+        kind, level, buffer = buffers[int(rng.integers(len(buffers)))]
+        changed = np.array(buffer)
+        how = ["value", "swap", "truncate", "grow"][int(rng.integers(4))]
+        k = int(rng.integers(changed.shape[0]))
+        if how == "value":
+            changed[k] = int(rng.integers(0, max(shape) + 3))
+        elif how == "swap" and changed.shape[0] >= 2:
+            j = min(k + 1, changed.shape[0] - 1)
+            changed[[k, j]] = changed[[j, k]]
+        elif how == "truncate":
+            changed = changed[:k]
+        else:
+            changed = np.append(changed, changed[-1:])
+        getattr(tensor, kind)[level] = changed  # the public list, after construction
+        try:
+            SparseTensor(
+                tensor.encoding, tensor.shape, tensor.positions, tensor.coordinates,
+                tensor.values,
+            )
+            numpy_verdict = "valid"
+        except (ValueError, TypeError) as e:
+            numpy_verdict = f"invalid: {e}"
+        try:
+            result = kernel(tensor)
+            native = "valid"
+            coords, _ = tensor.to_coo()
+            repeated = len({tuple(c) for c in coords.tolist()}) < coords.shape[0]
+            # (a nonunique COO's repeated entries: to_dense sums them, the
+            # compiled convert keeps one; not what these cases test)
+            expected = tensor.to_dense() if numpy_verdict == "valid" else None
+            same = repeated or (
+                expected is not None and bool(np.array_equal(result, expected))
+            )
+        except ValueError as e:
+            native, same = f"invalid: {e}", True
+        report.append([name, seed, how, kind, numpy_verdict, native, same])
+print(json.dumps(report))
+"""
+
+
+@pytest.fixture(scope="module")
+def report() -> list[list[object]]:
+    args = json.dumps([ENCODINGS, SHAPE, CASES_PER_ENCODING])
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, args], capture_output=True, text=True, timeout=900
+    )
+    assert child.returncode == 0, (
+        f"the child crashed ({child.returncode}): {child.stderr[-3000:]}"
+    )
+    return json.loads(child.stdout)
+
+
+def test_native_checks_agree_with_numpy_validation(report: list[list[object]]) -> None:
+    assert len(report) == len(ENCODINGS) * CASES_PER_ENCODING
+    disagreements = [
+        row for row in report if (str(row[4]) == "valid") != (str(row[5]) == "valid")
+    ]
+    assert not disagreements, disagreements[:5]
+    wrong = [row for row in report if not row[6]]
+    assert not wrong, wrong[:5]
+
+
+def test_corruptions_are_refused_by_naming_the_argument(
+    report: list[list[object]],
+) -> None:
+    refused = [str(row[5]) for row in report if str(row[5]) != "valid"]
+    assert len(refused) >= len(report) // 3  # the generator mostly corrupts
+    assert all(r.startswith("invalid: argument 0 of dense(): ") for r in refused)
+
+
+SPMV = (Path(__file__).parent / "kernels" / "spmv_csr.mlir").read_text()
+
+
+def test_a_scipy_matrix_changed_after_scipy_checked_it_is_refused() -> None:
+    kernel = xsparse.compile(SPMV)
+    a = sp.random_array((20, 30), density=0.3, format="csr", random_state=1)
+    assert a.has_canonical_format  # scipy remembers it
+    x = np.ones(30)
+    np.testing.assert_allclose(kernel(a, x, np.zeros(20)), a @ x)
+    a.indices[3] = 10_000  # past the columns: scipy's verdict is stale
+    with pytest.raises(ValueError, match="argument 0 of kernel\\(\\): .* out of range"):
+        kernel(a, x, np.zeros(20))
+
+
+def test_validate_false_skips_the_checks() -> None:
+    kernel = xsparse.compile(SPMV)
+    a = SparseTensor.from_scipy(
+        sp.random_array((20, 30), density=0.3, format="csr", random_state=2),
+        kernel.signature.inputs.data[0].encoding,  # type: ignore[attr-defined]
+    )
+    x = np.arange(30.0)
+    np.testing.assert_allclose(
+        kernel(a, x, np.zeros(20), validate=False), a.to_dense() @ x
+    )

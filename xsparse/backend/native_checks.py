@@ -1,0 +1,79 @@
+"""Checkers of a kernel's sparse arguments, compiled with the kernel and run
+before it on every call.
+
+For each argument of a sparse tensor type, `add_checkers` adds a public
+function `__xsparse_check_<kernel>_<position>` to the kernel's module (at the
+buffer level, after the sparsifier): it takes the argument's storage in the
+calling convention (`storage_fields`: level buffers, values, level sizes) and
+runs the checks of `transforms.storage.buffer_checks` over it: positions
+within their buffers and monotone, coordinates in range, sorted and unique as
+each level's properties require, values long enough. A failed check reports
+through `xsparse_runtime_error`, which the Python caller raises as a
+ValueError naming the argument before the kernel itself runs. Because the
+checks run on every call, nothing changed in a tensor's buffers after it was
+built reaches the kernel unchecked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
+
+CHECK_PREFIX = "__xsparse_check_"
+
+
+def checker_name(kernel: str, position: int) -> str:
+    return f"{CHECK_PREFIX}{kernel}_{position}"
+
+
+def add_checkers(
+    module: ModuleOp, kernel: str, inputs: Sequence[Attribute]
+) -> dict[int, str]:
+    """Add a checker for each sparse argument among `inputs` (the kernel's
+    tensor-level argument types); their names by argument position."""
+    names: dict[int, str] = {}
+    for position, t in enumerate(inputs):
+        if is_tensor_type(t) and sparse_encoding(t) is not None:
+            name = checker_name(kernel, position)
+            where = f"argument {position} of {kernel}()"
+            _add_checker(module, name, t, where)
+            names[position] = name
+    return names
+
+
+def _add_checker(
+    module: ModuleOp, name: str, tensor_type: TensorType[Attribute], where: str
+) -> None:
+    fields = storage_fields(tensor_type)
+    types = [f.type for f in fields]
+    block = Block(arg_types=types)
+    checker = func.FuncOp(name, FunctionType.from_lists(types, []), Region(block))
+    module.body.block.add_op(checker)
+    e = Emitter(PatternRewriter(checker), InsertPoint.at_end(block), module)
+    arguments: dict[tuple[str, int], SSAValue] = dict(
+        zip(((f.kind, f.level) for f in fields), block.args, strict=True)
+    )
+    stt = SparseTensorType(tensor_type)
+    levels = [
+        GivenLevel.of_buffers(
+            e,
+            arguments.get(("positions", level)),
+            arguments.get(("coordinates", level)),
+        )
+        for level in range(stt.lvl_rank)
+    ]
+    level_sizes = [arguments["level_size", level] for level in range(stt.lvl_rank)]
+    values = arguments["values", -1]
+    check_given_buffers(e, where, stt, level_sizes, levels, e.dim(values), exact=True)
+    e.op(func.ReturnOp())
