@@ -167,3 +167,21 @@ def test_validate_false_skips_the_checks() -> None:
     np.testing.assert_allclose(
         kernel(a, x, np.zeros(20), validate=False), a.to_dense() @ x
     )
+
+
+def test_a_format_the_kernel_does_not_take_is_converted_with_a_warning() -> None:
+    kernel = xsparse.compile(SPMV)
+    a = sp.random_array((12, 9), density=0.3, format="csr", random_state=3)
+    x = np.arange(9.0)
+    for other in (a.tocsc(), a.tocoo(), a.toarray()):
+        with pytest.warns(xsparse.ConversionWarning, match="argument 0 of kernel"):
+            np.testing.assert_allclose(kernel(other, x, np.zeros(12)), a @ x)
+
+
+def test_strict_refuses_conversions_but_not_the_kernels_own_format() -> None:
+    kernel = xsparse.compile(SPMV)
+    a = sp.random_array((12, 9), density=0.3, format="csr", random_state=3)
+    x = np.arange(9.0)
+    with pytest.raises(TypeError, match="scipy csc matrix would be converted"):
+        kernel(a.tocsc(), x, np.zeros(12), strict=True)
+    np.testing.assert_allclose(kernel(a, x, np.zeros(12), strict=True), a @ x)

@@ -21,10 +21,11 @@ from xsparse.version import __version__ as __version__
 if TYPE_CHECKING:
     from xsparse.backend.kernel import Kernel, compile
     from xsparse.backend.sparse_storage import SparseTensor
-    from xsparse.errors import XSparseError
+    from xsparse.errors import ConversionWarning, XSparseError
     from xsparse.io import FileFormatError, read_mtx, read_tns, write_mtx, write_tns
 
 __all__ = [
+    "ConversionWarning",
     "FileFormatError",
     "Kernel",
     "SparseTensor",
@@ -65,8 +66,8 @@ def __getattr__(name: str) -> Any:
         from xsparse import io
 
         return getattr(io, name)
-    if name == "XSparseError":
-        from xsparse.errors import XSparseError
+    if name in ("XSparseError", "ConversionWarning"):
+        from xsparse import errors
 
-        return XSparseError
+        return getattr(errors, name)
     raise AttributeError(f"module 'xsparse' has no attribute {name!r}")

@@ -15,6 +15,14 @@ class XSparseError(Exception):
     """An error in user input, already formatted with its location."""
 
 
+class ConversionWarning(UserWarning):
+    """A kernel argument was converted to the encoding the kernel takes (a
+    CSC matrix given to a CSR kernel, a dense array to a sparse one), on
+    every call. Silence it with `warnings.simplefilter("ignore",
+    xsparse.ConversionWarning)`, make it an error with "error", or refuse
+    such calls with `kernel(..., strict=True)`."""
+
+
 def format_span(
     span: Span[str] | Span[bytes], message: str, severity: str = "error"
 ) -> str:

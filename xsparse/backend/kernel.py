@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import threading
+import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,7 +52,9 @@ from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
     SparseTensor,
+    default_encoding_text,
     numpy_dtype,
+    parse_encoding,
 )
 from xsparse.backend.width_variants import (
     is_int32_compressed,
@@ -65,12 +68,13 @@ from xsparse.diagnostics import (
     locate_error,
     parse_module_with_spans,
 )
-from xsparse.dialects.sparse_tensor.encoding import Encoding
+from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import (
     sparse_encoding,
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
+from xsparse.errors import ConversionWarning
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
 from xsparse.version import __version__
@@ -192,11 +196,13 @@ class Kernel:
         self._results = [ResultFromFields(t) for t in signature.outputs.data]
         self._sparse_results = any(r.encoding is not None for r in self._results)
 
-    def __call__(self, *args: Any, validate: bool = True) -> Any:
+    def __call__(self, *args: Any, validate: bool = True, strict: bool = False) -> Any:
         """Call the kernel. Sparse arguments are checked in native code first
         (positions, coordinates' range and order, lengths: a ValueError
         names the argument); `validate=False` skips those checks, for
-        buffers known to be valid (bad ones are then undefined behaviour)."""
+        buffers known to be valid (bad ones are then undefined behaviour).
+        A sparse argument in another format than the kernel's is converted
+        with a `ConversionWarning`; `strict=True` refuses it (TypeError)."""
         if len(args) != len(self._arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
@@ -206,11 +212,11 @@ class Kernel:
                 p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
             )
             if narrow:
-                return self._variant(narrow)(*args, validate=validate)
+                return self._variant(narrow)(*args, validate=validate, strict=strict)
         if not self.written:
-            return self._call(args, validate)
+            return self._call(args, validate, strict)
         args, copies = prepare_outputs(self.written, self._where, args)
-        result = self._call(args, validate)
+        result = self._call(args, validate, strict)
         return finish_outputs(copies, result) if copies else result
 
     def checker(self, position: int) -> Any:
@@ -231,14 +237,14 @@ class Kernel:
             variant = self._variants[narrow] = self._variant_builder(narrow)
         return variant
 
-    def _call(self, args: Sequence[Any], validate: bool) -> Any:
+    def _call(self, args: Sequence[Any], validate: bool, strict: bool) -> Any:
         shapes: list[tuple[int, ...] | None] = []
         flat: list[Any] = []
         checkers = self._checkers if validate else {}
         for position, (argument, arg) in enumerate(
             zip(self._arguments, args, strict=True)
         ):
-            shape, values = argument.convert(arg)
+            shape, values = argument.convert(arg, strict)
             shapes.append(shape)
             checker = checkers.get(position)
             if checker is not None:
@@ -332,7 +338,9 @@ class _Argument:
         self._encodings: dict[int, Encoding] = {}
         self._last_scipy: _SharedScipy | None = None
 
-    def convert(self, arg: Any) -> tuple[tuple[int, ...] | None, list[Any]]:
+    def convert(
+        self, arg: Any, strict: bool = False
+    ) -> tuple[tuple[int, ...] | None, list[Any]]:
         tensor_type = self.tensor_type
         if tensor_type is None:
             return None, [arg]
@@ -345,7 +353,11 @@ class _Argument:
                 tensor = last.tensor
             else:
                 tensor = as_sparse_tensor(
-                    arg, tensor_type, self.where, validate=not self.checked
+                    arg,
+                    tensor_type,
+                    self.where,
+                    validate=not self.checked,
+                    strict=strict,
                 )
                 if self.checked:
                     self._last_scipy = _SharedScipy.of(arg, tensor, self.forget_scipy)
@@ -443,28 +455,63 @@ class _SharedScipy:
 
 
 def as_sparse_tensor(
-    arg: Any, tensor_type: TensorType[Attribute], where: str, *, validate: bool = True
+    arg: Any,
+    tensor_type: TensorType[Attribute],
+    where: str,
+    *,
+    validate: bool = True,
+    strict: bool = False,
 ) -> SparseTensor:
-    """The argument in the encoding the kernel expects (converted if needed);
-    `validate=False`: a scipy matrix's buffers are left to the compiled checker."""
+    """The argument in the encoding the kernel expects (converted if needed,
+    with a `ConversionWarning`, or refused when `strict`); `validate=False`:
+    a scipy matrix's buffers are left to the compiled checker."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
     if isinstance(arg, SparseTensor):
         if arg.encoding == enc:
             return arg
+        if not _same_layout(arg.encoding, enc):
+            given = str(SparseTensorEncodingAttr(arg.encoding))
+            _converting(where, f"SparseTensor of {given}", enc, strict)
         coords, values = arg.to_coo()
         return SparseTensor.from_coo(coords, values, arg.shape, enc, dtype=arg.dtype)
     try:
         import scipy.sparse as sp
 
         if sp.issparse(arg):
+            blocks = getattr(arg, "blocksize", (1, 1))
+            natural = parse_encoding(default_encoding_text(arg.format, blocks))
+            if not _same_layout(natural, enc):
+                _converting(where, f"scipy {arg.format} matrix", enc, strict)
             return SparseTensor.from_scipy(arg, enc, validate=validate)
     except ImportError:  # pragma: no cover - scipy is a dependency
         pass
     if isinstance(arg, np.ndarray):
+        _converting(where, "dense numpy array", enc, strict)
         return SparseTensor.from_dense(cast("np.ndarray[Any, Any]", arg), enc)
     raise TypeError(
         f"{where}: expected a SparseTensor, scipy.sparse matrix or numpy array, got {type(arg).__name__}"
+    )
+
+
+def _same_layout(a: Encoding, b: Encoding) -> bool:
+    """The same encoding but for the widths of positions and coordinates."""
+    widthless = {"pos_width": 0, "crd_width": 0}
+    return dataclasses.replace(a, **widthless) == dataclasses.replace(b, **widthless)
+
+
+def _converting(where: str, given: str, enc: Encoding, strict: bool) -> None:
+    text = str(SparseTensorEncodingAttr(enc))
+    message = f"{where}: a {given} is converted to {text} on every call"
+    if strict:
+        raise TypeError(
+            f"{message.replace('is converted', 'would be converted')} (strict=True)"
+        )
+    warnings.warn(
+        f"{message}; convert it once (SparseTensor.from_scipy / from_dense), "
+        "or pass strict=True to refuse",
+        ConversionWarning,
+        stacklevel=5,
     )
 
 
