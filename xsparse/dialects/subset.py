@@ -30,8 +30,9 @@ accepted as a result type and read as `!jagged.buffer<?xmemref<4xf32>>`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from enum import auto
+from typing import TypeVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -43,14 +44,15 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
-    StringAttr,
     TensorType,
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -60,9 +62,10 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from xsparse.dialects.jagged import (
     JaggedBufferType,
@@ -77,8 +80,22 @@ from xsparse.dialects.type_guards import (
 )
 
 DYNAMIC = DYNAMIC_INDEX
-MODES = ("copy", "view")
 ShapedType = TensorType[Attribute] | MemRefType[Attribute]
+_T = TypeVar("_T")
+
+
+class SubsetMode(StrEnum):
+    """The semantics of a subset op: `copy` materializes, `view` aliases."""
+
+    COPY = auto()
+    VIEW = auto()
+
+
+@irdl_attr_definition
+class SubsetModeAttr(EnumAttribute[SubsetMode], SpacedOpaqueSyntaxAttribute):
+    """`#subset<mode copy>`; the ops spell it as the `copy(...)`/`view(...)` wrapper."""
+
+    name = "subset.mode"
 
 
 def _shape_str(shape: Sequence[int]) -> str:
@@ -114,11 +131,58 @@ def _is_index_like(t: Attribute) -> bool:
     return isinstance(t, IndexType | IntegerType)
 
 
-def _parse_mode(parser: Parser) -> str | None:
-    for mode in MODES:
-        if parser.parse_optional_keyword(mode):
-            return mode
-    return None
+def _parse_keyword_call(
+    parser: Parser, keyword: str, body: Callable[[], _T]
+) -> _T | None:
+    """`keyword(body)` if `keyword` comes next, else None."""
+    if not parser.parse_optional_keyword(keyword):
+        return None
+    parser.parse_punctuation("(")
+    inner = body()
+    parser.parse_punctuation(")")
+    return inner
+
+
+def _parse_in_mode(
+    parser: Parser, body: Callable[[], _T]
+) -> tuple[SubsetMode | None, _T]:
+    """`body` or `copy(body)` / `view(body)`."""
+    for mode in SubsetMode:
+        inner = _parse_keyword_call(parser, str(mode), body)
+        if inner is not None:
+            return mode, inner
+    return None, body()
+
+
+def _parse_indexed(parser: Parser, parse: Callable[[], _T]) -> tuple[_T, _T]:
+    """`a[b]`, for operands and for types."""
+    a = parse()
+    parser.parse_punctuation("[")
+    b = parse()
+    parser.parse_punctuation("]")
+    return a, b
+
+
+def _print_indexed(
+    printer: Printer, print_one: Callable[[_T], object], a: _T, b: _T
+) -> None:
+    print_one(a)
+    with printer.in_square_brackets():
+        print_one(b)
+
+
+def _parse_and_list(parser: Parser, parse: Callable[[], _T]) -> list[_T]:
+    """`a and b and ...`, for operands and for types."""
+    items = [parse()]
+    while parser.parse_optional_keyword("and"):
+        items.append(parse())
+    return items
+
+
+def _parse_attr_dict_and_colon(parser: Parser) -> dict[str, Attribute]:
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    return attrs
 
 
 def _parse_coordinates(parser: Parser) -> list[int] | None:
@@ -136,21 +200,45 @@ def _values(attr: DenseArrayBase) -> tuple[int, ...] | tuple[float, ...]:
     return typed.get_values()
 
 
-class SubsetOp(IRDLOperation):
-    """Shared parts of gather and scatter: coordinates, semantics, index operand."""
+class ModeOp(IRDLOperation):
+    """The optional `copy`/`view` semantics the three ops share, and its syntax.
+
+    The ops' `parse`/`print` stay hand-written: xDSL's declarative format binds
+    an operand once (so no `copy(...)`-or-bare alternative around operands), cannot
+    infer the `out_of_bounds` operand's type from the input's element type, and
+    cannot read the RFC jagged type spelling or `and`-separated lists.
+    """
+
+    mode = opt_prop_def(SubsetModeAttr)
+
+    @property
+    def semantics(self) -> SubsetMode | None:
+        return self.mode.data if self.mode is not None else None
+
+    def _print_in_mode(self, printer: Printer, body: Callable[[], object]) -> None:
+        """`body` or `copy(body)` / `view(body)`."""
+        if self.mode is None:
+            body()
+            return
+        printer.print_string(str(self.mode.data))
+        with printer.in_parens():
+            body()
+
+    def _print_attr_dict_and_colon(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+
+
+class SubsetOp(ModeOp):
+    """Shared parts of gather and scatter: coordinates, index operand."""
 
     coordinates_attr = opt_prop_def(DenseArrayBase, prop_name="coordinates")
-    mode = opt_prop_def(StringAttr)
 
     def coordinate_dims(self, input_rank: int) -> list[int]:
         """The coordinates named, or every dimension (COO) when none are."""
         if self.coordinates_attr is None:
             return list(range(input_rank))
         return [int(c) for c in _values(self.coordinates_attr)]
-
-    @property
-    def mode_name(self) -> str | None:
-        return self.mode.data if self.mode is not None else None
 
     def _print_coordinates(self, printer: Printer) -> None:
         if self.coordinates_attr is not None:
@@ -165,10 +253,6 @@ class SubsetOp(IRDLOperation):
         self, full: ShapedType, indices: ShapedType, what: str
     ) -> list[int]:
         """Checks the coordinates and the index operand; returns the coordinates."""
-        if self.mode is not None and self.mode.data not in MODES:
-            raise VerifyException(
-                f"semantics must be 'copy' or 'view', got '{self.mode.data}'"
-            )
         rank = full.get_num_dims()
         coordinates = self.coordinate_dims(rank)
         if self.coordinates_attr is not None:
@@ -223,14 +307,14 @@ class GatherOp(SubsetOp):
         indices: SSAValue | Operation,
         result_type: Attribute,
         coordinates: Sequence[int] | None = None,
-        mode: str | None = None,
+        mode: SubsetMode | None = None,
         padding: SSAValue | Operation | None = None,
     ):
         props: dict[str, Attribute] = {}
         if coordinates is not None:
             props["coordinates"] = DenseArrayBase.from_list(i64, coordinates)
         if mode is not None:
-            props["mode"] = StringAttr(mode)
+            props["mode"] = SubsetModeAttr(mode)
         super().__init__(
             operands=[input, indices, [padding] if padding is not None else []],
             result_types=[result_type],
@@ -251,7 +335,7 @@ class GatherOp(SubsetOp):
                     f"out_of_bounds value must have the element type {src.element_type}, "
                     f"got {self.padding.type}"
                 )
-            if self.mode_name == "view":
+            if self.semantics == SubsetMode.VIEW:
                 raise VerifyException(
                     "a view cannot read an out_of_bounds value; use copy"
                 )
@@ -261,7 +345,7 @@ class GatherOp(SubsetOp):
             self._check_result(res.get_shape(), res.element_type, expected, src)
             return
         if isinstance(res, JaggedBufferType):
-            if self.mode_name == "copy":
+            if self.semantics == SubsetMode.COPY:
                 raise VerifyException(
                     "a gather into a jagged buffer has view semantics; use view"
                 )
@@ -284,7 +368,7 @@ class GatherOp(SubsetOp):
                 "the buffer form must return a memref or a !jagged.buffer"
             )
         self._check_result(res.get_shape(), res.element_type, expected, src)
-        if self.mode_name == "view":
+        if self.semantics == SubsetMode.VIEW:
             self._check_range_view(src, idx, coordinates, res)
 
     def _check_result(
@@ -361,51 +445,34 @@ class GatherOp(SubsetOp):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        mode = self.mode_name
-        if mode is not None:
-            printer.print_string(f"{mode}(")
-        printer.print_ssa_value(self.input)
-        printer.print_string("[")
-        printer.print_ssa_value(self.indices)
-        printer.print_string("]")
-        if mode is not None:
-            printer.print_string(")")
+        self._print_in_mode(
+            printer,
+            lambda: _print_indexed(
+                printer, printer.print_ssa_value, self.input, self.indices
+            ),
+        )
         self._print_coordinates(printer)
         if self.padding is not None:
-            printer.print_string(" out_of_bounds(")
-            printer.print_ssa_value(self.padding)
-            printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string("[")
-        printer.print_attribute(self.indices.type)
-        printer.print_string("] -> ")
+            printer.print_string(" out_of_bounds")
+            with printer.in_parens():
+                printer.print_ssa_value(self.padding)
+        self._print_attr_dict_and_colon(printer)
+        _print_indexed(
+            printer, printer.print_attribute, self.input.type, self.indices.type
+        )
+        printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> GatherOp:
-        mode = _parse_mode(parser)
-        if mode is not None:
-            parser.parse_punctuation("(")
-        src = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        idx = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        if mode is not None:
-            parser.parse_punctuation(")")
+        operand = parser.parse_unresolved_operand
+        mode, (src, idx) = _parse_in_mode(
+            parser, lambda: _parse_indexed(parser, operand)
+        )
         coordinates = _parse_coordinates(parser)
-        pad: UnresolvedOperand | None = None
-        if parser.parse_optional_keyword("out_of_bounds"):
-            parser.parse_punctuation("(")
-            pad = parser.parse_unresolved_operand()
-            parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_punctuation("[")
-        idx_type = parser.parse_type()
-        parser.parse_punctuation("]")
+        pad = _parse_keyword_call(parser, "out_of_bounds", operand)
+        attrs = _parse_attr_dict_and_colon(parser)
+        src_type, idx_type = _parse_indexed(parser, parser.parse_type)
         parser.parse_punctuation("->")
         res_type = parse_type_or_rfc_spelling(parser)
         padding = None
@@ -451,14 +518,14 @@ class ScatterOp(SubsetOp):
         dest: SSAValue | Operation,
         indices: SSAValue | Operation,
         coordinates: Sequence[int] | None = None,
-        mode: str | None = None,
+        mode: SubsetMode | None = None,
         skip_out_of_bounds: bool = False,
     ):
         props: dict[str, Attribute] = {}
         if coordinates is not None:
             props["coordinates"] = DenseArrayBase.from_list(i64, coordinates)
         if mode is not None:
-            props["mode"] = StringAttr(mode)
+            props["mode"] = SubsetModeAttr(mode)
         if skip_out_of_bounds:
             props["skip_out_of_bounds"] = UnitAttr()
         dest_type = SSAValue.get(dest).type
@@ -476,7 +543,7 @@ class ScatterOp(SubsetOp):
         assert is_tensor_or_memref_type(dst)
         assert is_tensor_or_memref_type(idx)
         coordinates = self._verify_indexing(dst, idx, "destination")
-        if self.mode_name == "view":
+        if self.semantics == SubsetMode.VIEW:
             raise VerifyException(
                 "a scatter copies its source; build the source in place with a "
                 "gather view of the destination instead"
@@ -504,60 +571,35 @@ class ScatterOp(SubsetOp):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        mode = self.mode_name
-        if mode is not None:
-            printer.print_string(f"{mode}(")
-        printer.print_ssa_value(self.source)
-        if mode is not None:
-            printer.print_string(")")
+        self._print_in_mode(printer, lambda: printer.print_ssa_value(self.source))
         printer.print_string(" into ")
-        printer.print_ssa_value(self.dest)
-        printer.print_string("[")
-        printer.print_ssa_value(self.indices)
-        printer.print_string("]")
+        _print_indexed(printer, printer.print_ssa_value, self.dest, self.indices)
         self._print_coordinates(printer)
         if self.skip_out_of_bounds is not None:
             printer.print_string(" out_of_bounds(skip)")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
+        self._print_attr_dict_and_colon(printer)
         printer.print_attribute(self.source.type)
         printer.print_string(" into ")
-        printer.print_attribute(self.dest.type)
-        printer.print_string("[")
-        printer.print_attribute(self.indices.type)
-        printer.print_string("]")
+        _print_indexed(
+            printer, printer.print_attribute, self.dest.type, self.indices.type
+        )
         if self.result is not None:
             printer.print_string(" -> ")
             printer.print_attribute(self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatterOp:
-        mode = _parse_mode(parser)
-        if mode is not None:
-            parser.parse_punctuation("(")
-        src = parser.parse_unresolved_operand()
-        if mode is not None:
-            parser.parse_punctuation(")")
+        mode, src = _parse_in_mode(parser, parser.parse_unresolved_operand)
         parser.parse_keyword("into")
-        dst = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        idx = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
+        dst, idx = _parse_indexed(parser, parser.parse_unresolved_operand)
         coordinates = _parse_coordinates(parser)
-        skip = False
-        if parser.parse_optional_keyword("out_of_bounds"):
-            parser.parse_punctuation("(")
-            parser.parse_keyword("skip")
-            parser.parse_punctuation(")")
-            skip = True
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
+        skip = _parse_keyword_call(
+            parser, "out_of_bounds", lambda: parser.parse_keyword("skip")
+        )
+        attrs = _parse_attr_dict_and_colon(parser)
         src_type = parser.parse_type()
         parser.parse_keyword("into")
-        dst_type = parser.parse_type()
-        parser.parse_punctuation("[")
-        idx_type = parser.parse_type()
-        parser.parse_punctuation("]")
+        dst_type, idx_type = _parse_indexed(parser, parser.parse_type)
         if parser.parse_optional_punctuation("->"):
             res_type = parser.parse_type()
             if res_type != dst_type:
@@ -570,7 +612,7 @@ class ScatterOp(SubsetOp):
             parser.resolve_operand(idx, idx_type),
             coordinates,
             mode,
-            skip,
+            skip is not None,
         )
         op.attributes.update(attrs)
         return op
@@ -594,7 +636,7 @@ def concat_shape(shapes: Sequence[Sequence[int]], dim: int) -> list[int]:
 
 
 @irdl_op_definition
-class ConcatOp(IRDLOperation):
+class ConcatOp(ModeOp):
     """`subset.concat` (RFC: ConcatOp).
 
     `%out = subset.concat %t1 and %t2 along dimension = 1 :
@@ -605,7 +647,6 @@ class ConcatOp(IRDLOperation):
 
     inputs = var_operand_def(TensorType | MemRefType)
     dimension = prop_def(IntegerAttr[IntegerType])
-    mode = opt_prop_def(StringAttr)
     result = result_def(TensorType | MemRefType)
 
     def __init__(
@@ -613,11 +654,11 @@ class ConcatOp(IRDLOperation):
         inputs: Sequence[SSAValue | Operation],
         dimension: int,
         result_type: Attribute,
-        mode: str | None = None,
+        mode: SubsetMode | None = None,
     ):
         props: dict[str, Attribute] = {"dimension": IntegerAttr(dimension, i64)}
         if mode is not None:
-            props["mode"] = StringAttr(mode)
+            props["mode"] = SubsetModeAttr(mode)
         super().__init__(
             operands=[inputs], result_types=[[result_type]], properties=props
         )
@@ -626,15 +667,7 @@ class ConcatOp(IRDLOperation):
     def dim(self) -> int:
         return self.dimension.value.data
 
-    @property
-    def mode_name(self) -> str | None:
-        return self.mode.data if self.mode is not None else None
-
     def verify_(self) -> None:
-        if self.mode is not None and self.mode.data not in MODES:
-            raise VerifyException(
-                f"semantics must be 'copy' or 'view', got '{self.mode.data}'"
-            )
         if not self.inputs:
             raise VerifyException("expected at least one operand")
         types = [v.type for v in self.inputs]
@@ -677,15 +710,14 @@ class ConcatOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        mode = self.mode_name
-        if mode is not None:
-            printer.print_string(f"{mode}(")
-        printer.print_list(self.inputs, printer.print_ssa_value, delimiter=" and ")
-        if mode is not None:
-            printer.print_string(")")
+        self._print_in_mode(
+            printer,
+            lambda: printer.print_list(
+                self.inputs, printer.print_ssa_value, delimiter=" and "
+            ),
+        )
         printer.print_string(f" along dimension = {self.dim}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
+        self._print_attr_dict_and_colon(printer)
         printer.print_list(
             [v.type for v in self.inputs], printer.print_attribute, delimiter=" and "
         )
@@ -694,23 +726,15 @@ class ConcatOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConcatOp:
-        mode = _parse_mode(parser)
-        if mode is not None:
-            parser.parse_punctuation("(")
-        operands = [parser.parse_unresolved_operand()]
-        while parser.parse_optional_keyword("and"):
-            operands.append(parser.parse_unresolved_operand())
-        if mode is not None:
-            parser.parse_punctuation(")")
+        mode, operands = _parse_in_mode(
+            parser, lambda: _parse_and_list(parser, parser.parse_unresolved_operand)
+        )
         parser.parse_keyword("along")
         parser.parse_keyword("dimension")
         parser.parse_punctuation("=")
         dim = parser.parse_integer()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = [parser.parse_type()]
-        while parser.parse_optional_keyword("and"):
-            types.append(parser.parse_type())
+        attrs = _parse_attr_dict_and_colon(parser)
+        types = _parse_and_list(parser, parser.parse_type)
         parser.parse_keyword("into")
         res_type = parser.parse_type()
         if len(types) != len(operands):
@@ -730,4 +754,4 @@ class ConcatOp(IRDLOperation):
         return op
 
 
-Subset = Dialect("subset", [GatherOp, ScatterOp, ConcatOp], [])
+Subset = Dialect("subset", [GatherOp, ScatterOp, ConcatOp], [SubsetModeAttr])

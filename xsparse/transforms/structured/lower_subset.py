@@ -55,6 +55,7 @@ from xsparse.dialects.subset import (
     ConcatOp,
     GatherOp,
     ScatterOp,
+    SubsetMode,
     memref_strides,
     slice_dims,
     strided_type,
@@ -293,7 +294,7 @@ class BufferizeGather(RewritePattern):
             buffer_of(op.indices, e),
             memref_of(op.result.type),
             op.coordinate_dims(_rank(op.input)) if op.coordinates_attr else None,
-            "copy",
+            SubsetMode.COPY,
             op.padding,
         )
         rewriter.replace(op, [], [e.value(to_tensor(e.value(gather), owned=True))])
@@ -326,7 +327,7 @@ class BufferizeScatter(RewritePattern):
                 dest,
                 buffer_of(op.indices, e),
                 op.coordinate_dims(_rank(dest)) if op.coordinates_attr else None,
-                "copy",
+                SubsetMode.COPY,
                 op.skip_out_of_bounds is not None,
             )
         )
@@ -349,7 +350,7 @@ class BufferizeConcat(RewritePattern):
             [buffer_of(v, e) for v in op.inputs],
             op.dim,
             memref_of(op.result.type),
-            op.mode_name,
+            op.semantics,
         )
         rewriter.replace(op, [], [e.value(to_tensor(e.value(concat), owned=True))])
 
@@ -361,7 +362,7 @@ class GatherCopyToLoops(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         res = op.result.type
-        if not is_memref_type(res) or op.mode_name == "view":
+        if not is_memref_type(res) or op.semantics == SubsetMode.VIEW:
             return
         if not isinstance(res.layout, NoneAttr):
             raise PassFailure(op, "a gather copy allocates an identity-layout result")
@@ -465,7 +466,7 @@ class GatherViewToStrided(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         res = op.result.type
-        if not is_memref_type(res) or op.mode_name != "view":
+        if not is_memref_type(res) or op.semantics != SubsetMode.VIEW:
             return
         src_type = _shaped(op.input)
         if not isinstance(src_type.layout, NoneAttr):
@@ -764,7 +765,7 @@ class ConcatInPlace(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
-        if not is_memref_type(op.result.type) or op.mode_name == "copy":
+        if not is_memref_type(op.result.type) or op.semantics == SubsetMode.COPY:
             return
         allocs = [_built_in_place(v, op) for v in op.inputs]
         if any(a is None for a in allocs) or len({id(a) for a in allocs}) != len(
