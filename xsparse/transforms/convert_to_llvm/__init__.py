@@ -25,7 +25,7 @@ from xsparse.transforms.convert_to_llvm.affine import lower_affine
 from xsparse.transforms.convert_to_llvm.arith import ARITH_PATTERNS
 from xsparse.transforms.convert_to_llvm.cf import CF_PATTERNS
 from xsparse.transforms.convert_to_llvm.common import (
-    PARTIAL_CONVERSION,
+    ToLLVMPattern,
     apply_once,
     reconcile_casts,
 )
@@ -36,12 +36,14 @@ from xsparse.transforms.convert_to_llvm.scf import lower_scf_to_cf
 from xsparse.transforms.convert_to_llvm.vector import VECTOR_PATTERNS
 
 
+def _built(
+    pattern_types: Sequence[type[ToLLVMPattern]], *, partial: bool
+) -> list[RewritePattern]:
+    return [p(partial=partial) for p in pattern_types]
+
+
 def _run(module: ModuleOp, patterns: Sequence[RewritePattern], *, strict: bool) -> None:
-    token = PARTIAL_CONVERSION.set(not strict)
-    try:
-        apply_once(module, patterns)
-    finally:
-        PARTIAL_CONVERSION.reset(token)
+    apply_once(module, patterns)
     reconcile_casts(module, strict=strict)
 
 
@@ -59,13 +61,13 @@ class ConvertToLLVMPass(ModulePass):
         lower_scf_to_cf(op)
         _run(
             op,
-            ARITH_PATTERNS
-            + MATH_PATTERNS
-            + MEMREF_PATTERNS
-            + JAGGED_PATTERNS
-            + VECTOR_PATTERNS
-            + CF_PATTERNS
-            + FUNC_PATTERNS,
+            [
+                *_built(
+                    ARITH_PATTERNS + MATH_PATTERNS + MEMREF_PATTERNS, partial=False
+                ),
+                *JAGGED_PATTERNS,
+                *_built(VECTOR_PATTERNS + CF_PATTERNS + FUNC_PATTERNS, partial=False),
+            ],
             strict=True,
         )
 
@@ -75,10 +77,10 @@ class _OneDialectToLLVMPass(ModulePass):
     """Only the patterns of one source dialect of `convert-to-llvm` (the rest
     of the IR stays as it is, joined by casts)."""
 
-    patterns: ClassVar[Sequence[RewritePattern]]
+    patterns: ClassVar[Sequence[type[ToLLVMPattern]]]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _run(op, self.patterns, strict=False)
+        _run(op, _built(self.patterns, partial=True), strict=False)
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,13 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import FPToSIOp, FPToUIOp, IndexCastUIOp, UIToFPOp
 from xsparse.transforms.convert_to_llvm.common import (
+    ToLLVMPattern,
     call_intrinsic,
     convert_type,
     lowered,
@@ -75,7 +76,7 @@ _MIN_MAX: dict[type[Operation], str] = {
 }
 
 
-class IntBinaryToLLVM(RewritePattern):
+class IntBinaryToLLVM(ToLLVMPattern):
     """Integer arithmetic, bitwise and shift ops -> the llvm op of the same name."""
 
     @lowering_of(*_INT_BINARY)
@@ -84,10 +85,10 @@ class IntBinaryToLLVM(RewritePattern):
         new = _INT_BINARY[type(op)](
             lowered(op.lhs, rewriter), lowered(op.rhs, rewriter)
         )
-        replace_with(op, [new], [new.res], rewriter)
+        replace_with(op, [new], [new.res], rewriter, partial=self.partial)
 
 
-class FloatBinaryToLLVM(RewritePattern):
+class FloatBinaryToLLVM(ToLLVMPattern):
     """Floating-point arithmetic -> `llvm.fadd` etc."""
 
     @lowering_of(*_FLOAT_BINARY)
@@ -96,10 +97,10 @@ class FloatBinaryToLLVM(RewritePattern):
         new = _FLOAT_BINARY[type(op)](
             lowered(op.lhs, rewriter), lowered(op.rhs, rewriter)
         )
-        replace_with(op, [new], [new.res], rewriter)
+        replace_with(op, [new], [new.res], rewriter, partial=self.partial)
 
 
-class MinMaxToLLVM(RewritePattern):
+class MinMaxToLLVM(ToLLVMPattern):
     """Integer and float min/max -> `llvm.smin`/`llvm.maxnum`/... intrinsics."""
 
     @lowering_of(*_MIN_MAX)
@@ -110,16 +111,16 @@ class MinMaxToLLVM(RewritePattern):
         name = f"{_MIN_MAX[type(op)]}.{mangle(t)}"
         result = call_intrinsic(name, [lhs, rhs], t, rewriter)
         assert result is not None
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
-class NegfToLLVM(RewritePattern):
+class NegfToLLVM(ToLLVMPattern):
     """`arith.negf` -> `llvm.fneg`."""
 
     @lowering
     def match_and_rewrite(self, op: arith.NegfOp, rewriter: PatternRewriter) -> None:
         new = llvm.FNegOp(lowered(op.operand, rewriter))
-        replace_with(op, [new], [new.res], rewriter)
+        replace_with(op, [new], [new.res], rewriter, partial=self.partial)
 
 
 def _constant_attr(value: Attribute, t: Attribute) -> Attribute:
@@ -137,7 +138,7 @@ def _constant_attr(value: Attribute, t: Attribute) -> Attribute:
     raise DiagnosticException(f"unsupported constant {value}")
 
 
-class ConstantToLLVM(RewritePattern):
+class ConstantToLLVM(ToLLVMPattern):
     """`arith.constant` (scalars and dense vectors) -> `llvm.mlir.constant`."""
 
     @lowering
@@ -146,7 +147,7 @@ class ConstantToLLVM(RewritePattern):
     ) -> None:
         t = convert_type(op.result.type)
         new = llvm.ConstantOp(_constant_attr(op.value, t), t)
-        replace_with(op, [new], [new.result], rewriter)
+        replace_with(op, [new], [new.result], rewriter, partial=self.partial)
 
 
 def _comparison(
@@ -172,25 +173,25 @@ def _comparison(
     )
 
 
-class CmpiToLLVM(RewritePattern):
+class CmpiToLLVM(ToLLVMPattern):
     """`arith.cmpi` -> `llvm.icmp` (same predicate numbering)."""
 
     @lowering
     def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter) -> None:
         new = _comparison(llvm.ICmpOp, op, rewriter)
-        replace_with(op, [new], [new.results[0]], rewriter)
+        replace_with(op, [new], [new.results[0]], rewriter, partial=self.partial)
 
 
-class CmpfToLLVM(RewritePattern):
+class CmpfToLLVM(ToLLVMPattern):
     """`arith.cmpf` -> `llvm.fcmp` (same predicate numbering)."""
 
     @lowering
     def match_and_rewrite(self, op: arith.CmpfOp, rewriter: PatternRewriter) -> None:
         new = _comparison(llvm.FCmpOp, op, rewriter)
-        replace_with(op, [new], [new.results[0]], rewriter)
+        replace_with(op, [new], [new.results[0]], rewriter, partial=self.partial)
 
 
-class SelectToLLVM(RewritePattern):
+class SelectToLLVM(ToLLVMPattern):
     """`arith.select` -> `llvm.select`."""
 
     @lowering
@@ -200,7 +201,7 @@ class SelectToLLVM(RewritePattern):
             lowered(op.lhs, rewriter),
             lowered(op.rhs, rewriter),
         )
-        replace_with(op, [new], [new.res], rewriter)
+        replace_with(op, [new], [new.res], rewriter, partial=self.partial)
 
 
 def _width(t: Attribute) -> int:
@@ -224,7 +225,7 @@ def _int_resize(value: SSAValue, to: Attribute, signed: bool) -> Operation | Non
     return llvm.SExtOp(value, to) if signed else llvm.ZExtOp(value, to)
 
 
-class IntCastToLLVM(RewritePattern):
+class IntCastToLLVM(ToLLVMPattern):
     """`arith.index_cast(ui)`, `extsi`, `extui`, `trunci` -> trunc/sext/zext or nothing."""
 
     @lowering_of(
@@ -236,9 +237,9 @@ class IntCastToLLVM(RewritePattern):
         signed = not isinstance(op, IndexCastUIOp | arith.ExtUIOp)
         new = _int_resize(value, to, signed)
         if new is None:
-            replace_with(op, [], [value], rewriter)
+            replace_with(op, [], [value], rewriter, partial=self.partial)
         else:
-            replace_with(op, [new], [new.results[0]], rewriter)
+            replace_with(op, [new], [new.results[0]], rewriter, partial=self.partial)
 
 
 _CASTS: dict[type[Operation], type[llvm.GenericCastOp]] = {
@@ -252,7 +253,7 @@ _CASTS: dict[type[Operation], type[llvm.GenericCastOp]] = {
 }
 
 
-class ValueCastToLLVM(RewritePattern):
+class ValueCastToLLVM(ToLLVMPattern):
     """int <-> float conversions, `extf`, `truncf`, `bitcast` -> the llvm cast."""
 
     @lowering_of(*_CASTS)
@@ -260,13 +261,13 @@ class ValueCastToLLVM(RewritePattern):
         value = lowered(op.operands[0], rewriter)
         to = convert_type(op.results[0].type)
         if isinstance(op, arith.BitcastOp) and value.type == to:
-            replace_with(op, [], [value], rewriter)
+            replace_with(op, [], [value], rewriter, partial=self.partial)
             return
         new = _CASTS[type(op)](value, to)
-        replace_with(op, [new], [new.result], rewriter)
+        replace_with(op, [new], [new.result], rewriter, partial=self.partial)
 
 
-class DivRoundingToLLVM(RewritePattern):
+class DivRoundingToLLVM(ToLLVMPattern):
     """`ceildivsi`, `ceildivui`, `floordivsi` -> div, rem and a select (as `arith-expand`)."""
 
     @lowering_of(arith.CeilDivSIOp, arith.CeilDivUIOp, arith.FloorDivSIOp)
@@ -302,19 +303,19 @@ class DivRoundingToLLVM(RewritePattern):
             step = llvm.AddOp(quotient.res, one.result)
         select = llvm.SelectOp(adjust, step.res, quotient.res)
         ops += [step, select]
-        replace_with(op, ops, [select.res], rewriter)
+        replace_with(op, ops, [select.res], rewriter, partial=self.partial)
 
 
-ARITH_PATTERNS: tuple[RewritePattern, ...] = (
-    IntBinaryToLLVM(),
-    FloatBinaryToLLVM(),
-    MinMaxToLLVM(),
-    NegfToLLVM(),
-    ConstantToLLVM(),
-    CmpiToLLVM(),
-    CmpfToLLVM(),
-    SelectToLLVM(),
-    IntCastToLLVM(),
-    ValueCastToLLVM(),
-    DivRoundingToLLVM(),
+ARITH_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
+    IntBinaryToLLVM,
+    FloatBinaryToLLVM,
+    MinMaxToLLVM,
+    NegfToLLVM,
+    ConstantToLLVM,
+    CmpiToLLVM,
+    CmpfToLLVM,
+    SelectToLLVM,
+    IntCastToLLVM,
+    ValueCastToLLVM,
+    DivRoundingToLLVM,
 )

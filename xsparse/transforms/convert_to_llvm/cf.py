@@ -13,10 +13,11 @@ from typing import cast
 from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Block
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from xsparse.transforms.convert_to_llvm.common import (
+    ToLLVMPattern,
     convert_block_arguments,
     declare_function,
     lowered,
@@ -25,23 +26,25 @@ from xsparse.transforms.convert_to_llvm.common import (
 )
 
 
-def _target(block: Block, rewriter: PatternRewriter) -> Block:
+def _target(block: Block, rewriter: PatternRewriter, *, partial: bool) -> Block:
     saved = rewriter.insertion_point
-    convert_block_arguments(block, rewriter)
+    convert_block_arguments(block, rewriter, partial=partial)
     rewriter.insertion_point = saved
     return block
 
 
-class BranchToLLVM(RewritePattern):
+class BranchToLLVM(ToLLVMPattern):
     """`cf.br` -> `llvm.br`."""
 
     @lowering
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter) -> None:
         args = lowered_all(list(op.arguments), rewriter)
-        rewriter.replace(op, llvm.BrOp(_target(op.successor, rewriter), *args))
+        rewriter.replace(
+            op, llvm.BrOp(_target(op.successor, rewriter, partial=self.partial), *args)
+        )
 
 
-class CondBranchToLLVM(RewritePattern):
+class CondBranchToLLVM(ToLLVMPattern):
     """`cf.cond_br` -> `llvm.cond_br`."""
 
     @lowering
@@ -50,15 +53,15 @@ class CondBranchToLLVM(RewritePattern):
     ) -> None:
         new = llvm.CondBrOp(
             lowered(op.cond, rewriter),
-            _target(op.then_block, rewriter),
+            _target(op.then_block, rewriter, partial=self.partial),
             lowered_all(list(op.then_arguments), rewriter),
-            _target(op.else_block, rewriter),
+            _target(op.else_block, rewriter, partial=self.partial),
             lowered_all(list(op.else_arguments), rewriter),
         )
         rewriter.replace(op, new)
 
 
-class SwitchToLLVM(RewritePattern):
+class SwitchToLLVM(ToLLVMPattern):
     """`cf.switch` -> a chain of `llvm.icmp eq` + `llvm.cond_br`, one per case."""
 
     @lowering
@@ -89,9 +92,11 @@ class SwitchToLLVM(RewritePattern):
             rewriter.insertion_point = insertion
             branch = llvm.CondBrOp(
                 compare.res,
-                _target(target, rewriter),
+                _target(target, rewriter, partial=self.partial),
                 lowered_all(list(operands), rewriter),
-                _target(else_block, rewriter) if last else else_block,
+                _target(else_block, rewriter, partial=self.partial)
+                if last
+                else else_block,
                 lowered_all(else_args, rewriter),
             )
             rewriter.insert(branch, insertion)
@@ -100,14 +105,15 @@ class SwitchToLLVM(RewritePattern):
         if not cases:
             rewriter.insert(
                 llvm.BrOp(
-                    _target(default[0], rewriter), *lowered_all(default[1], rewriter)
+                    _target(default[0], rewriter, partial=self.partial),
+                    *lowered_all(default[1], rewriter),
                 ),
                 insertion,
             )
         rewriter.erase(op)
 
 
-class AssertToLLVM(RewritePattern):
+class AssertToLLVM(ToLLVMPattern):
     """`cf.assert` -> branch to a block that calls `abort` when the condition fails."""
 
     @lowering
@@ -129,9 +135,9 @@ class AssertToLLVM(RewritePattern):
         rewriter.erase(op)
 
 
-CF_PATTERNS: tuple[RewritePattern, ...] = (
-    BranchToLLVM(),
-    CondBranchToLLVM(),
-    SwitchToLLVM(),
-    AssertToLLVM(),
+CF_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
+    BranchToLLVM,
+    CondBranchToLLVM,
+    SwitchToLLVM,
+    AssertToLLVM,
 )

@@ -10,10 +10,10 @@ pattern applier so that each op is matched by one dictionary look-up.
 
 from __future__ import annotations
 
-import contextvars
 import typing
 import weakref
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -123,13 +123,6 @@ def lowered_all(
     return [lowered(v, rewriter) for v in values]
 
 
-PARTIAL_CONVERSION: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "partial_conversion", default=True
-)
-"""False while `convert-to-llvm` converts everything: index values then need no
-cast back (their users only need i64), which saves an op per index result."""
-
-
 def _index_like(t: Attribute) -> bool:
     return isinstance(t, IndexType) or (
         isinstance(t, VectorType) and isinstance(t.element_type, IndexType)
@@ -137,12 +130,17 @@ def _index_like(t: Attribute) -> bool:
 
 
 def restore(
-    new: SSAValue, original_type: Attribute, rewriter: PatternRewriter
+    new: SSAValue,
+    original_type: Attribute,
+    rewriter: PatternRewriter,
+    *,
+    partial: bool,
 ) -> SSAValue:
-    """`new` seen with its source-level type (a cast when the types differ)."""
-    if new.type == original_type or (
-        _index_like(original_type) and not PARTIAL_CONVERSION.get()
-    ):
+    """`new` seen with its source-level type (a cast when the types differ).
+
+    In a full conversion (`partial` false) an index value needs no cast back:
+    its users only need i64, which saves an op per index result."""
+    if new.type == original_type or (_index_like(original_type) and not partial):
         return new
     cast = UnrealizedConversionCastOp.get([new], [original_type])
     rewriter.insert(cast)
@@ -154,23 +152,31 @@ def replace_with(
     new_ops: Sequence[Operation],
     new_results: Sequence[SSAValue],
     rewriter: PatternRewriter,
+    *,
+    partial: bool = False,
 ) -> None:
-    """Insert `new_ops`, then replace `op`'s results by `new_results` (cast back)."""
+    """Insert `new_ops`, then replace `op`'s results by `new_results` (cast back).
+
+    `partial` as for `restore`; left out by `JAGGED_PATTERNS`, which run only
+    in the full conversion."""
     rewriter.insert(new_ops)
     restored = [
-        restore(new, old.type, rewriter)
+        restore(new, old.type, rewriter, partial=partial)
         for new, old in zip(new_results, op.results, strict=True)
     ]
     rewriter.replace(op, [], restored)
 
 
-def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> None:
-    """Give `block`'s arguments their converted types (casts keep old users valid)."""
+def convert_block_arguments(
+    block: Block, rewriter: PatternRewriter, *, partial: bool
+) -> None:
+    """Give `block`'s arguments their converted types (casts keep old users
+    valid; in a full conversion index arguments are retyped in place)."""
     for arg in tuple(block.args):
         old_type = arg.type
         if is_legal(old_type):
             continue
-        if _index_like(old_type) and not PARTIAL_CONVERSION.get():
+        if _index_like(old_type) and not partial:
             rewriter.replace_value_with_new_type(arg, convert_type(old_type))
             continue
         new_arg = block.insert_arg(convert_type(old_type), arg.index)
@@ -387,6 +393,16 @@ def call_intrinsic(
 
 OpT = typing.TypeVar("OpT", bound=Operation)
 PatternT = typing.TypeVar("PatternT", bound=RewritePattern)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToLLVMPattern(RewritePattern):
+    """A pattern of `convert-to-llvm`, built by its pass for a full or a
+    partial conversion."""
+
+    partial: bool
+    """True in a one-dialect pass (`convert-arith-to-llvm`, ...), whose
+    unconverted ops still take index values; false in `convert-to-llvm`."""
 
 
 class _Lowering(typing.Protocol):

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.xdsl_ext import PoisonOp
@@ -36,6 +36,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     PTR,
     UNRANKED_DESCRIPTOR,
     Descriptor,
+    ToLLVMPattern,
     const,
     convert_type,
     declare_function,
@@ -187,7 +188,7 @@ def _c_interface_body(
     return Region(block)
 
 
-class FuncToLLVM(RewritePattern):
+class FuncToLLVM(ToLLVMPattern):
     """`func.func` -> `llvm.func`, memref arguments expanded into descriptor fields."""
 
     @lowering
@@ -208,7 +209,9 @@ class FuncToLLVM(RewritePattern):
                     for k, e in enumerate(expanded_types(t))
                 ]
                 value = _assemble(t, new_args, rewriter)
-                arg.replace_all_uses_with(restore(value, t, rewriter))
+                arg.replace_all_uses_with(
+                    restore(value, t, rewriter, partial=self.partial)
+                )
                 entry.erase_arg(arg)
             rewriter.insertion_point = saved
         function_type = llvm_function_type(op.function_type)
@@ -226,7 +229,7 @@ class FuncToLLVM(RewritePattern):
         rewriter.replace(op, new_func)
 
 
-class ReturnToLLVM(RewritePattern):
+class ReturnToLLVM(ToLLVMPattern):
     """`func.return` -> `llvm.return` (several values packed into a struct)."""
 
     @lowering
@@ -243,7 +246,7 @@ class ReturnToLLVM(RewritePattern):
         rewriter.replace(op, llvm.ReturnOp(packed))
 
 
-class CallToLLVM(RewritePattern):
+class CallToLLVM(ToLLVMPattern):
     """`func.call` -> `llvm.call` with memref operands expanded, results unpacked."""
 
     @lowering
@@ -259,7 +262,7 @@ class CallToLLVM(RewritePattern):
         if len(outputs) <= 1:
             # one output: the call returns it
             returned = [cast(SSAValue, call.returned)] if outputs else []
-            replace_with(op, [call], returned, rewriter)
+            replace_with(op, [call], returned, rewriter, partial=self.partial)
             return
         rewriter.insert(call)
         assert call.returned is not None
@@ -269,7 +272,9 @@ class CallToLLVM(RewritePattern):
             )
             for i, t in enumerate(outputs)
         ]
-        replace_with(op, extracts, [e.res for e in extracts], rewriter)
+        replace_with(
+            op, extracts, [e.res for e in extracts], rewriter, partial=self.partial
+        )
 
 
-FUNC_PATTERNS: tuple[RewritePattern, ...] = (FuncToLLVM(), ReturnToLLVM(), CallToLLVM())
+FUNC_PATTERNS: tuple[type[ToLLVMPattern], ...] = (FuncToLLVM, ReturnToLLVM, CallToLLVM)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from xdsl.dialects import llvm, math
 from xdsl.dialects.builtin import Float32Type, IntegerAttr, VectorType, i1
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.transforms.convert_to_llvm.common import (
+    ToLLVMPattern,
     call_intrinsic,
     declare_function,
     lowered,
@@ -59,7 +60,7 @@ _LIBM: dict[type[Operation], str] = {
 }
 
 
-class MathToIntrinsic(RewritePattern):
+class MathToIntrinsic(ToLLVMPattern):
     """Math ops with an LLVM intrinsic -> `llvm.call_intrinsic`."""
 
     @lowering_of(*_INTRINSICS, *_WITH_FLAG)
@@ -75,10 +76,10 @@ class MathToIntrinsic(RewritePattern):
             name = _INTRINSICS[type(op)]
         result = call_intrinsic(f"{name}.{mangle(t)}", args, t, rewriter)
         assert result is not None
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
-class MathToLibm(RewritePattern):
+class MathToLibm(ToLLVMPattern):
     """Scalar math ops without an intrinsic -> a call of libm's `tanh`/`tanhf`/..."""
 
     @lowering_of(*_LIBM)
@@ -91,7 +92,7 @@ class MathToLibm(RewritePattern):
         declare_function(op, name, llvm.LLVMFunctionType([a.type for a in args], t))
         call = llvm.CallOp(name, *args, return_type=t)
         assert call.returned is not None
-        replace_with(op, [call], [call.returned], rewriter)
+        replace_with(op, [call], [call.returned], rewriter, partial=self.partial)
 
 
-MATH_PATTERNS: tuple[RewritePattern, ...] = (MathToIntrinsic(), MathToLibm())
+MATH_PATTERNS: tuple[type[ToLLVMPattern], ...] = (MathToIntrinsic, MathToLibm)

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
@@ -40,6 +40,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     PTR,
     UNRANKED_DESCRIPTOR,
     Descriptor,
+    ToLLVMPattern,
     call_intrinsic,
     const,
     convert_type,
@@ -152,7 +153,7 @@ def _advise_huge_pages(
     rewriter.insert(llvm.CallOp(ADVISE_HUGE_PAGES, pointer, size))
 
 
-class AllocToLLVM(RewritePattern):
+class AllocToLLVM(ToLLVMPattern):
     """`memref.alloc` -> `malloc` (over-allocated and aligned up when `alignment` is set)."""
 
     @lowering
@@ -176,10 +177,10 @@ class AllocToLLVM(RewritePattern):
         desc = Descriptor.build(
             rewriter, len(sizes), allocated, aligned, const(0, rewriter), sizes, strides
         )
-        replace_with(op, [], [desc], rewriter)
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
-class AllocaToLLVM(RewritePattern):
+class AllocaToLLVM(ToLLVMPattern):
     """`memref.alloca` -> `llvm.alloca` of the element type."""
 
     @lowering
@@ -203,10 +204,10 @@ class AllocaToLLVM(RewritePattern):
             sizes,
             strides,
         )
-        replace_with(op, [], [desc], rewriter)
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
-class DeallocToLLVM(RewritePattern):
+class DeallocToLLVM(ToLLVMPattern):
     """`memref.dealloc` -> `free` of the allocated pointer (of an unranked
     memref: the first field of the descriptor it points to)."""
 
@@ -226,7 +227,7 @@ class DeallocToLLVM(RewritePattern):
         rewriter.replace(op, llvm.CallOp("free", allocated))
 
 
-class LoadToLLVM(RewritePattern):
+class LoadToLLVM(ToLLVMPattern):
     """`memref.load` -> address computation + `llvm.load`."""
 
     @lowering
@@ -236,10 +237,12 @@ class LoadToLLVM(RewritePattern):
         indices = [lowered(i, rewriter) for i in op.indices]
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
         load = llvm.LoadOp(address, convert_type(op.res.type))
-        replace_with(op, [load], [load.dereferenced_value], rewriter)
+        replace_with(
+            op, [load], [load.dereferenced_value], rewriter, partial=self.partial
+        )
 
 
-class StoreToLLVM(RewritePattern):
+class StoreToLLVM(ToLLVMPattern):
     """`memref.store` -> address computation + `llvm.store`."""
 
     @lowering
@@ -265,7 +268,7 @@ def _constant_index(value: SSAValue) -> int | None:
     return None
 
 
-class DimToLLVM(RewritePattern):
+class DimToLLVM(ToLLVMPattern):
     """`memref.dim` with a constant index -> a constant or the descriptor's size."""
 
     @lowering
@@ -282,7 +285,7 @@ class DimToLLVM(RewritePattern):
             value = const(static, rewriter)
         else:
             value = Descriptor(lowered(op.source, rewriter), rewriter).size(dim)
-        replace_with(op, [], [value], rewriter)
+        replace_with(op, [], [value], rewriter, partial=self.partial)
 
 
 def _mixed(
@@ -304,7 +307,7 @@ def _field_or_constant(
     return read
 
 
-class SubviewToLLVM(RewritePattern):
+class SubviewToLLVM(ToLLVMPattern):
     """`memref.subview` -> a descriptor with offset, sizes and strides recomputed."""
 
     @lowering
@@ -341,7 +344,7 @@ class SubviewToLLVM(RewritePattern):
             [sizes[i] for i in kept],
             [new_strides[i] for i in kept],
         )
-        replace_with(op, [], [desc], rewriter)
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
 def kept_dimensions(static_sizes: Sequence[int], result_rank: int) -> list[int]:
@@ -383,7 +386,7 @@ def to_unranked(descriptor: SSAValue, rank: int, rewriter: PatternRewriter) -> S
     return with_pointer.res
 
 
-class CastToLLVM(RewritePattern):
+class CastToLLVM(ToLLVMPattern):
     """`memref.cast`: between ranked memrefs the same descriptor; to an unranked
     memref the descriptor stored on the stack with its rank; from an unranked
     memref the ranked descriptor loaded back."""
@@ -401,10 +404,10 @@ class CastToLLVM(RewritePattern):
             value = load.dereferenced_value
         else:
             value = source
-        replace_with(op, [], [value], rewriter)
+        replace_with(op, [], [value], rewriter, partial=self.partial)
 
 
-class ReinterpretCastToLLVM(RewritePattern):
+class ReinterpretCastToLLVM(ToLLVMPattern):
     """`memref.reinterpret_cast` -> the source's pointers with the given geometry."""
 
     @lowering
@@ -424,10 +427,10 @@ class ReinterpretCastToLLVM(RewritePattern):
             sizes,
             strides,
         )
-        replace_with(op, [], [desc], rewriter)
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
-class CopyToLLVM(RewritePattern):
+class CopyToLLVM(ToLLVMPattern):
     """`memref.copy` of identity-layout memrefs -> `llvm.memcpy` of the whole buffer."""
 
     @lowering
@@ -453,7 +456,7 @@ class CopyToLLVM(RewritePattern):
         rewriter.erase(op)
 
 
-class ReallocToLLVM(RewritePattern):
+class ReallocToLLVM(ToLLVMPattern):
     """`memref.realloc` of a 1-D memref -> libc `realloc` of the allocated pointer."""
 
     @lowering
@@ -485,7 +488,7 @@ class ReallocToLLVM(RewritePattern):
             sizes,
             strides,
         )
-        replace_with(op, [], [desc], rewriter)
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
 def _global_array_type(t: MemRefType) -> Attribute:
@@ -496,7 +499,7 @@ def _global_array_type(t: MemRefType) -> Attribute:
     return result
 
 
-class GlobalToLLVM(RewritePattern):
+class GlobalToLLVM(ToLLVMPattern):
     """`memref.global` -> `llvm.mlir.global` of a (nested) array type."""
 
     @lowering
@@ -521,7 +524,7 @@ class GlobalToLLVM(RewritePattern):
         rewriter.replace(op, new)
 
 
-class GetGlobalToLLVM(RewritePattern):
+class GetGlobalToLLVM(ToLLVMPattern):
     """`memref.get_global` -> descriptor on the global's address (allocated = 0xdeadbeef)."""
 
     @lowering
@@ -544,10 +547,10 @@ class GetGlobalToLLVM(RewritePattern):
             sizes,
             strides,
         )
-        replace_with(op, [], [desc], rewriter)
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
-class ExtractAlignedPointerToLLVM(RewritePattern):
+class ExtractAlignedPointerToLLVM(ToLLVMPattern):
     """`memref.extract_aligned_pointer_as_index` -> `llvm.ptrtoint` of the aligned pointer."""
 
     @lowering
@@ -556,22 +559,22 @@ class ExtractAlignedPointerToLLVM(RewritePattern):
     ) -> None:
         aligned = Descriptor(lowered(op.source, rewriter), rewriter).aligned()
         cast = llvm.PtrToIntOp(aligned, i64)
-        replace_with(op, [cast], [cast.output], rewriter)
+        replace_with(op, [cast], [cast.output], rewriter, partial=self.partial)
 
 
-MEMREF_PATTERNS: tuple[RewritePattern, ...] = (
-    AllocToLLVM(),
-    AllocaToLLVM(),
-    DeallocToLLVM(),
-    LoadToLLVM(),
-    StoreToLLVM(),
-    DimToLLVM(),
-    SubviewToLLVM(),
-    CastToLLVM(),
-    ReinterpretCastToLLVM(),
-    CopyToLLVM(),
-    ReallocToLLVM(),
-    GlobalToLLVM(),
-    GetGlobalToLLVM(),
-    ExtractAlignedPointerToLLVM(),
+MEMREF_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
+    AllocToLLVM,
+    AllocaToLLVM,
+    DeallocToLLVM,
+    LoadToLLVM,
+    StoreToLLVM,
+    DimToLLVM,
+    SubviewToLLVM,
+    CastToLLVM,
+    ReinterpretCastToLLVM,
+    CopyToLLVM,
+    ReallocToLLVM,
+    GlobalToLLVM,
+    GetGlobalToLLVM,
+    ExtractAlignedPointerToLLVM,
 )

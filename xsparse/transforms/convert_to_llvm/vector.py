@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_memref_type, is_vector_type
@@ -44,6 +44,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PTR,
     Descriptor,
+    ToLLVMPattern,
     call_intrinsic,
     const,
     convert_type,
@@ -158,7 +159,7 @@ def _strided_lanes(
     return gep.result
 
 
-class LoadToLLVM(RewritePattern):
+class LoadToLLVM(ToLLVMPattern):
     """`vector.load` -> `llvm.load` of a vector type."""
 
     @lowering
@@ -171,10 +172,12 @@ class LoadToLLVM(RewritePattern):
             convert_type(op.result.type),
             alignment=element_size(base_type.element_type),
         )
-        replace_with(op, [load], [load.dereferenced_value], rewriter)
+        replace_with(
+            op, [load], [load.dereferenced_value], rewriter, partial=self.partial
+        )
 
 
-class StoreToLLVM(RewritePattern):
+class StoreToLLVM(ToLLVMPattern):
     """`vector.store` -> `llvm.store` of a vector value."""
 
     @lowering
@@ -190,7 +193,7 @@ class StoreToLLVM(RewritePattern):
         rewriter.replace(op, store)
 
 
-class MaskedLoadToLLVM(RewritePattern):
+class MaskedLoadToLLVM(ToLLVMPattern):
     """`vector.maskedload` -> `llvm.masked.load`."""
 
     @lowering
@@ -212,7 +215,7 @@ class MaskedLoadToLLVM(RewritePattern):
             name = f"llvm.masked.gather.{mangle(t)}.{mangle(pointers.type)}"
             result = call_intrinsic(name, args, t, rewriter)
             assert result is not None
-            replace_with(op, [], [result], rewriter)
+            replace_with(op, [], [result], rewriter, partial=self.partial)
             return
         address = _address(op.base, op.indices, rewriter)
         if _is_all_true(op.mask):  # every lane on: a plain vector load
@@ -221,7 +224,9 @@ class MaskedLoadToLLVM(RewritePattern):
             load = llvm.LoadOp(
                 address, t, alignment=element_size(base_type.element_type)
             )
-            replace_with(op, [load], [load.dereferenced_value], rewriter)
+            replace_with(
+                op, [load], [load.dereferenced_value], rewriter, partial=self.partial
+            )
             return
         args = [
             address,
@@ -231,10 +236,10 @@ class MaskedLoadToLLVM(RewritePattern):
         ]
         result = call_intrinsic(f"llvm.masked.load.{mangle(t)}.p0", args, t, rewriter)
         assert result is not None
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
-class MaskedStoreToLLVM(RewritePattern):
+class MaskedStoreToLLVM(ToLLVMPattern):
     """`vector.maskedstore` -> `llvm.masked.store`."""
 
     @lowering
@@ -370,7 +375,7 @@ def _scalar_lanes(
     return pointers
 
 
-class GatherToLLVM(RewritePattern):
+class GatherToLLVM(ToLLVMPattern):
     """`vector.gather` -> vector GEP + `llvm.masked.gather`."""
 
     @lowering
@@ -392,7 +397,7 @@ class GatherToLLVM(RewritePattern):
                 )
                 rewriter.insert([load, insert])
                 value = insert.res
-            replace_with(op, [], [value], rewriter)
+            replace_with(op, [], [value], rewriter, partial=self.partial)
             return
         pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
         args = [
@@ -404,10 +409,10 @@ class GatherToLLVM(RewritePattern):
         name = f"llvm.masked.gather.{mangle(t)}.{mangle(pointers.type)}"
         result = call_intrinsic(name, args, t, rewriter)
         assert result is not None
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
-class ScatterToLLVM(RewritePattern):
+class ScatterToLLVM(ToLLVMPattern):
     """`vector.scatter` -> vector GEP + `llvm.masked.scatter`."""
 
     @lowering
@@ -436,7 +441,7 @@ class ScatterToLLVM(RewritePattern):
         rewriter.erase(op)
 
 
-class BroadcastToLLVM(RewritePattern):
+class BroadcastToLLVM(ToLLVMPattern):
     """`vector.broadcast` of a scalar -> insertelement + zero-mask shufflevector."""
 
     @lowering
@@ -446,13 +451,15 @@ class BroadcastToLLVM(RewritePattern):
         t = _vector_type(convert_type(op.vector.type))
         source = lowered(op.source, rewriter)
         if source.type == t:
-            replace_with(op, [], [source], rewriter)
+            replace_with(op, [], [source], rewriter, partial=self.partial)
             return
         if is_vector_type(source.type):
             raise DiagnosticException(
                 "broadcast between vector shapes is not supported"
             )
-        replace_with(op, [], [_splat(source, t, rewriter)], rewriter)
+        replace_with(
+            op, [], [_splat(source, t, rewriter)], rewriter, partial=self.partial
+        )
 
 
 _REDUCTIONS: dict[str, tuple[str, str | None]] = {
@@ -523,7 +530,7 @@ def _tree_reduction(source: SSAValue, kind: str, rewriter: PatternRewriter) -> S
     return result
 
 
-class ReductionToLLVM(RewritePattern):
+class ReductionToLLVM(ToLLVMPattern):
     """`vector.reduction` -> `llvm.vector.reduce.*` (accumulator folded in after)."""
 
     @lowering
@@ -548,7 +555,7 @@ class ReductionToLLVM(RewritePattern):
                     )
                     rewriter.insert(combine)
                     result = combine.res
-                replace_with(op, [], [result], rewriter)
+                replace_with(op, [], [result], rewriter, partial=self.partial)
                 return
             neutral = 0.0 if kind == "add" else 1.0
             if acc is None:
@@ -558,7 +565,7 @@ class ReductionToLLVM(RewritePattern):
             name = f"llvm.vector.reduce.f{kind}.{suffix}"
             result = call_intrinsic(name, [acc, source], t, rewriter)
             assert result is not None
-            replace_with(op, [], [result], rewriter)
+            replace_with(op, [], [result], rewriter, partial=self.partial)
             return
         reduce_name, combine = _REDUCTIONS[kind]
         result = call_intrinsic(
@@ -576,20 +583,20 @@ class ReductionToLLVM(RewritePattern):
                 )
                 assert combined is not None
                 result = combined
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
-class VectorScaleToLLVM(RewritePattern):
+class VectorScaleToLLVM(ToLLVMPattern):
     """`vector.vscale` -> `llvm.vscale.i64`."""
 
     @lowering
     def match_and_rewrite(self, op: VectorScaleOp, rewriter: PatternRewriter) -> None:
         result = call_intrinsic("llvm.vscale.i64", [], i64, rewriter)
         assert result is not None
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
-class CreateMaskToLLVM(RewritePattern):
+class CreateMaskToLLVM(ToLLVMPattern):
     """`vector.create_mask %n` -> `[0..vl) < splat(n)`."""
 
     @lowering
@@ -607,10 +614,12 @@ class CreateMaskToLLVM(RewritePattern):
             result_types=[mask_type],
             properties={"predicate": IntegerAttr(2, 64)},
         )
-        replace_with(op, [compare], [compare.results[0]], rewriter)
+        replace_with(
+            op, [compare], [compare.results[0]], rewriter, partial=self.partial
+        )
 
 
-class ConstantMaskToLLVM(RewritePattern):
+class ConstantMaskToLLVM(ToLLVMPattern):
     """`vector.constant_mask [k]` -> a constant i1 vector."""
 
     @lowering
@@ -625,16 +634,20 @@ class ConstantMaskToLLVM(RewritePattern):
         constant = llvm.ConstantOp(
             DenseIntOrFPElementsAttr.from_list(mask_type, values), t
         )
-        replace_with(op, [constant], [constant.result], rewriter)
+        replace_with(op, [constant], [constant.result], rewriter, partial=self.partial)
 
 
-class StepToLLVM(RewritePattern):
+class StepToLLVM(ToLLVMPattern):
     """`vector.step` -> a constant [0..n) (or `llvm.stepvector` when scalable)."""
 
     @lowering
     def match_and_rewrite(self, op: StepOp, rewriter: PatternRewriter) -> None:
         replace_with(
-            op, [], [_lane_indices(_vector_type(op.result.type), rewriter)], rewriter
+            op,
+            [],
+            [_lane_indices(_vector_type(op.result.type), rewriter)],
+            rewriter,
+            partial=self.partial,
         )
 
 
@@ -651,7 +664,7 @@ def _position(
     return lowered(op.dynamic_position[0], rewriter)
 
 
-class ExtractToLLVM(RewritePattern):
+class ExtractToLLVM(ToLLVMPattern):
     """`vector.extract %v[i]` -> `llvm.extractelement`."""
 
     @lowering
@@ -660,10 +673,10 @@ class ExtractToLLVM(RewritePattern):
     ) -> None:
         source = lowered(op.vector, rewriter)
         extract = ExtractElementOp(source, _position(op, rewriter))
-        replace_with(op, [extract], [extract.res], rewriter)
+        replace_with(op, [extract], [extract.res], rewriter, partial=self.partial)
 
 
-class InsertToLLVM(RewritePattern):
+class InsertToLLVM(ToLLVMPattern):
     """`vector.insert %s, %v[i]` -> `llvm.insertelement`."""
 
     @lowering
@@ -672,10 +685,10 @@ class InsertToLLVM(RewritePattern):
         insert = llvm.InsertElementOp(
             dest, lowered(op.source, rewriter), _position(op, rewriter)
         )
-        replace_with(op, [insert], [insert.res], rewriter)
+        replace_with(op, [insert], [insert.res], rewriter, partial=self.partial)
 
 
-class FMAToLLVM(RewritePattern):
+class FMAToLLVM(ToLLVMPattern):
     """`vector.fma` -> `llvm.fmuladd`."""
 
     @lowering
@@ -684,7 +697,7 @@ class FMAToLLVM(RewritePattern):
         t = args[0].type
         result = call_intrinsic(f"llvm.fmuladd.{mangle(t)}", args, t, rewriter)
         assert result is not None
-        replace_with(op, [], [result], rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
 
 
 def _print_element(
@@ -717,7 +730,7 @@ def _print_call(name: str, op: Operation, rewriter: PatternRewriter) -> None:
     rewriter.insert(llvm.CallOp(name))
 
 
-class PrintToLLVM(RewritePattern):
+class PrintToLLVM(ToLLVMPattern):
     """`vector.print` -> `( a, b, c )` + newline through the runtime's print calls."""
 
     @lowering
@@ -745,21 +758,21 @@ class PrintToLLVM(RewritePattern):
         rewriter.erase(op)
 
 
-VECTOR_PATTERNS: tuple[RewritePattern, ...] = (
-    LoadToLLVM(),
-    StoreToLLVM(),
-    MaskedLoadToLLVM(),
-    MaskedStoreToLLVM(),
-    GatherToLLVM(),
-    ScatterToLLVM(),
-    BroadcastToLLVM(),
-    ReductionToLLVM(),
-    CreateMaskToLLVM(),
-    ConstantMaskToLLVM(),
-    StepToLLVM(),
-    ExtractToLLVM(),
-    InsertToLLVM(),
-    FMAToLLVM(),
-    PrintToLLVM(),
-    VectorScaleToLLVM(),
+VECTOR_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
+    LoadToLLVM,
+    StoreToLLVM,
+    MaskedLoadToLLVM,
+    MaskedStoreToLLVM,
+    GatherToLLVM,
+    ScatterToLLVM,
+    BroadcastToLLVM,
+    ReductionToLLVM,
+    CreateMaskToLLVM,
+    ConstantMaskToLLVM,
+    StepToLLVM,
+    ExtractToLLVM,
+    InsertToLLVM,
+    FMAToLLVM,
+    PrintToLLVM,
+    VectorScaleToLLVM,
 )
