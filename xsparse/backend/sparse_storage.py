@@ -99,12 +99,13 @@ def _within_segments(steps: int, lo: IntArray, hi: IntArray) -> npt.NDArray[np.b
 def _check_chain_order(
     crd: IntArray,
     chain: tuple[IntArray, IntArray, list[IntArray]],
-    lt: LevelType,
+    unique: bool,
     where: str,
 ) -> None:
     """A singleton level under a nonunique one (COO): where the coordinates
-    above are equal, this level's are in order (unique: increasing), within
-    each segment of the region's first level."""
+    above are equal, this level's are in order (`unique`: increasing; only
+    the region's last level makes its tuples unique), within each segment of
+    the region's first level."""
     if crd.shape[0] < 2:
         return
     lo, hi, above = chain
@@ -112,9 +113,9 @@ def _check_chain_order(
     for a in above:
         tie &= a[1:] == a[:-1]
     step = np.diff(crd)
-    bad = tie & ((step <= 0) if lt.is_unique else (step < 0))
+    bad = tie & ((step <= 0) if unique else (step < 0))
     if (bad & _within_segments(step.shape[0], lo, hi)).any():
-        kind = "sorted and unique" if lt.is_unique else "sorted"
+        kind = "sorted and unique" if unique else "sorted"
         raise ValueError(
             f"{where}: coordinates must be {kind} where the coordinates of the "
             "levels above are equal"
@@ -322,8 +323,10 @@ class SparseTensor:
             if fmt.has_positions and not lt.is_unique:  # a COO region starts
                 chain = (lo, hi, [crd])
             elif fmt.is_branchless and chain is not None:
+                below = enc.lvl_types[level + 1 : level + 2]
+                ends_region = not (below and below[0].format.is_branchless)
                 if lt.is_ordered:
-                    _check_chain_order(crd, chain, lt, where)
+                    _check_chain_order(crd, chain, lt.is_unique and ends_region, where)
                 chain[2].append(crd)
             else:
                 chain = None

@@ -138,7 +138,11 @@ def check_given_buffers(
             chain = None
             continue
         level_checks = _LevelChecks(checks, lt, f"level {level} ({lt})", size)
-        entries = level_checks.check(given, parents, result, level, chain)
+        # Only the last level of a COO region makes its tuples unique: above
+        # it, equal prefixes may repeat (told apart by the levels below).
+        below = stt.lvl_types[level + 1 :]
+        ends_region = not (below and below[0].format.is_branchless)
+        entries = level_checks.check(given, parents, result, level, chain, ends_region)
         assert given.coordinates is not None
         if fmt.has_positions and not lt.is_unique:  # a COO region starts
             segments = _Segments(lt, size, given.positions, parents)
@@ -175,6 +179,7 @@ class _LevelChecks:
         result: CheckedBuffers,
         level: int,
         chain: _Chain | None,
+        ends_region: bool = True,
     ) -> SSAValue:
         """Check the level's buffers under `parents` parent positions, record
         their used lengths in `result`; the number of the level's entries."""
@@ -209,14 +214,16 @@ class _LevelChecks:
                 ordered, f"{self.where}: coordinates must be {kind} within each parent"
             )
         if self.lt.is_ordered and fmt.is_branchless and chain is not None:
+            unique = self.lt.is_unique and ends_region
             in_order = checks.guarded(
-                lambda b: [self._check_chain_order(b, chain, read, entries)],
+                lambda b: [self._check_chain_order(b, chain, read, entries, unique)],
                 lambda b: [b.constant(1, i1)],
             )[0]
             checks.require(
                 in_order,
-                f"{self.where}: coordinates must be {kind} where the coordinates "
-                "of the levels above are equal",
+                f"{self.where}: coordinates must be "
+                f"{'sorted and unique' if unique else 'sorted'} where the "
+                "coordinates of the levels above are equal",
             )
         if self.lt.is_unique and not self.lt.is_ordered and not fmt.is_branchless:
             distinct = checks.guarded(
@@ -229,12 +236,18 @@ class _LevelChecks:
         return entries
 
     def _check_chain_order(
-        self, e: Emitter, chain: _Chain, read: CoordinateReader, entries: SSAValue
+        self,
+        e: Emitter,
+        chain: _Chain,
+        read: CoordinateReader,
+        entries: SSAValue,
+        unique: bool,
     ) -> SSAValue:
         """A singleton level under a nonunique one (COO): entries whose
-        coordinates above are equal are in order at this level, unless a
-        segment of the region's first level starts between them."""
-        out_of_order = "ule" if self.lt.is_unique else "ult"
+        coordinates above are equal are in order at this level (increasing,
+        when `unique`), unless a segment of the region's first level starts
+        between them."""
+        out_of_order = "ule" if unique else "ult"
         one = e.index(1)
 
         def step(b: Emitter, k: SSAValue) -> SSAValue:
