@@ -211,8 +211,9 @@ class Kernel:
             narrow = tuple(
                 p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
             )
-            if narrow:
-                return self._variant(narrow)(*args, validate=validate, strict=strict)
+            variant = self._variant(narrow) if narrow else None
+            if variant is not None:
+                return variant(*args, validate=validate, strict=strict)
         if not self.written:
             return self._call(args, validate, strict)
         args, copies = prepare_outputs(self.written, self._where, args)
@@ -230,11 +231,15 @@ class Kernel:
         arguments at `positions` take 32-bit indices (width_variants)."""
         self._variant_builder = builder
 
-    def _variant(self, narrow: tuple[int, ...]) -> Kernel:
+    def _variant(self, narrow: tuple[int, ...]) -> Kernel | None:
+        """The variant for 32-bit indices at `narrow`; None (from then on)
+        when it does not compile: the kernel copies the indices instead."""
         variant = self._variants.get(narrow)
-        if variant is None:
-            assert self._variant_builder is not None
-            variant = self._variants[narrow] = self._variant_builder(narrow)
+        if variant is None and self._variant_builder is not None:
+            try:
+                variant = self._variants[narrow] = self._variant_builder(narrow)
+            except XSparseError:
+                self._variant_builder = None
         return variant
 
     def _call(self, args: Sequence[Any], validate: bool, strict: bool) -> Any:

@@ -77,8 +77,17 @@ def narrowed_source(
         encoding = getattr(attr, "encoding", None)
         assert isinstance(encoding, SparseTensorEncodingAttr)
         narrow = dataclasses.replace(encoding.data, pos_width=32, crd_width=32)
-        text = text.replace(str(encoding), str(SparseTensorEncodingAttr(narrow)))
+        # The encoding's body, also where iterator and iteration-space types
+        # print it without the `#sparse_tensor.encoding` prefix.
+        old_body, new_body = _body(encoding), _body(SparseTensorEncodingAttr(narrow))
+        text = text.replace(old_body, new_body)
     return text
+
+
+def _body(encoding: SparseTensorEncodingAttr) -> str:
+    """`{ map = ... }` of `#sparse_tensor.encoding<{ map = ... }>`."""
+    text = str(encoding)
+    return text[text.index("<") + 1 : -1]
 
 
 def _function(module: ModuleOp, entry: str) -> func.FuncOp:
