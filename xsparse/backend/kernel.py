@@ -484,8 +484,7 @@ def as_sparse_tensor(
         import scipy.sparse as sp
 
         if sp.issparse(arg):
-            blocks = getattr(arg, "blocksize", (1, 1))
-            natural = parse_encoding(default_encoding_text(arg.format, blocks))
+            natural = _natural_encoding(arg.format, getattr(arg, "blocksize", (1, 1)))
             if not _same_layout(natural, enc):
                 _converting(where, f"scipy {arg.format} matrix", enc, strict)
             return SparseTensor.from_scipy(arg, enc, validate=validate)
@@ -497,6 +496,12 @@ def as_sparse_tensor(
     raise TypeError(
         f"{where}: expected a SparseTensor, scipy.sparse matrix or numpy array, got {type(arg).__name__}"
     )
+
+
+@functools.cache
+def _natural_encoding(fmt: str, blocks: tuple[int, int]) -> Encoding:
+    """The encoding of a scipy format (parsed once per format)."""
+    return parse_encoding(default_encoding_text(fmt, blocks))
 
 
 def _same_layout(a: Encoding, b: Encoding) -> bool:
