@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_backend_kernels import SPMV, compile_mlir
+from xdsl.dialects.builtin import FunctionType, i64
 
 from xsparse.backend import jit
+from xsparse.backend.abi import Guard
 
 
 def test_second_compile_hits_the_memory_cache(
@@ -60,8 +62,6 @@ def test_new_process_hits_the_disk_cache(tmp_path: Path) -> None:
 
 
 def test_llvm_ir_text_with_a_signature() -> None:
-    from xdsl.dialects.builtin import FunctionType, i64
-
     ir = "define i64 @twice(i64 %x) {\n  %y = mul i64 %x, 2\n  ret i64 %y\n}\n"
     module = jit.compile(
         ir, signatures={"twice": FunctionType.from_lists([i64], [i64])}
@@ -84,3 +84,31 @@ def test_calls_from_threads_release_the_gil() -> None:
         t.join()
     for y in results:
         np.testing.assert_array_equal(y, 2 * x)
+
+
+def test_checked_entry_runs_the_function_only_when_no_guard_fails() -> None:
+    """A guard returns true to stop the call: the function does not run, its
+    results are not read, and the call returns None."""
+    ir = textwrap.dedent(
+        """
+        define i64 @scaled(i64 %x, i64 %k) {
+          %r = mul i64 %x, %k
+          ret i64 %r
+        }
+        define i1 @negative(i64 %k) {
+          %f = icmp slt i64 %k, 0
+          ret i1 %f
+        }
+        """
+    )
+    signature = FunctionType.from_lists([i64, i64], [i64])
+    module = jit.compile(
+        ir,
+        signatures={"scaled": signature},
+        guards={"scaled": [Guard("negative", 1, 1)]},
+    )
+    checked = module.function("scaled", checked=True)
+    assert checked(3, 4) == 12
+    assert checked(3, -1) is None
+    assert checked(5, 2) == 10  # a failed call leaves nothing behind
+    assert module.function("scaled")(3, -1) == -3  # the unchecked entry

@@ -47,6 +47,8 @@ GLOBAL_ALLOCATED = 0xDEADBEEF
 """The allocated pointer MLIR gives memrefs of `memref.get_global` (never freed)."""
 
 PACKED_PREFIX = "_xsparse_packed_"
+CHECKED_PREFIX = "checked_"
+"""After `PACKED_PREFIX`: the packed wrapper that runs the guards first."""
 _PACKED = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
@@ -118,19 +120,61 @@ def _leaf_paths(t: Attribute) -> list[list[int]]:
     )
 
 
-def packed_wrapper_ir(name: str, signature: FunctionType) -> str:
-    """LLVM IR of `_xsparse_packed_<name>(ptr slots)` calling `@name`."""
+@dataclass(frozen=True)
+class Guard:
+    """A function a checked wrapper calls before its function, on the inputs
+    `first` to `first + count - 1` of the function's arguments; it returns
+    an i1, true when the function must not run (a check failed)."""
+
+    function: str
+    first: int
+    count: int
+
+
+def packed_wrapper_ir(
+    name: str, signature: FunctionType, guards: Sequence[Guard] = ()
+) -> str:
+    """LLVM IR of `_xsparse_packed_<name>(ptr slots)` calling `@name`; with
+    `guards`, of `_xsparse_packed_checked_<name>`, which calls the guards
+    first and `@name` only when none of them returns true."""
     inputs = list(signature.inputs.data)
     outputs = list(signature.outputs.data)
-    lines = [f"define void @{PACKED_PREFIX}{name}(ptr %slots) {{", "entry:"]
+    wrapper = PACKED_PREFIX + (CHECKED_PREFIX if guards else "") + name
+    lines = [f"define void @{wrapper}(ptr %slots) {{", "entry:"]
     args: list[str] = []
+    per_input: list[list[str]] = []
     slot = 0
     for t in inputs:
+        per_input.append([])
         for ir in _slot_irs(t):
             lines.append(f"  %p{slot} = getelementptr i64, ptr %slots, i64 {slot}")
             lines.append(f"  %a{slot} = load {ir}, ptr %p{slot}")
             args.append(f"{ir} %a{slot}")
+            per_input[-1].append(f"{ir} %a{slot}")
             slot += 1
+    failed = "false"
+    for index, guard in enumerate(guards):
+        guard_args = [
+            a for i in per_input[guard.first : guard.first + guard.count] for a in i
+        ]
+        lines.append(
+            f"  %g{index} = call i1 @{guard.function}({', '.join(guard_args)})"
+        )
+        lines.append(f"  %f{index} = or i1 {failed}, %g{index}")
+        failed = f"%f{index}"
+    if guards:
+        # The slot after the results says whether a guard failed (the results
+        # are then not written).
+        status = slot + sum(len(_slot_irs(t)) for t in outputs)
+        lines += [
+            f"  %status = getelementptr i64, ptr %slots, i64 {status}",
+            f"  %failed = zext i1 {failed} to i64",
+            "  store i64 %failed, ptr %status",
+            f"  br i1 {failed}, label %skip, label %run",
+            "skip:",
+            "  ret void",
+            "run:",
+        ]
     if not outputs:
         ret = "void"
     elif len(outputs) == 1:
@@ -184,9 +228,13 @@ _Slots = tuple[Any, ...]
 """The slot values of one argument, in the order of the packed convention."""
 
 
-class _MemRefParam:
+class NotContiguousError(ValueError):
+    """An array given where a row-major contiguous one is needed."""
+
+
+class MemRefParam:
     """Checks one numpy argument against a memref type and expands it into the
-    slots of its descriptor.
+    slots of its descriptor (`where` names the argument in errors).
 
     The last array seen is remembered (a weak reference, its shape, strides,
     dtype and slots): an ndarray's data pointer never changes while it lives
@@ -198,16 +246,19 @@ class _MemRefParam:
     call otherwise.
     """
 
-    __slots__ = ("_last", "dtype", "position", "shape", "static_strides")
+    __slots__ = ("_last", "contiguous", "dtype", "shape", "static_strides", "where")
 
     def __init__(
         self,
-        position: int,
+        where: str,
         dtype: np.dtype[Any],
         shape: tuple[int | None, ...],
         static_strides: tuple[int | None, ...] | None,
+        contiguous: bool = False,
     ) -> None:
-        self.position = position
+        self.where = where
+        self.contiguous = contiguous
+        """Only row-major contiguous arrays (`NotContiguousError` otherwise)."""
         self.dtype = dtype
         self.shape = shape
         self.static_strides = static_strides
@@ -223,6 +274,19 @@ class _MemRefParam:
             ]
             | None
         ) = None
+
+    @staticmethod
+    def of(
+        where: str, t: MemRefType[Attribute], *, contiguous: bool = False
+    ) -> MemRefParam:
+        """The parameter of memref type `t`."""
+        return MemRefParam(
+            where,
+            scalar_of(t.element_type).dtype,
+            tuple(None if d == DYNAMIC_INDEX else d for d in t.get_shape()),
+            _static_strides(t),
+            contiguous,
+        )
 
     def expand(self, value: object) -> _Slots:
         last = self._last
@@ -259,31 +323,33 @@ class _MemRefParam:
         """`value` if it is an array this memref type accepts; TypeError/ValueError if not."""
         if not isinstance(value, np.ndarray):
             raise TypeError(
-                f"argument {self.position}: expected a numpy array of {self.dtype}, "
+                f"{self.where}: expected a numpy array of {self.dtype}, "
                 f"got {type(value).__name__}"
             )
         array = cast("np.ndarray[Any, Any]", value)
         if array.dtype != self.dtype:
             raise TypeError(
-                f"argument {self.position}: expected dtype {self.dtype}, got {array.dtype}"
+                f"{self.where}: expected dtype {self.dtype}, got {array.dtype}"
             )
         if array.ndim != len(self.shape):
             raise ValueError(
-                f"argument {self.position}: expected rank {len(self.shape)}, "
+                f"{self.where}: expected rank {len(self.shape)}, "
                 f"got shape {array.shape}"
             )
         for dim, (want, got) in enumerate(zip(self.shape, array.shape, strict=True)):
             if want is not None and want != got:
                 raise ValueError(
-                    f"argument {self.position}: dimension {dim} must be {want}, "
+                    f"{self.where}: dimension {dim} must be {want}, "
                     f"got shape {array.shape}"
                 )
+        if self.contiguous and not array.flags.c_contiguous:
+            raise NotContiguousError(f"{self.where}: the array is not contiguous")
         itemsize = array.itemsize
         strides: list[int] = []
         for s in array.strides:
             if s % itemsize:
                 raise ValueError(
-                    f"argument {self.position}: strides {array.strides} are not "
+                    f"{self.where}: strides {array.strides} are not "
                     f"multiples of the element size {itemsize}"
                 )
             strides.append(s // itemsize)
@@ -298,7 +364,7 @@ class _MemRefParam:
                     and array.size
                 ):
                     raise ValueError(
-                        f"argument {self.position}: stride of dimension {dim} must be "
+                        f"{self.where}: stride of dimension {dim} must be "
                         f"{want} elements, got {got}"
                     )
         return array
@@ -327,27 +393,26 @@ def _memref_result(
     rank: int,
     dtype: np.dtype[Any],
     values: Sequence[int],
-    arguments: Sequence[tuple[np.ndarray[Any, Any], int]],
+    argument: np.ndarray[Any, Any] | None,
     owners: dict[int, _MallocOwner],
 ) -> np.ndarray[Any, Any]:
     """The numpy array of a memref result (`values`: its descriptor's slots);
-    `arguments` are the memref arguments with their data pointers (a result
-    that aliases one keeps it alive); `owners` the buffers the kernel malloc'd
-    that earlier results of the call returned (results that share one, e.g. a
-    sparse result and a view of it, free it once)."""
+    `argument`: the memref argument whose buffer it is, if any (the result is
+    that array, or a view keeping it alive); `owners` the buffers the kernel
+    malloc'd that earlier results of the call returned (results that share
+    one, e.g. a sparse result and a view of it, free it once)."""
     allocated, aligned, offset = values[0], values[1], values[2]
     shape = tuple(values[3 : 3 + rank])
     itemsize = dtype.itemsize
     strides = tuple(s * itemsize for s in values[3 + rank : 3 + 2 * rank])
     data = aligned + offset * itemsize
-    for array, pointer in arguments:
-        if pointer == allocated:
-            if data == allocated and array.shape == shape and array.strides == strides:
-                return array
-            owner: object = array
-            break
-    else:
-        owner = None
+    if (
+        argument is not None
+        and data == allocated
+        and argument.shape == shape
+        and argument.strides == strides
+    ):
+        return argument
     interface = {
         "data": (data, False),
         "shape": shape,
@@ -355,8 +420,8 @@ def _memref_result(
         "typestr": dtype.str,
         "version": 3,
     }
-    if owner is not None:
-        return np.asarray(_View(interface, owner))
+    if argument is not None:
+        return np.asarray(_View(interface, argument))
     if allocated == GLOBAL_ALLOCATED:
         return np.asarray(_View(interface, None)).copy()
     malloc_owner = owners.get(allocated)
@@ -372,7 +437,9 @@ _Buffer = tuple[ctypes.Array[ctypes.c_char], int]
 class NativeFunction:
     """A compiled function called with numpy arrays and Python/numpy scalars.
 
-    A call checks every argument, fills a slot buffer with one precompiled
+    A `guarded` one is the checked entry of a function (`packed_wrapper_ir`
+    with guards): when a guard failed, the call returns None (the failure is
+    pending in `runtime_errors`). A call checks every argument, fills a slot buffer with one precompiled
     `struct.Struct.pack_into` and calls the packed wrapper (the GIL is
     released). The slot buffers are reused: each thread keeps a list of free
     ones and takes one for the length of a call, so threads (and a signal
@@ -387,8 +454,10 @@ class NativeFunction:
         address: int,
         keep_alive: object,
         flush_stdout: bool,
+        guarded: bool = False,
     ):
         self.name = name
+        self._guarded = guarded
         self.signature = signature
         self._keep_alive = keep_alive
         self._entry = _PACKED(address)
@@ -403,18 +472,14 @@ class NativeFunction:
         slot = 0
         for position, t in enumerate(inputs):
             if is_memref_type(t):
-                param = _MemRefParam(
-                    position,
-                    scalar_of(t.element_type).dtype,
-                    tuple(None if d == DYNAMIC_INDEX else d for d in t.get_shape()),
-                    _static_strides(t),
-                )
+                param = MemRefParam.of(f"argument {position}", t)
                 self._converters.append(param.expand)
                 self._memref_slots.append((position, slot))
                 fmt += "QQq" + "q" * (2 * t.get_num_dims())
                 slot += 3 + 2 * t.get_num_dims()
             else:
-                self._converters.append(_scalar_converter(position, scalar_of(t)))
+                where = f"argument {position}"
+                self._converters.append(scalar_converter(where, scalar_of(t)))
                 fmt += scalar_of(t).fmt
                 slot += 1
         self._in_struct = struct.Struct(fmt)
@@ -425,6 +490,8 @@ class NativeFunction:
                 if isinstance(t, MemRefType)
                 else scalar_of(t).fmt
             )
+        if guarded:
+            out_fmt += "q"  # the status slot (packed_wrapper_ir)
         self._out_struct = struct.Struct(out_fmt)
         # per result: None for a scalar, (rank, dtype) for a memref
         self._outputs: list[tuple[int, np.dtype[Any]] | None] = [
@@ -433,7 +500,6 @@ class NativeFunction:
             else None
             for t in outputs
         ]
-        self._memref_outputs = any(o is not None for o in self._outputs)
         self._size = max(self._in_struct.size + self._out_struct.size, 8)
         self._local = threading.local()
 
@@ -449,6 +515,13 @@ class NativeFunction:
         values: list[Any] = []
         for convert, arg in zip(self._converters, args, strict=False):
             values += convert(arg)
+        return self.call_slots(values, args)
+
+    def call_slots(self, values: Sequence[Any], args: Sequence[object]) -> Any:
+        """Call with the slots of the arguments already expanded (`values`,
+        as `MemRefParam.expand` and the scalars' formats give them); `args`
+        are the arguments themselves (a result that is an argument's buffer
+        is returned as that array)."""
         local = self._local
         try:
             free: list[_Buffer] = local.free
@@ -459,18 +532,12 @@ class NativeFunction:
         self._entry(address)
         if self._flush:
             libc.fflush(None)
-        if not self._outputs:
-            free.append((buffer, address))
-            return None
         raw = self._out_struct.unpack_from(buffer, self._in_struct.size)
         free.append((buffer, address))
-        arrays: list[tuple[np.ndarray[Any, Any], int]] = []
-        if self._memref_outputs:
-            arrays = [
-                # `convert` checked that each memref argument is an array
-                (cast("np.ndarray[Any, Any]", args[position]), values[slot])
-                for position, slot in self._memref_slots
-            ]
+        if self._guarded and raw[-1]:
+            return None  # a guard failed: the results were not written
+        if not self._outputs:
+            return None
         results: list[Any] = []
         owners: dict[int, _MallocOwner] = {}
         index = 0
@@ -478,17 +545,23 @@ class NativeFunction:
             if memref is not None:
                 rank, dtype = memref
                 n = 3 + 2 * rank
-                results.append(
-                    _memref_result(rank, dtype, raw[index : index + n], arrays, owners)
-                )
+                leaves = raw[index : index + n]
                 index += n
+                argument = None
+                for position, slot in self._memref_slots:
+                    if values[slot] == leaves[0]:
+                        # the slots were expanded from this argument, an array
+                        argument = cast("np.ndarray[Any, Any]", args[position])
+                        break
+                results.append(_memref_result(rank, dtype, leaves, argument, owners))
             else:
                 results.append(raw[index])
                 index += 1
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def _scalar_converter(position: int, scalar: Scalar) -> Callable[[object], _Slots]:
+def scalar_converter(where: str, scalar: Scalar) -> Callable[[object], _Slots]:
+    """The slots of a scalar argument (`where` names it in errors)."""
     python = scalar.python
 
     def convert(value: object) -> _Slots:
@@ -498,12 +571,12 @@ def _scalar_converter(position: int, scalar: Scalar) -> Callable[[object], _Slot
             value, int | float | bool | np.generic
         ):
             raise TypeError(
-                f"argument {position}: expected a {scalar.dtype} scalar, "
+                f"{where}: expected a {scalar.dtype} scalar, "
                 f"got {type(cast(object, value)).__name__}"
             )
         if python is not float and isinstance(value, float | np.floating):
             raise TypeError(
-                f"argument {position}: expected an integer ({scalar.dtype}), got {value!r}"
+                f"{where}: expected an integer ({scalar.dtype}), got {value!r}"
             )
         # `Scalar.python` is a bare `type`, so pyright cannot type the call
         return (python(value),)  # pyright: ignore[reportUnknownArgumentType]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import threading
+from collections.abc import Sequence
 from typing import cast
 
 import llvmlite
@@ -23,7 +24,13 @@ import llvmlite.binding as llvm
 from xdsl.dialects.builtin import FunctionType
 
 from xsparse.backend import disk_cache
-from xsparse.backend.abi import PACKED_PREFIX, NativeFunction, packed_wrapper_ir
+from xsparse.backend.abi import (
+    CHECKED_PREFIX,
+    PACKED_PREFIX,
+    Guard,
+    NativeFunction,
+    packed_wrapper_ir,
+)
 from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
@@ -119,10 +126,13 @@ class JITModule:
         return address
 
     def function(
-        self, name: str, signature: FunctionType | None = None
+        self, name: str, signature: FunctionType | None = None, *, checked: bool = False
     ) -> NativeFunction:
-        """The public function `name` (its memref-level signature is known from lowering)."""
-        found = self._functions.get(name)
+        """The public function `name` (its memref-level signature is known from
+        lowering); `checked`: its entry that runs its guards first (`compile`'s
+        `guards`)."""
+        symbol = PACKED_PREFIX + (CHECKED_PREFIX if checked else "") + name
+        found = self._functions.get(symbol)
         if found is not None:
             return found
         signature = signature or self.signatures.get(name)
@@ -134,9 +144,9 @@ class JITModule:
         if name not in self.signatures:
             raise KeyError(f"'{name}' has no packed wrapper in this module")
         native = NativeFunction(
-            name, signature, self.address(PACKED_PREFIX + name), self, self.prints
+            name, signature, self.address(symbol), self, self.prints, checked
         )
-        self._functions[name] = native
+        self._functions[symbol] = native
         return native
 
 
@@ -144,12 +154,16 @@ def _full_ir(
     source: LoweredModule | str,
     fast_math: bool,
     signatures: dict[str, FunctionType],
+    guards: dict[str, Sequence[Guard]],
 ) -> str:
     if isinstance(source, LoweredModule):
         ir = source.llvm_ir(fast_math=fast_math)
     else:
         ir = source
     wrappers = "".join(packed_wrapper_ir(n, s) for n, s in signatures.items())
+    wrappers += "".join(
+        packed_wrapper_ir(n, signatures[n], g) for n, g in guards.items() if g
+    )
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
     ir = strip_declarations(ir, used)
     return (
@@ -163,15 +177,18 @@ def compile(
     opt_level: int = 3,
     fast_math: bool = False,
     signatures: dict[str, FunctionType] | None = None,
+    guards: dict[str, Sequence[Guard]] | None = None,
 ) -> JITModule:
     """Compile a lowered module (or LLVM IR text) to native code, through the caches.
 
     For LLVM IR text, `signatures` names the memref-level types of the
     functions to call from Python (a packed wrapper is generated for each).
+    `guards` gives functions a checked entry (`JITModule.function(name,
+    checked=True)`) that calls their guards first.
     """
     sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
     sigs.update(signatures or {})
-    ir = _full_ir(source, fast_math, sigs)
+    ir = _full_ir(source, fast_math, sigs, guards or {})
     # The signatures too: kernels with the same IR (LLVM pointers are untyped)
     # but other element types must not share a module and its argument checks.
     signature_text = repr(sorted((name, str(sig)) for name, sig in sigs.items()))

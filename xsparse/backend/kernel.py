@@ -27,7 +27,7 @@ from typing import Any, cast
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, get_all_dialects
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.tensor import DimOp as TensorDimOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
@@ -37,7 +37,13 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.backend import jit
-from xsparse.backend.abi import boundary_scalar
+from xsparse.backend.abi import (
+    MemRefParam,
+    NotContiguousError,
+    boundary_scalar,
+    scalar_converter,
+    scalar_of,
+)
 from xsparse.backend.index_bounds import (
     Dimension,
     IndexBound,
@@ -46,7 +52,7 @@ from xsparse.backend.index_bounds import (
     index_bounds,
 )
 from xsparse.backend.lowering import lower_to_llvm
-from xsparse.backend.native_checks import add_checkers
+from xsparse.backend.native_checks import add_checkers, checker_guards
 from xsparse.backend.outputs import finish_outputs, prepare_outputs, written_arguments
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
@@ -70,9 +76,7 @@ from xsparse.diagnostics import (
 )
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
-from xsparse.dialects.sparse_tensor.storage import (
-    sparse_encoding,
-)
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.errors import ConversionWarning
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
@@ -168,6 +172,7 @@ class Kernel:
         written: Sequence[int] = (),
         checkers: dict[int, Any] | None = None,
         narrowable: Sequence[tuple[int, str]] = (),
+        checked_native: Any = None,
     ) -> None:
         self.name = name
         self.written = tuple(written)
@@ -181,6 +186,8 @@ class Kernel:
         self._variants: dict[tuple[int, ...], Kernel] = {}
         self.signature = signature
         self._native = native
+        self._checked_native = checked_native if checkers else native
+        """The kernel's entry that runs the checkers first (native_checks)."""
         self._size_groups = size_groups
         self._bounds = tuple(bounds)
         self._inputs: list[Attribute] = list(signature.inputs.data)
@@ -207,17 +214,16 @@ class Kernel:
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
             )
+        kernel = self
         if self._variant_builder is not None:
             narrow = tuple(
                 p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
             )
-            variant = self._variant(narrow) if narrow else None
-            if variant is not None:
-                return variant(*args, validate=validate, strict=strict)
-        if not self.written:
-            return self._call(args, validate, strict)
-        args, copies = prepare_outputs(self.written, self._where, args)
-        result = self._call(args, validate, strict)
+            kernel = (self._variant(narrow) if narrow else None) or self
+        if not kernel.written:
+            return kernel._call(args, validate, strict)
+        args, copies = prepare_outputs(kernel.written, kernel._where, args)
+        result = kernel._call(args, validate, strict)
         return finish_outputs(copies, result) if copies else result
 
     def checker(self, position: int) -> Any:
@@ -244,19 +250,13 @@ class Kernel:
 
     def _call(self, args: Sequence[Any], validate: bool, strict: bool) -> Any:
         shapes: list[tuple[int, ...] | None] = []
+        slots: list[Any] = []
         flat: list[Any] = []
-        checkers = self._checkers if validate else {}
-        for position, (argument, arg) in enumerate(
-            zip(self._arguments, args, strict=True)
-        ):
-            shape, values = argument.convert(arg, strict)
+        for argument, arg in zip(self._arguments, args, strict=True):
+            shape, arg_slots, arg_flat = argument.convert(arg, strict)
             shapes.append(shape)
-            checker = checkers.get(position)
-            if checker is not None:
-                checker(*values)
-            flat += values
-        if checkers:
-            raise_pending()  # a failed check of a sparse argument
+            slots += arg_slots
+            flat += arg_flat
         for group in self._groups:
             size: int | None = None
             for position, dim in group:
@@ -270,8 +270,9 @@ class Kernel:
                     self._check_sizes(shapes)
         for bound in self._bounds:
             bound.check(self.name, shapes)
-        result = self._native(*flat)
-        raise_pending()  # a failure of a runtime call (e.g. reading a file)
+        native = self._checked_native if validate else self._native
+        result = native.call_slots(slots, flat)
+        raise_pending()  # a failed check, or a failed runtime call (reading a file)
         if not self._sparse_results:
             return result
         fields: list[Any] = (
@@ -281,14 +282,6 @@ class Kernel:
         )
         results = [r.take(fields) for r in self._results]
         return results[0] if len(results) == 1 else tuple(results)
-
-    def _convert(
-        self, position: int, arg: Any, arg_type: Attribute
-    ) -> tuple[tuple[int, ...] | None, list[Any]]:
-        """Argument `position` checked and flattened into the native function's
-        arguments; its dimension sizes (None for a scalar)."""
-        del arg_type  # the type of argument `position`, known since __init__
-        return self._arguments[position].convert(arg)
 
     def _check_sizes(self, shapes: Sequence[tuple[int, ...] | None]) -> None:
         for group in self._size_groups:
@@ -306,17 +299,20 @@ class Kernel:
 
 
 class _Argument:
-    """How one argument of a Kernel is checked and flattened, with what can be
-    known from its type computed once."""
+    """How one argument of a Kernel is checked and expanded into the slots of
+    the calling convention (`abi`), with what can be known from its type
+    computed once."""
 
     __slots__ = (
         "_encodings",
+        "_fields",
         "_last_scipy",
+        "_last_storage",
         "checked",
         "dtype",
         "encoding",
-        "rank",
-        "static_dims",
+        "expand",
+        "shape",
         "tensor_type",
         "where",
     )
@@ -331,72 +327,100 @@ class _Argument:
         )
         self.encoding = sparse_encoding(arg_type)
         self.dtype: np.dtype[Any] | None = None
-        self.rank = 0
-        self.static_dims: tuple[tuple[int, int], ...] = ()
+        self.shape: tuple[int, ...] = ()
+        """The tensor type's shape (-1 where dynamic)."""
+        self.expand: Callable[[object], tuple[Any, ...]]
+        """A dense (or memref, or scalar) argument's slots."""
+        self._fields: list[Callable[[object], tuple[Any, ...]] | None] = []
+        """Per storage field of a sparse argument: its slots (None: a level size)."""
         if self.tensor_type is not None:
-            self.dtype = numpy_dtype(self.tensor_type.element_type)
-            shape = self.tensor_type.get_shape()
-            self.rank = len(shape)
-            self.static_dims = tuple((d, s) for d, s in enumerate(shape) if s >= 0)
+            element = self.tensor_type.element_type
+            self.dtype = numpy_dtype(element)
+            self.shape = tuple(self.tensor_type.get_shape())
+            memref_type = MemRefType(element, self.tensor_type.get_shape())
+            self.expand = MemRefParam.of(where, memref_type, contiguous=True).expand
+            if self.encoding is not None:
+                self._fields = [
+                    MemRefParam.of(
+                        f"{where} ({f.kind} of level {f.level})", f.type
+                    ).expand
+                    if is_memref_type(f.type)
+                    else None
+                    for f in storage_fields(self.tensor_type)
+                ]
+        elif is_memref_type(arg_type):
+            self.expand = MemRefParam.of(where, arg_type).expand
+        else:
+            self.expand = scalar_converter(where, scalar_of(arg_type))
         # Encodings of SparseTensors seen that equal `encoding` (by id; the
         # value keeps the object alive): comparing encodings is slow.
         self._encodings: dict[int, Encoding] = {}
         self._last_scipy: _SharedScipy | None = None
+        self._last_storage: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+        """The last storage seen and its slots (the storage keeps the buffers
+        alive, so the slots stay valid)."""
 
     def convert(
         self, arg: Any, strict: bool = False
-    ) -> tuple[tuple[int, ...] | None, list[Any]]:
+    ) -> tuple[tuple[int, ...] | None, tuple[Any, ...], Sequence[Any]]:
+        """The argument's shape (None for a scalar), its slots, and the objects
+        they were expanded from (one per memref-level input)."""
+        if self.encoding is None:
+            if self.tensor_type is None:
+                return None, self.expand(arg), (arg,)
+            try:
+                slots = self.expand(arg)
+            except NotContiguousError:  # a tensor is a value: a row-major copy
+                arg = np.ascontiguousarray(cast("np.ndarray[Any, Any]", arg))
+                slots = self.expand(arg)
+            return cast("tuple[int, ...]", arg.shape), slots, (arg,)
         tensor_type = self.tensor_type
-        if tensor_type is None:
-            return None, [arg]
-        dtype = self.dtype
-        if self.encoding is not None:
-            last = self._last_scipy
-            if isinstance(arg, SparseTensor) and self._same_encoding(arg.encoding):
-                tensor = arg
-            elif last is not None and last.holds(arg):
-                tensor = last.tensor
-            else:
-                tensor = as_sparse_tensor(
-                    arg,
-                    tensor_type,
-                    self.where,
-                    validate=not self.checked,
-                    strict=strict,
-                )
-                if self.checked:
-                    self._last_scipy = _SharedScipy.of(arg, tensor, self.forget_scipy)
-            if tensor.values.dtype != dtype:
-                raise TypeError(
-                    f"{self.where}: expected {dtype} values, got {tensor.dtype}"
-                )
-            self._check_shape(tensor.shape)
-            return tensor.shape, tensor.storage()
-        if not isinstance(arg, np.ndarray):
-            raise TypeError(
-                f"{self.where}: expected a numpy array for {tensor_type}, "
-                f"got {type(arg).__name__}"
+        assert tensor_type is not None
+        last = self._last_scipy
+        if isinstance(arg, SparseTensor) and self._same_encoding(arg.encoding):
+            tensor = arg
+        elif last is not None and last.holds(arg):
+            if last.converted is not None:
+                return last.converted
+            tensor = last.tensor
+        else:
+            tensor = as_sparse_tensor(
+                arg, tensor_type, self.where, validate=not self.checked, strict=strict
             )
-        if arg.dtype != dtype:
-            raise TypeError(f"{self.where}: expected dtype {dtype}, got {arg.dtype}")
-        shape = cast("tuple[int, ...]", arg.shape)
-        self._check_shape(shape)
-        if not arg.flags.c_contiguous:  # a tensor is a value: a row-major copy
-            return shape, [np.ascontiguousarray(cast("np.ndarray[Any, Any]", arg))]
-        return shape, [arg]
+            if self.checked:
+                self._last_scipy = _SharedScipy.of(arg, tensor, self.forget_scipy)
+        if tensor.values.dtype != self.dtype:
+            raise TypeError(
+                f"{self.where}: expected {self.dtype} values, got {tensor.dtype}"
+            )
+        self._check_shape(tensor.shape)
+        storage = tensor.storage_tuple()
+        seen = self._last_storage
+        if seen is not None and seen[0] is storage:
+            return tensor.shape, seen[1], storage
+        slots: tuple[Any, ...] = ()
+        for expand, value in zip(self._fields, storage, strict=True):
+            slots += (value,) if expand is None else expand(value)
+        self._last_storage = (storage, slots)
+        last = self._last_scipy
+        if last is not None and last.tensor is tensor:
+            # the tensor is private to `last`: nothing replaces its buffers
+            last.converted = (tensor.shape, slots, storage)
+        return tensor.shape, slots, storage
 
     def forget_scipy(self) -> None:
         self._last_scipy = None
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:
-        if len(shape) != self.rank:
+        want = self.shape
+        if len(shape) != len(want):
             raise ValueError(
-                f"{self.where}: expected a rank-{self.rank} tensor, got shape {shape}"
+                f"{self.where}: expected a rank-{len(want)} tensor, got shape {shape}"
             )
-        for dim, want in self.static_dims:
-            if shape[dim] != want:
+        for dim, (w, got) in enumerate(zip(want, shape, strict=True)):
+            if w >= 0 and w != got:
                 raise ValueError(
-                    f"{self.where}: dimension {dim} must be {want}, got {shape[dim]}"
+                    f"{self.where}: dimension {dim} must be {w}, got {got}"
                 )
 
     def _same_encoding(self, encoding: Encoding) -> bool:
@@ -427,6 +451,11 @@ class _SharedScipy:
         self.arrays = arrays
         self.shape = tensor.shape
         self.tensor = tensor
+        self.converted: (
+            tuple[tuple[int, ...], tuple[Any, ...], Sequence[Any]] | None
+        ) = None
+        """The tensor's shape, slots and storage, once a call expanded them
+        (`_Argument.convert`)."""
 
     @staticmethod
     def of(
@@ -521,7 +550,7 @@ def _converting(where: str, given: str, enc: Encoding, strict: bool) -> None:
         f"{message}; convert it once (SparseTensor.from_scipy / from_dense), "
         "or pass strict=True to refuse",
         ConversionWarning,
-        stacklevel=5,
+        stacklevel=6,
     )
 
 
@@ -646,10 +675,14 @@ def _compile_kernel(
             raise XSparseError(message.split("\n", 1)[0]) from None
     name = function.sym_name.data
     checker_names = add_checkers(module, name, signature.inputs.data)
+    guards = checker_guards(signature.inputs.data, checker_names)
     try:
         lowered = lower_to_llvm(module, in_place=True)
         compiled = jit.compile(
-            lowered, opt_level=options.opt_level, fast_math=options.fast_math
+            lowered,
+            opt_level=options.opt_level,
+            fast_math=options.fast_math,
+            guards={name: guards},
         )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
@@ -663,6 +696,7 @@ def _compile_kernel(
         written,
         checkers,
         narrowable,
+        compiled.function(name, checked=True) if guards else None,
     )
     meta = {
         "name": name,
@@ -729,6 +763,7 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             written,
             checkers,
             narrowable,
+            module.function(name, checked=True) if checkers else None,
         )
     except Exception:  # a stale or damaged entry: compile again
         return None

@@ -9,21 +9,26 @@ runs the checks of `transforms.storage.buffer_checks` over it: positions
 within their buffers and monotone, coordinates in range, sorted and unique as
 each level's properties require, values long enough. A failed check reports
 through `xsparse_runtime_error`, which the Python caller raises as a
-ValueError naming the argument before the kernel itself runs. Because the
-checks run on every call, nothing changed in a tensor's buffers after it was
-built reaches the kernel unchecked.
+ValueError naming the argument, and makes the checker return true.
+
+The kernel's checked entry (`abi.packed_wrapper_ir` with `guards`) runs the
+checkers on the slots of the kernel's own call and the kernel only when none
+failed: one call from Python. Because the checks run on every call, nothing
+changed in a tensor's buffers after it was built reaches the kernel
+unchecked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from xsparse.backend.abi import Guard
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
@@ -52,15 +57,32 @@ def add_checkers(
     return names
 
 
+def checker_guards(inputs: Sequence[Attribute], names: dict[int, str]) -> list[Guard]:
+    """The checkers `names` (by argument position) as guards of the kernel's
+    checked entry: each on its argument's slice of the kernel's memref-level
+    inputs (a sparse argument is its storage fields, any other one input)."""
+    guards: list[Guard] = []
+    first = 0
+    for position, t in enumerate(inputs):
+        count = 1
+        if position in names and is_tensor_type(t):
+            count = len(storage_fields(t))
+            guards.append(Guard(names[position], first, count))
+        first += count
+    return guards
+
+
 def _add_checker(
     module: ModuleOp, name: str, tensor_type: TensorType[Attribute], where: str
 ) -> None:
     fields = storage_fields(tensor_type)
     types = [f.type for f in fields]
     block = Block(arg_types=types)
-    checker = func.FuncOp(name, FunctionType.from_lists(types, []), Region(block))
+    checker = func.FuncOp(name, FunctionType.from_lists(types, [i1]), Region(block))
     module.body.block.add_op(checker)
     e = Emitter(PatternRewriter(checker), InsertPoint.at_end(block), module)
+    e.failed = e.value(memref.AllocaOp.get(i1, shape=[]))
+    e.store(e.constant(0, i1), e.failed, [])
     arguments: dict[tuple[str, int], SSAValue] = dict(
         zip(((f.kind, f.level) for f in fields), block.args, strict=True)
     )
@@ -76,4 +98,4 @@ def _add_checker(
     level_sizes = [arguments["level_size", level] for level in range(stt.lvl_rank)]
     values = arguments["values", -1]
     check_given_buffers(e, where, stt, level_sizes, levels, e.dim(values), exact=True)
-    e.op(func.ReturnOp())
+    e.op(func.ReturnOp(e.load(e.failed, [])))

@@ -512,12 +512,14 @@ class SparseTensor:
         return sp.coo_array((values, (coords[:, 0], coords[:, 1])), shape=self.shape)
 
     def storage(self) -> list[AnyArray | int]:
-        """The buffers and sizes in the calling convention's order.
+        """The buffers and sizes in the calling convention's order."""
+        return list(self.storage_tuple())
 
-        Built once and kept on the tensor (a kernel call asks for it every
-        time, and a compiled function recognizes the same buffer objects
-        faster than new views of them); built again when one of the buffers,
-        the encoding or the level sizes was replaced since."""
+    def storage_tuple(self) -> tuple[AnyArray | int, ...]:
+        """`storage()` as a tuple, built once and kept on the tensor: the same
+        object until one of the buffers, the encoding or the level sizes is
+        replaced (a kernel call asks for it every time, and recognizes the
+        same storage faster than new views of the buffers)."""
         sources = (
             self.encoding,
             self.values,
@@ -525,7 +527,7 @@ class SparseTensor:
             *self.positions,
             *self.coordinates,
         )
-        cached: tuple[tuple[object, ...], list[AnyArray | int]] | None = (
+        cached: tuple[tuple[object, ...], tuple[AnyArray | int, ...]] | None = (
             self.__dict__.get("_storage")
         )
         if (
@@ -533,7 +535,7 @@ class SparseTensor:
             and len(cached[0]) == len(sources)
             and all(map(operator.is_, cached[0], sources))
         ):
-            return list(cached[1])
+            return cached[1]
         out: list[AnyArray | int] = []
         for level in range(self.encoding.lvl_rank):
             for buf in (self.positions[level], self.coordinates[level]):
@@ -543,8 +545,9 @@ class SparseTensor:
         out.append(self.values)
         out.extend(self.level_sizes)
         # The sources stay referenced here, so the identity check is sound.
-        self.__dict__["_storage"] = (sources, out)
-        return list(out)
+        stored = tuple(out)
+        self.__dict__["_storage"] = (sources, stored)
+        return stored
 
     def __repr__(self) -> str:
         return f"SparseTensor(shape={self.shape}, nse={self.nse}, dtype={self.dtype}, encoding={SparseTensorEncodingAttr(self.encoding)})"

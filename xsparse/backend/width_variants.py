@@ -52,13 +52,14 @@ def narrowable_arguments(
 def is_int32_compressed(arg: Any, kind: str) -> bool:
     """A scipy CSR/CSC matrix of format `kind` with int32 index arrays
     (duck-typed: no scipy import on the call path)."""
-    if getattr(arg, "format", None) != kind:
+    try:
+        return (
+            arg.format == kind
+            and arg.indptr.dtype.itemsize == 4
+            and arg.indices.dtype.itemsize == 4
+        )
+    except AttributeError:
         return False
-    indptr, indices = getattr(arg, "indptr", None), getattr(arg, "indices", None)
-    return (
-        getattr(getattr(indptr, "dtype", None), "itemsize", 0) == 4
-        and getattr(getattr(indices, "dtype", None), "itemsize", 0) == 4
-    )
 
 
 def narrowed_source(

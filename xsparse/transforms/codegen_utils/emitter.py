@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i1,
     i8,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -50,10 +51,15 @@ class Emitter(OpEmitter):
     at: InsertPoint
     enclosing: ModuleOp | None = None
     """The module, for emitters inside blocks not attached yet."""
+    failed: SSAValue | None = None
+    """A `memref<i1>` that `runtime_error` sets to true (so that a checker
+    can return whether a check failed), or None."""
 
     def inside(self, block: Block) -> Emitter:
         """An emitter at the end of `block` (a region being built)."""
-        return Emitter(self.rewriter, InsertPoint.at_end(block), self.module())
+        return Emitter(
+            self.rewriter, InsertPoint.at_end(block), self.module(), self.failed
+        )
 
     def op(self, op: OpT) -> OpT:
         self.rewriter.insert(op, self.at)
@@ -208,3 +214,5 @@ class Emitter(OpEmitter):
         text = self.global_constant("error", MemRefType(i8, [len(data)]), data)
         address = self.value(memref.ExtractAlignedPointerAsIndexOp.get(text))
         self.call(RUNTIME_ERROR, [address])
+        if self.failed is not None:
+            self.store(self.constant(1, i1), self.failed, [])
