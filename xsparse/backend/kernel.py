@@ -329,7 +329,7 @@ class _Argument:
         self.dtype: np.dtype[Any] | None = None
         self.shape: tuple[int, ...] = ()
         """The tensor type's shape (-1 where dynamic)."""
-        self.expand: Callable[[object], tuple[Any, ...]]
+        self.expand: Callable[[object], tuple[Any, ...]] = _no_slots
         """A dense (or memref, or scalar) argument's slots."""
         self._fields: list[Callable[[object], tuple[Any, ...]] | None] = []
         """Per storage field of a sparse argument: its slots (None: a level size)."""
@@ -337,9 +337,10 @@ class _Argument:
             element = self.tensor_type.element_type
             self.dtype = numpy_dtype(element)
             self.shape = tuple(self.tensor_type.get_shape())
-            memref_type = MemRefType(element, self.tensor_type.get_shape())
-            self.expand = MemRefParam.of(where, memref_type, contiguous=True).expand
-            if self.encoding is not None:
+            if self.encoding is None:
+                memref_type = MemRefType(element, self.shape)
+                self.expand = MemRefParam.of(where, memref_type, contiguous=True).expand
+            else:
                 self._fields = [
                     MemRefParam.of(
                         f"{where} ({f.kind} of level {f.level})", f.type
@@ -432,6 +433,11 @@ class _Argument:
             self._encodings.clear()
         self._encodings[id(encoding)] = encoding
         return True
+
+
+def _no_slots(value: object) -> tuple[Any, ...]:
+    """The `expand` of a sparse argument, which expands its storage fields."""
+    raise AssertionError("a sparse argument is expanded field by field")
 
 
 class _SharedScipy:
