@@ -323,3 +323,16 @@ def test_a_patterns_value_error_is_located_at_its_op() -> None:
     assert str(info.value).startswith(
         "'func.return' op cannot size a level of expression d0 * 2"
     )
+
+
+def test_function_with_an_empty_body_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """IR mutant seed 60000104: was an llvmlite `LLVM IR parsing error` from
+    xsparse.compile, and an unlocated message from xsparse-opt."""
+    source = "func.func @f(%t: tensor<3xf64>) {\n}\n"
+    expected = "1:1: error: empty block: expect at least a terminator"  # MLIR 22's
+    assert compile_error(source) == f"<source>:{expected}\n" + (
+        "func.func @f(%t: tensor<3xf64>) {\n^^^^^^^^^"
+    )
+    assert opt_error(source, tmp_path, capsys).startswith(f"input.mlir:{expected}")

@@ -1,9 +1,9 @@
 """What a call costs at the boundary, as a user makes it: SpMV (`y = A x`)
 on scipy CSR matrices, beside scipy's `A @ x`, in one interleaved run.
 
-Per size, wall-clock time per call (median over interleaved rounds; one
-thread: xsparse's kernels are single-threaded, and numpy/BLAS is pinned to
-one thread), as ratios to scipy's:
+Per size, wall-clock time per call (median over interleaved rounds; xsparse
+on `--threads` threads, by default all the cores as users get them; scipy
+and numpy/BLAS on one thread), as ratios to scipy's:
 
 - `scipy`: `A @ x` on the scipy matrix (int32 indices);
 - `xsparse(scipy)`: the kernel called on the scipy matrix itself, as a user
@@ -129,12 +129,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", action="store_true")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=xsparse.get_num_threads())
     args = parser.parse_args()
+    xsparse.set_num_threads(args.threads)
     sizes = [(100, 500), (20_000, 200_000)]
     if not args.small:
         sizes = [(100, 500), (400_000, 4_000_000), (1_000_000, 10_000_000)]
     print(
-        f"one thread; {args.rounds} interleaved rounds; ratios to scipy's time per call"
+        f"xsparse on {args.threads} thread(s), scipy on one; {args.rounds} interleaved "
+        "rounds; ratios to scipy's time per call"
     )
     for n, nnz in sizes:
         spmv_rows(n, nnz, args.rounds)

@@ -21,6 +21,7 @@ from xsparse.version import __version__ as __version__
 if TYPE_CHECKING:
     from xsparse.backend.kernel import Kernel, compile
     from xsparse.backend.sparse_storage import SparseTensor
+    from xsparse.backend.threads import get_num_threads, set_num_threads
     from xsparse.errors import ConversionWarning, XSparseError
     from xsparse.io import FileFormatError, read_mtx, read_tns, write_mtx, write_tns
 
@@ -32,8 +33,10 @@ __all__ = [
     "XSparseError",
     "clear_cache",
     "compile",
+    "get_num_threads",
     "read_mtx",
     "read_tns",
+    "set_num_threads",
     "write_mtx",
     "write_tns",
 ]
@@ -66,6 +69,10 @@ def __getattr__(name: str) -> Any:
         from xsparse import io
 
         return getattr(io, name)
+    if name in ("get_num_threads", "set_num_threads"):
+        from xsparse.backend import threads
+
+        return getattr(threads, name)
     if name in ("XSparseError", "ConversionWarning"):
         from xsparse import errors
 

@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
-from xdsl.traits import SymbolOpInterface, SymbolTable
+from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
@@ -308,6 +308,14 @@ def _dominates(value: SSAValue, user: Operation, order: dict[Operation, int]) ->
     return order[value.op] < order[ancestor]
 
 
+def _has_empty_body(op: Operation) -> bool:
+    """A single-block region of `op` holds no op although `op` needs a terminator."""
+    return not op.has_trait(NoTerminator) and any(
+        len(region.blocks) == 1 and region.blocks[0].first_op is None
+        for region in op.regions
+    )
+
+
 def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
     """Verify operations one by one, outermost first, then dominance (as MLIR's
     verifier does); the first failure, with MLIR's `'op' op` prefix for an
@@ -325,6 +333,8 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
             return redefinition
         if (problem := _empty_sizes_problem(op)) is not None:
             return op, f"'{op.name}' op {problem}"
+        if _has_empty_body(op):  # xDSL checks it in Block.verify, with no op
+            return op, "empty block: expect at least a terminator"
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:

@@ -23,7 +23,7 @@ import llvmlite
 import llvmlite.binding as llvm
 from xdsl.dialects.builtin import FunctionType
 
-from xsparse.backend import disk_cache
+from xsparse.backend import disk_cache, threads
 from xsparse.backend.abi import (
     CHECKED_PREFIX,
     PACKED_PREFIX,
@@ -111,6 +111,7 @@ class JITModule:
         from xsparse.backend import io_runtime
 
         io_runtime.register()
+        threads.register()
         # MCJIT takes ownership of its target machine: give it a fresh one.
         self._engine = llvm.create_mcjit_compiler(
             llvm.parse_assembly(""), _new_target_machine(opt_level)
@@ -165,9 +166,15 @@ def _full_ir(
         packed_wrapper_ir(n, signatures[n], g) for n, g in guards.items() if g
     )
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
-    ir = strip_declarations(ir, used)
+    parallel = f"@{threads.PARALLEL_FOR}(" in ir
+    ir = strip_declarations(ir, [*used, threads.PARALLEL_FOR] if parallel else used)
     return (
-        ir + "\n" + wrappers + runtime_ir(used, declared_in=ir) + float_builtins_ir(ir)
+        ir
+        + "\n"
+        + wrappers
+        + runtime_ir(used, declared_in=ir)
+        + float_builtins_ir(ir)
+        + (threads.PARALLEL_FOR_IR if parallel else "")
     )
 
 

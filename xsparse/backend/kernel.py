@@ -590,7 +590,7 @@ def compile(
     *,
     opt_level: int = 3,
     fast_math: bool = False,
-    parallelization_strategy: ParallelizationStrategy = "none",
+    parallelization_strategy: ParallelizationStrategy = "any-storage-outer-loop",
     vl: int = 1,
     enable_simd_index32: bool = False,
     enable_vla_vectorization: bool = False,
@@ -599,7 +599,11 @@ def compile(
 
     `entry` names the function to call; it may be omitted when the module has one
     public function. Raises XSparseError (with file:line:col) on invalid input.
-    Kernels are cached by source text and options: in this process, and on disk
+    Loops run on threads (`xsparse.set_num_threads`) where MLIR's
+    `any-storage-outer-loop` strategy finds them safe: the outermost loop
+    whose iterations write distinct outputs; `parallelization_strategy="none"`
+    keeps the kernel on the calling thread. Kernels are cached by source text
+    and options: in this process, and on disk
     (the object code and the signatures), so a new process skips parsing,
     the passes and LLVM.
     """

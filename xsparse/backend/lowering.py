@@ -29,9 +29,12 @@ class LoweredModule:
         return text
 
 
-def lower_to_llvm(module: ModuleOp, *, in_place: bool = False) -> LoweredModule:
+def lower_to_llvm(
+    module: ModuleOp, *, in_place: bool = False, threads: bool = True
+) -> LoweredModule:
     """Run `convert-to-llvm` on a clone of `module` (on `module` itself when
-    `in_place`: its ops keep their source locations); remember public func types."""
+    `in_place`: its ops keep their source locations); remember public func types.
+    `threads`: parallel loops run on xsparse's thread pool."""
     signatures = {
         op.sym_name.data: op.function_type
         for op in module.ops
@@ -40,5 +43,5 @@ def lower_to_llvm(module: ModuleOp, *, in_place: bool = False) -> LoweredModule:
         and (op.sym_visibility is None or op.sym_visibility.data == "public")
     }
     lowered = module if in_place else module.clone()
-    ConvertToLLVMPass().apply(Context(), lowered)
+    ConvertToLLVMPass(threads=threads).apply(Context(), lowered)
     return LoweredModule(lowered, signatures)

@@ -38,6 +38,14 @@ def fail(error: BaseException) -> None:
     _pending.setdefault(threading.get_ident(), error)
 
 
+def take_pending() -> BaseException | None:
+    """The failure a runtime call of this thread recorded, forgotten here
+    (for a worker thread to hand it to the thread it works for)."""
+    if not _pending:
+        return None
+    return _pending.pop(threading.get_ident(), None)
+
+
 def raise_pending() -> None:
     """Raise the failure a runtime call of this thread recorded, if any."""
     if _pending:

@@ -121,6 +121,30 @@ class Emitter(OpEmitter):
         self.op(loop)
         return list(loop.results)
 
+    def reduce_loop(
+        self,
+        lb: SSAValue,
+        ub: SSAValue,
+        inits: Sequence[SSAValue],
+        body: Callable[[Emitter, SSAValue], Sequence[SSAValue]],
+        combine: Sequence[Callable[[Emitter, SSAValue, SSAValue], SSAValue]],
+    ) -> list[SSAValue]:
+        """`scf.parallel` from lb to ub folding, with `combine[j]` (associative
+        and commutative), `inits[j]` and what `body(emitter, iv)` gives for
+        each iteration: a reduction that may run on threads."""
+        block = Block(arg_types=[INDEX])
+        operands = body(self.inside(block), block.args[0])
+        regions: list[Region] = []
+        for value, fold in zip(operands, combine, strict=True):
+            pair = Block(arg_types=[value.type, value.type])
+            result = fold(self.inside(pair), pair.args[0], pair.args[1])
+            pair.add_op(scf.ReduceReturnOp(result))
+            regions.append(Region(pair))
+        block.add_op(scf.ReduceOp(operands, regions))
+        loop = scf.ParallelOp([lb], [ub], [self.index(1)], Region(block), inits)
+        self.op(loop)
+        return list(loop.results)
+
     def for_each(
         self,
         lb: SSAValue,

@@ -33,6 +33,7 @@ from xsparse.transforms.convert_to_llvm.func import FUNC_PATTERNS
 from xsparse.transforms.convert_to_llvm.math import MATH_PATTERNS
 from xsparse.transforms.convert_to_llvm.memref import MEMREF_PATTERNS
 from xsparse.transforms.convert_to_llvm.scf import lower_scf_to_cf
+from xsparse.transforms.convert_to_llvm.threads import outline_parallel_loops
 from xsparse.transforms.convert_to_llvm.vector import VECTOR_PATTERNS
 
 
@@ -49,15 +50,24 @@ def _run(module: ModuleOp, patterns: Sequence[RewritePattern], *, strict: bool) 
 
 @dataclass(frozen=True)
 class ConvertToLLVMPass(ModulePass):
-    """Lower func/arith/cf/scf/memref/vector/math/affine to the llvm dialect."""
+    """Lower func/arith/cf/scf/memref/vector/math/affine to the llvm dialect.
+
+    `threads`: the outermost `scf.parallel` loops call xsparse's thread
+    runtime (`threads.outline_parallel_loops`); off by default, as in MLIR,
+    where `convert-scf-to-cf` makes them sequential and the output runs in
+    `mlir-runner`."""
 
     name = "convert-to-llvm"
+
+    threads: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # imported here: lower_jagged builds its patterns on this package's common
         from xsparse.transforms.structured.lower_jagged import JAGGED_PATTERNS
 
         lower_affine(op)
+        if self.threads:
+            outline_parallel_loops(op)
         lower_scf_to_cf(op)
         _run(
             op,

@@ -349,17 +349,16 @@ class _LevelChecks:
         lt, size = self.lt, self.size
         zero, one = e.index(0), e.index(1)
 
-        def step(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        def step(b: Emitter, p: SSAValue) -> list[SSAValue]:
             access = _access(b, size, positions)
             lo, hi = lt.format.segment(lt, access, p)
             before = b.sub(b.value(arith.MaxUIOp(p, one)), one)  # p - 1, or 0
             _, end = lt.format.segment(lt, access, before)
             first = b.cmp(p, "eq", zero)
             expected = b.value(arith.SelectOp(first, zero, end))
-            holds = b.all_of([b.cmp(lo, "ule", hi), b.cmp(lo, "eq", expected)])
-            return [b.all_of([carried[0], holds])]
+            return [b.all_of([b.cmp(lo, "ule", hi), b.cmp(lo, "eq", expected)])]
 
-        ok = e.loop(zero, parents, [e.constant(1, i1)], step)[0]
+        ok = e.reduce_loop(zero, parents, [e.constant(1, i1)], step, [_both])[0]
 
         def last_end(b: Emitter) -> list[SSAValue]:
             access = _access(b, size, positions)
@@ -437,14 +436,13 @@ class _LevelChecks:
         has_entries = e.cmp(entries, "ugt", zero)
         first = e.branch(has_entries, first_in_range, lambda b: [b.constant(1, i1)])[0]
 
-        def entry(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            in_range = b.all_of([carried[0], b.cmp(read(b, k), "ult", limit)])
-            if not ordered:
-                return [in_range]
-            return [in_range, b.add(carried[1], descent(b, k))]
+        def entry(b: Emitter, k: SSAValue) -> list[SSAValue]:
+            in_range = b.cmp(read(b, k), "ult", limit)
+            return [in_range, descent(b, k)] if ordered else [in_range]
 
         inits = [first, zero] if ordered else [first]
-        flat = e.loop(one, entries, inits, entry)  # (no iteration for 0 entries)
+        folds = [_both, _sum] if ordered else [_both]
+        flat = e.reduce_loop(one, entries, inits, entry, folds)  # (none for 0 entries)
         if not ordered:
             return [flat[0], e.constant(1, i1)]
         segments = _Segments(lt, size, positions, parents)
@@ -486,18 +484,25 @@ def _only_at_starts(
     zero, one = e.index(0), e.index(1)
 
     def at_starts(b: Emitter) -> list[SSAValue]:
-        def start(c: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        def start(c: Emitter, p: SSAValue) -> list[SSAValue]:
             lo, hi = segments.bounds(c, p)
             counts = c.all_of([c.cmp(lo, "ugt", zero), c.cmp(lo, "ult", hi)])
             safe = c.value(arith.SelectOp(counts, lo, one))  # in [1, entries)
-            stepped = c.value(arith.SelectOp(counts, step(c, safe), c.index(0)))
-            return [c.add(carried[0], stepped)]
+            return [c.value(arith.SelectOp(counts, step(c, safe), c.index(0)))]
 
-        return b.loop(b.index(0), segments.parents, [b.index(0)], start)
+        return b.reduce_loop(b.index(0), segments.parents, [b.index(0)], start, [_sum])
 
     two_or_more = e.cmp(entries, "uge", e.index(2))
     allowed = e.branch(two_or_more, at_starts, lambda b: [b.index(0)])[0]
     return e.cmp(wrong, "eq", allowed)
+
+
+def _both(b: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
+    return b.all_of([x, y])
+
+
+def _sum(b: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
+    return b.add(x, y)
 
 
 def _access(

@@ -1,0 +1,207 @@
+"""Parallel loops on threads: the same results as on one thread (bit for bit),
+balanced chunks, reductions folded in a fixed order, failures of worker
+threads raised in the caller, and the thread count as users set it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from test_backend_kernels import compile_mlir
+
+import xsparse
+from xsparse.backend import threads
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+from bench_threads import KERNELS  # noqa: E402
+
+SPMV, SPMM, SDDMM = (KERNELS[name] for name in ("spmv", "spmm", "sddmm"))
+
+SUM = """
+func.func @sum(%v: memref<?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f64 {
+    %x = memref.load %v[%i] : memref<?xf64>
+    scf.reduce(%x : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %s = arith.addf %a, %b : f64
+      scf.reduce.return %s : f64
+    }
+  }
+  return %r : f64
+}
+"""
+
+
+@pytest.fixture
+def every_loop_on_threads() -> Iterator[None]:
+    """Grain 0: every loop of two or more iterations goes to the pool."""
+    saved = threads.get_num_threads(), threads.get_grain()
+    threads.set_grain(0)
+    yield
+    threads.set_num_threads(saved[0])
+    threads.set_grain(saved[1])
+
+
+def _matrix(rows: int, cols: int, kind: str, seed: int) -> sp.csr_array:
+    rng = np.random.default_rng(seed)
+    if kind == "uniform":
+        counts = np.minimum(cols, rng.integers(0, 8, rows))
+    elif kind == "empty-rows":
+        counts = np.where(rng.random(rows) < 0.7, 0, rng.integers(1, 12, rows))
+        counts = np.minimum(cols, counts)
+    elif kind == "one-huge-row":
+        counts = np.zeros(rows, np.int64)
+        if rows:
+            counts[rows // 2] = cols
+    else:  # power law
+        counts = np.minimum(cols, (rng.pareto(1.2, rows) * 2).astype(np.int64))
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    indices = np.concatenate(
+        [np.sort(rng.choice(cols, c, replace=False)) for c in counts] or [[]]
+    ).astype(np.int32)
+    data = rng.standard_normal(indptr[-1])
+    return sp.csr_array((data, indices, indptr), shape=(rows, cols))
+
+
+KINDS = ["uniform", "empty-rows", "one-huge-row", "power-law"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("shape", [(300, 200), (0, 5), (1, 1), (7, 0)])
+def test_spmv_on_threads_equals_one_thread(
+    every_loop_on_threads: None, kind: str, shape: tuple[int, int]
+) -> None:
+    kernel = xsparse.compile(SPMV)
+    a = _matrix(*shape, kind, seed=3)
+    x = np.random.default_rng(4).standard_normal(shape[1])
+    results = []
+    for n in (1, 2, 4):
+        threads.set_num_threads(n)
+        results.append(kernel(a, x, np.zeros(shape[0])))
+    np.testing.assert_allclose(results[0], a @ x, rtol=1e-12, atol=1e-12)
+    for other in results[1:]:
+        assert np.array_equal(other, results[0])  # each row is one thread's
+
+
+@pytest.mark.parametrize("kind", ["uniform", "power-law", "one-huge-row"])
+def test_spmm_and_sddmm_on_threads_equal_one_thread(
+    every_loop_on_threads: None, kind: str
+) -> None:
+    spmm, sddmm = xsparse.compile(SPMM), xsparse.compile(SDDMM)
+    a = _matrix(120, 90, kind, seed=5)
+    rng = np.random.default_rng(6)
+    b, left, right = (
+        rng.standard_normal((90, 7)),
+        rng.standard_normal((120, 5)),
+        rng.standard_normal((5, 90)),
+    )
+    products, samples = [], []
+    for n in (1, 2, 4):
+        threads.set_num_threads(n)
+        products.append(spmm(a, b, np.zeros((120, 7))))
+        samples.append(sddmm(a, left, right, np.zeros((120, 90))))
+    np.testing.assert_allclose(products[0], a @ b, rtol=1e-12, atol=1e-12)
+    dense = a.toarray()
+    np.testing.assert_allclose(
+        samples[0], np.where(dense != 0, dense * (left @ right), 0), atol=1e-12
+    )
+    for other in products[1:]:
+        assert np.array_equal(other, products[0])
+    for other in samples[1:]:
+        assert np.array_equal(other, samples[0])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 1000, 100_003])
+def test_reduction_is_the_same_bits_on_every_run(
+    every_loop_on_threads: None, n: int
+) -> None:
+    total = compile_mlir(SUM).function("sum")
+    v = np.random.default_rng(7).standard_normal(n) * 1e6
+    for count in (1, 2, 4):
+        threads.set_num_threads(count)
+        first = total(v, n)
+        assert all(total(v, n) == first for _ in range(20))
+        assert first == pytest.approx(float(np.sum(v)), rel=1e-9, abs=1e-6)
+    threads.set_num_threads(1)
+    assert total(v, n) == float(sum(v.tolist()))  # one thread: left to right
+
+
+def test_chunks_are_balanced_by_stored_entries() -> None:
+    positions = np.concatenate([[0], np.cumsum([1000] + [1] * 999)])
+    bounds = threads.chunk_bounds(0, 1000, 4, positions)
+    assert bounds[0] == 0 and bounds[-1] == 1000
+    assert bounds == sorted(set(bounds))
+    assert bounds[1] == 1  # the heavy first row is a chunk of its own
+    even = threads.chunk_bounds(10, 20, 4, None)
+    assert even == [10, 12, 15, 17, 20]
+    assert threads.chunk_bounds(0, 3, 8, None) == [0, 1, 2, 3]  # none empty
+
+
+def test_a_failed_check_on_a_worker_thread_raises_in_the_caller(
+    every_loop_on_threads: None,
+) -> None:
+    kernel = xsparse.compile(SPMV)
+    a = _matrix(500, 400, "uniform", seed=8)
+    t = xsparse.SparseTensor.from_scipy(a)
+    good = t.coordinates[1]
+    assert good is not None
+    bad = good.copy()
+    bad[-1] = 400  # out of range, in the last chunk of the checker's loop
+    t.coordinates[1] = bad
+    threads.set_num_threads(4)
+    with pytest.raises(ValueError, match="coordinate is out of range"):
+        kernel(t, np.ones(400), np.zeros(500))
+    t.coordinates[1] = good
+    y = kernel(t, np.ones(400), np.zeros(500))
+    np.testing.assert_allclose(y, a @ np.ones(400))
+
+
+def test_calls_from_several_threads_share_the_pool(every_loop_on_threads: None) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    kernel = xsparse.compile(SPMV)
+    threads.set_num_threads(3)
+    matrices = [_matrix(200, 150, KINDS[k % 4], seed=k) for k in range(8)]
+    x = np.ones(150)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda a: kernel(a, x, np.zeros(200)), matrices))
+    for a, y in zip(matrices, results, strict=True):
+        np.testing.assert_allclose(y, a @ x, rtol=1e-12, atol=1e-12)
+
+
+def test_the_thread_count_as_users_set_it() -> None:
+    saved = xsparse.get_num_threads()
+    try:
+        xsparse.set_num_threads(3)
+        assert xsparse.get_num_threads() == 3
+        for wrong in (0, -1, 1.5, True):
+            with pytest.raises(ValueError, match="positive int"):
+                xsparse.set_num_threads(wrong)  # type: ignore[arg-type]
+    finally:
+        xsparse.set_num_threads(saved)
+    script = "import xsparse; print(xsparse.get_num_threads())"
+    for value, expected in (("5", "5"), ("", str(len(os.sched_getaffinity(0))))):
+        env = {**os.environ, "XSPARSE_NUM_THREADS": value}
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True
+        )
+        assert done.stdout.strip() == expected, done.stderr
+
+
+def test_strategy_none_keeps_the_kernel_sequential() -> None:
+    parallel = xsparse.compile(SPMV)
+    sequential = xsparse.compile(SPMV, parallelization_strategy="none")
+    assert parallel is not sequential
+    a = _matrix(50, 40, "uniform", seed=9)
+    x = np.ones(40)
+    assert np.array_equal(parallel(a, x, np.zeros(50)), sequential(a, x, np.zeros(50)))

@@ -1,0 +1,188 @@
+"""Multi-core kernels as users call them: scipy matrices in, default options
+(`xsparse.compile` parallelizes the outermost safe loop), 1, 2 and all the
+cores' threads (`xsparse.set_num_threads`), beside scipy (one thread), in one
+interleaved run.
+
+Per kernel and row distribution: wall-clock time per call (median over
+interleaved rounds) of scipy, and of xsparse at each thread count as a ratio
+to scipy's, then the speedup of each thread count over one thread. Every
+result is checked against scipy first. numpy's BLAS is pinned to one thread.
+
+- `spmv`: `y = A x` (validation in native code on every call included);
+- `spmm`: `C = A B`, B dense with 8 columns;
+- `sddmm`: `O = S * (L R)` sampled on S's entries, L, R dense with 16 columns.
+
+Rows are `uniform` (nonzeros spread evenly) or `power-law` (Pareto row
+lengths: a few very long rows), which the runtime balances by stored entries.
+
+    python tools/bench_threads.py            # SpMV 400k/4M; SpMM 100k/1M; SDDMM 20k/400k
+    python tools/bench_threads.py --small    # sizes / 20
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import functools  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import xsparse  # noqa: E402
+from tools.bench_boundary import per_call  # noqa: E402
+
+CSR = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>"
+
+KERNELS = {
+    "spmv": CSR
+    + """
+func.func @spmv(%A: tensor<?x?xf64, #CSR>, %x: tensor<?xf64>, %y: tensor<?xf64>) -> tensor<?xf64> {
+  %0 = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
+                       affine_map<(i, j) -> (i)>],
+      iterator_types = ["parallel", "reduction"]}
+      ins(%A, %x : tensor<?x?xf64, #CSR>, tensor<?xf64>) outs(%y : tensor<?xf64>) {
+  ^bb0(%a: f64, %b: f64, %c: f64):
+    %m = arith.mulf %a, %b : f64
+    %s = arith.addf %c, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?xf64>
+  return %0 : tensor<?xf64>
+}
+""",
+    "spmm": CSR
+    + """
+func.func @spmm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64>, %C: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %0 = linalg.matmul ins(%A, %B : tensor<?x?xf64, #CSR>, tensor<?x?xf64>)
+                     outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}
+""",
+    "sddmm": CSR
+    + """
+func.func @sddmm(%S: tensor<?x?xf64, #CSR>, %L: tensor<?x?xf64>, %R: tensor<?x?xf64>, %O: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %0 = linalg.generic {
+      indexing_maps = [affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (i, k)>,
+                       affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%S, %L, %R : tensor<?x?xf64, #CSR>, tensor<?x?xf64>, tensor<?x?xf64>)
+      outs(%O : tensor<?x?xf64>) {
+  ^bb0(%s: f64, %a: f64, %b: f64, %o: f64):
+    %m = arith.mulf %a, %b : f64
+    %p = arith.mulf %s, %m : f64
+    %r = arith.addf %o, %p : f64
+    linalg.yield %r : f64
+  } -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}
+""",
+}
+
+
+def random_csr(n: int, nnz: int, dist: str, seed: int) -> sp.csr_array:
+    rng = np.random.default_rng(seed)
+    if dist == "uniform":
+        rows = rng.integers(0, n, nnz)
+    else:  # power law: row i drawn with weight ~ 1 / (i + 1)
+        weights = 1.0 / np.arange(1, n + 1)
+        rows = rng.permutation(n)[
+            np.minimum(n - 1, rng.choice(n, nnz, p=weights / weights.sum()))
+        ]
+    cols = rng.integers(0, n, nnz)
+    a = sp.csr_array((rng.random(nnz), (rows, cols)), shape=(n, n))
+    a.sum_duplicates()
+    return a
+
+
+Call = Callable[[bool], Any]
+"""xsparse's call; given True, into a fresh zeroed output (the kernels add
+to their output), else into the same one every time."""
+
+
+def cases(kernel: str, scale: int, dist: str) -> tuple[Callable[[], Any], Call, Any]:
+    """(scipy's call, xsparse's call, scipy's result) for one kernel."""
+    compiled = xsparse.compile(KERNELS[kernel])
+    rng = np.random.default_rng(1)
+    if kernel == "spmv":
+        a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
+        x, y = rng.random(a.shape[1]), np.zeros(a.shape[0])
+        return (
+            (lambda: a @ x),
+            (lambda fresh: compiled(a, x, np.zeros_like(y) if fresh else y)),
+            a @ x,
+        )
+    if kernel == "spmm":
+        a = random_csr(100_000 // scale, 1_000_000 // scale, dist, 0)
+        b, c = rng.random((a.shape[1], 8)), np.zeros((a.shape[0], 8))
+        return (
+            (lambda: a @ b),
+            (lambda fresh: compiled(a, b, np.zeros_like(c) if fresh else c)),
+            a @ b,
+        )
+    s = random_csr(20_000 // scale, 400_000 // scale, dist, 0)
+    left, right = rng.random((s.shape[0], 16)), rng.random((16, s.shape[1]))
+    out = np.zeros(s.shape)
+    rows, cols = s.nonzero()
+
+    def sampled() -> Any:
+        values = np.einsum("ik,ik->i", left[rows], right[:, cols].T)
+        return sp.csr_array((s.data * values, (rows, cols)), shape=s.shape)
+
+    return (
+        sampled,
+        (lambda fresh: compiled(s, left, right, np.zeros_like(out) if fresh else out)),
+        sampled().toarray(),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--small", action="store_true")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--kernels", default=",".join(KERNELS))
+    args = parser.parse_args()
+    cores = len(os.sched_getaffinity(0))
+    counts = sorted({1, 2, cores})
+    scale = 20 if args.small else 1
+    print(
+        f"{cores} cores; thread counts {counts}; scipy on one thread; "
+        f"{args.rounds} interleaved rounds; wall clock; ratios to scipy's time"
+    )
+    for kernel in args.kernels.split(","):
+        for dist in ("uniform", "power-law"):
+            theirs, ours, expected = cases(kernel, scale, dist)
+            for n in counts:
+                xsparse.set_num_threads(n)
+                np.testing.assert_allclose(ours(True), expected, rtol=1e-9, atol=1e-9)
+            times: dict[str, list[float]] = {"scipy": []} | {str(n): [] for n in counts}
+            for _ in range(args.rounds):
+                times["scipy"].append(per_call(theirs, 0.3))
+                for n in counts:
+                    xsparse.set_num_threads(n)
+                    times[str(n)].append(per_call(functools.partial(ours, False), 0.3))
+            median = {name: statistics.median(t) for name, t in times.items()}
+            base = median["scipy"]
+            cells = [f"{kernel:5} {dist:9}", f"scipy {base * 1e3:8.2f} ms"]
+            cells += [f"{n} thr {median[str(n)] / base:5.2f}x" for n in counts]
+            cells += [
+                f"speedup {n}/1 {median['1'] / median[str(n)]:4.2f}"
+                for n in counts
+                if n > 1
+            ]
+            print(" | ".join(cells), flush=True)
+    xsparse.set_num_threads(cores)
+
+
+if __name__ == "__main__":
+    main()
