@@ -5,6 +5,7 @@ threads raised in the caller, and the thread count as users set it."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -205,3 +206,60 @@ def test_strategy_none_keeps_the_kernel_sequential() -> None:
     a = _matrix(50, 40, "uniform", seed=9)
     x = np.ones(40)
     assert np.array_equal(parallel(a, x, np.zeros(50)), sequential(a, x, np.zeros(50)))
+
+
+def test_threadpoolctl_limits_xsparse_like_blas() -> None:
+    threadpoolctl = pytest.importorskip("threadpoolctl")  # in the test extra
+    saved = xsparse.get_num_threads()
+    try:
+        xsparse.set_num_threads(3)
+        info = [
+            i for i in threadpoolctl.threadpool_info() if i["user_api"] == "xsparse"
+        ]
+        assert len(info) == 1 and info[0]["num_threads"] == 3
+        with threadpoolctl.threadpool_limits(limits=1):
+            assert xsparse.get_num_threads() == 1
+        assert xsparse.get_num_threads() == 3
+        with threadpoolctl.threadpool_limits(limits=2, user_api="xsparse"):
+            assert xsparse.get_num_threads() == 2
+    finally:
+        xsparse.set_num_threads(saved)
+
+
+def test_a_forked_child_runs_parallel_loops(every_loop_on_threads: None) -> None:
+    """The child of a fork has none of the pool's threads: it starts its own."""
+    kernel = xsparse.compile(SPMV)
+    a = _matrix(300, 200, "uniform", seed=10)
+    x = np.ones(200)
+    threads.set_num_threads(2)
+    expected = kernel(a, x, np.zeros(300))  # the parent's pool is started
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 when right, killed by the alarm if stuck
+        signal.alarm(60)
+        ok = np.array_equal(kernel(a, x, np.zeros(300)), expected)
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
+@pytest.mark.parametrize("kind", ["uniform", "power-law", "empty-rows"])
+def test_sum_kernel_is_deterministic_on_threads(
+    every_loop_on_threads: None, kind: str
+) -> None:
+    total = xsparse.compile(KERNELS["sum"])
+    a = _matrix(2000, 300, kind, seed=11)
+    for count in (1, 2, 4):
+        threads.set_num_threads(count)
+        first = float(total(a, np.zeros(())))
+        assert all(float(total(a, np.zeros(()))) == first for _ in range(10))
+        assert first == pytest.approx(float(a.sum()), rel=1e-12, abs=1e-9)
+    integers = xsparse.compile(
+        KERNELS["sum"].replace("f64", "i64").replace("arith.addf", "arith.addi")
+    )
+    b = sp.csr_array(
+        (np.arange(a.nnz, dtype=np.int64) - a.nnz // 2, a.indices, a.indptr),
+        shape=a.shape,
+    )
+    for count in (1, 2, 4):
+        threads.set_num_threads(count)
+        assert int(integers(b, np.zeros((), np.int64))) == int(b.sum())

@@ -10,12 +10,14 @@ result is checked against scipy first. numpy's BLAS is pinned to one thread.
 
 - `spmv`: `y = A x` (validation in native code on every call included);
 - `spmm`: `C = A B`, B dense with 8 columns;
+- `sum`: the sum of A's values (a parallel reduction folded in chunk order;
+  scipy's `A.sum()`);
 - `sddmm`: `O = S * (L R)` sampled on S's entries, L, R dense with 16 columns.
 
 Rows are `uniform` (nonzeros spread evenly) or `power-law` (Pareto row
 lengths: a few very long rows), which the runtime balances by stored entries.
 
-    python tools/bench_threads.py            # SpMV 400k/4M; SpMM 100k/1M; SDDMM 20k/400k
+    python tools/bench_threads.py            # SpMV, sum 400k/4M; SpMM 100k/1M; SDDMM 20k/400k
     python tools/bench_threads.py --small    # sizes / 20
 """
 
@@ -67,6 +69,20 @@ func.func @spmm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64>, %C: tensor<?x?xf
   %0 = linalg.matmul ins(%A, %B : tensor<?x?xf64, #CSR>, tensor<?x?xf64>)
                      outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
   return %0 : tensor<?x?xf64>
+}
+""",
+    "sum": CSR
+    + """
+func.func @sum(%A: tensor<?x?xf64, #CSR>, %s: tensor<f64>) -> tensor<f64> {
+  %0 = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
+      iterator_types = ["reduction", "reduction"]}
+      ins(%A : tensor<?x?xf64, #CSR>) outs(%s : tensor<f64>) {
+  ^bb0(%a: f64, %c: f64):
+    %r = arith.addf %c, %a : f64
+    linalg.yield %r : f64
+  } -> tensor<f64>
+  return %0 : tensor<f64>
 }
 """,
     "sddmm": CSR
@@ -121,6 +137,14 @@ def cases(kernel: str, scale: int, dist: str) -> tuple[Callable[[], Any], Call, 
             (lambda: a @ x),
             (lambda fresh: compiled(a, x, np.zeros_like(y) if fresh else y)),
             a @ x,
+        )
+    if kernel == "sum":
+        a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
+        total = np.zeros(())
+        return (
+            (lambda: a.sum()),
+            (lambda fresh: compiled(a, np.zeros(()) if fresh else total)),
+            a.sum(),
         )
     if kernel == "spmm":
         a = random_csr(100_000 // scale, 1_000_000 // scale, dist, 0)

@@ -7,7 +7,9 @@ buffer level, after the sparsifier): it takes the argument's storage in the
 calling convention (`storage_fields`: level buffers, values, level sizes) and
 runs the checks of `transforms.storage.buffer_checks` over it: positions
 within their buffers and monotone, coordinates in range, sorted and unique as
-each level's properties require, values long enough. A failed check reports
+each level's properties require, values long enough. Coordinates the kernel
+never reads (a sum of the values) are only checked for their length: what
+they hold cannot change the result or reach memory. A failed check reports
 through `xsparse_runtime_error`, which the Python caller raises as a
 ValueError naming the argument, and makes the checker return true.
 
@@ -46,15 +48,31 @@ def add_checkers(
     module: ModuleOp, kernel: str, inputs: Sequence[Attribute]
 ) -> dict[int, str]:
     """Add a checker for each sparse argument among `inputs` (the kernel's
-    tensor-level argument types); their names by argument position."""
+    tensor-level argument types); their names by argument position. The
+    coordinates the kernel (`@kernel` in `module`, at the buffer level) never
+    reads are not checked beyond their length."""
+    arguments = _kernel_arguments(module, kernel)
     names: dict[int, str] = {}
+    first = 0
     for position, t in enumerate(inputs):
+        count = (
+            len(storage_fields(t)) if is_tensor_type(t) and sparse_encoding(t) else 1
+        )
         if is_tensor_type(t) and sparse_encoding(t) is not None:
             name = checker_name(kernel, position)
             where = f"argument {position} of {kernel}()"
-            _add_checker(module, name, t, where)
+            read = [bool(a.uses) for a in arguments[first : first + count]]
+            _add_checker(module, name, t, where, read)
             names[position] = name
+        first += count
     return names
+
+
+def _kernel_arguments(module: ModuleOp, kernel: str) -> Sequence[SSAValue]:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == kernel:
+            return op.body.blocks[0].args
+    raise KeyError(f"no function '{kernel}' in the module")
 
 
 def checker_guards(inputs: Sequence[Attribute], names: dict[int, str]) -> list[Guard]:
@@ -73,8 +91,13 @@ def checker_guards(inputs: Sequence[Attribute], names: dict[int, str]) -> list[G
 
 
 def _add_checker(
-    module: ModuleOp, name: str, tensor_type: TensorType[Attribute], where: str
+    module: ModuleOp,
+    name: str,
+    tensor_type: TensorType[Attribute],
+    where: str,
+    read: Sequence[bool],
 ) -> None:
+    """`read`: whether the kernel uses each storage field."""
     fields = storage_fields(tensor_type)
     types = [f.type for f in fields]
     block = Block(arg_types=types)
@@ -86,12 +109,14 @@ def _add_checker(
     arguments: dict[tuple[str, int], SSAValue] = dict(
         zip(((f.kind, f.level) for f in fields), block.args, strict=True)
     )
+    used = dict(zip(((f.kind, f.level) for f in fields), read, strict=True))
     stt = SparseTensorType(tensor_type)
     levels = [
         GivenLevel.of_buffers(
             e,
             arguments.get(("positions", level)),
             arguments.get(("coordinates", level)),
+            used.get(("coordinates", level), True),
         )
         for level in range(stt.lvl_rank)
     ]

@@ -17,6 +17,9 @@ from xsparse.backend.abi import libc
 
 _pending: dict[int, BaseException] = {}
 """The first failure of a runtime call, per thread, until `raise_pending`."""
+_from_workers: list[BaseException] = []
+"""Failures reported on the native pool's threads (`threads`), which only the
+thread that runs a parallel loop waits for."""
 _exit_program: str | None = None
 
 
@@ -35,20 +38,22 @@ def fail(error: BaseException) -> None:
         sys.stdout.flush()
         os.write(2, f"{_exit_program}: error: {error}\n".encode())
         os._exit(1)
+    if isinstance(threading.current_thread(), threading._DummyThread):  # pyright: ignore[reportPrivateUsage]
+        # A native worker of the thread pool: the caller of the kernel takes it.
+        _from_workers.append(error)
+        return
     _pending.setdefault(threading.get_ident(), error)
 
 
-def take_pending() -> BaseException | None:
-    """The failure a runtime call of this thread recorded, forgotten here
-    (for a worker thread to hand it to the thread it works for)."""
-    if not _pending:
-        return None
-    return _pending.pop(threading.get_ident(), None)
-
-
 def raise_pending() -> None:
-    """Raise the failure a runtime call of this thread recorded, if any."""
+    """Raise the failure a runtime call of this thread (or of the pool's
+    threads, working for it) recorded, if any."""
     if _pending:
         error = _pending.pop(threading.get_ident(), None)
         if error is not None:
+            _from_workers.clear()
             raise error
+    if _from_workers:
+        error = _from_workers[0]
+        _from_workers.clear()
+        raise error

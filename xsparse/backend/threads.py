@@ -5,25 +5,20 @@ function into a call `xsparse_parallel_for(body, ctx, lo, hi, work, width)`
 (`xsparse.transforms.convert_to_llvm.threads`). That function is LLVM IR
 compiled into each module that calls it (`PARALLEL_FOR_IR`): it estimates
 the loop's work (stored entries from the positions buffer `work` when there
-is one, else iterations) and runs `body(ctx, lo, hi)` on the calling thread
-when one thread is wanted or the work is below the grain, so small calls pay
-a compare and no Python. Otherwise it calls `xsparse_parallel_run`, a ctypes
-callback into this module, which cuts `[lo, hi)` into chunks of about equal
-work (a binary search in the positions buffer: rows by stored entries, not
-by count), several per thread, and runs them on a pool of threads started
-once and reused. Threads take the next chunk from a shared counter as they
-finish one (dynamic scheduling for skewed rows); each chunk is one ctypes
-call, which releases the GIL, so the chunks run at native speed in
-parallel. The calling thread works too and returns when all chunks are done.
-
-Why Python threads and not a native pool: nothing beyond pip packages is
-allowed (no C compiler at install time), llvmlite cannot create threads, and
-a chunk costs a few microseconds of Python while the grain keeps each chunk
-at tens of microseconds of native work or more.
+is one, else iterations times a weight) and runs `body(ctx, lo, hi, 0)` on
+the calling thread when one thread is wanted or the work is below the grain,
+so small calls pay a compare. Otherwise it calls `xsparse_parallel_run`, the
+pool of native threads of `native_pool` (LLVM IR on libc's pthreads and
+futexes, compiled once per process by `register`): chunks of about equal
+stored entries, several per thread, taken dynamically; the calling thread
+works too and returns when all chunks are done. No Python runs on the
+workers (a failure a runtime callback reports there is kept by
+`runtime_errors` for the caller), and the kernel call holds no GIL.
 
 The thread count: `set_num_threads(n)`, else `XSPARSE_NUM_THREADS`, else
 the cores this process may run on. It lives in a native global
-(`xsparse_num_threads`) that compiled code reads, beside the grain
+(`xsparse_num_threads`) that compiled code reads (`threadpoolctl`'s
+`threadpool_limits` sets it too, where threadpoolctl is installed), beside the grain
 (`xsparse_parallel_grain`, in stored entries; `set_grain`, or
 `XSPARSE_PARALLEL_GRAIN`: 0 sends every loop of two or more iterations to
 the pool, which the tests use to run small kernels on threads).
@@ -32,24 +27,21 @@ the pool, which the tests use to run small kernels on threads).
 from __future__ import annotations
 
 import ctypes
-import itertools
 import os
-import queue
-import threading
-from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import llvmlite.binding as llvm
 import numpy as np
 
-from xsparse.backend.runtime_errors import fail, take_pending
+from xsparse.backend import native_pool
+from xsparse.backend.native_pool import pool_ir
 from xsparse.transforms.convert_to_llvm.threads import MAX_CHUNKS, PARALLEL_FOR
 
-_RUN = "xsparse_parallel_run"
-_NUM_THREADS = "xsparse_num_threads"
+_RUN = native_pool.RUN
+_NUM_THREADS = native_pool.NUM_THREADS
 _GRAIN = "xsparse_parallel_grain"
 
-DEFAULT_GRAIN = 200_000
+DEFAULT_GRAIN = 16384
 """Stored entries (or 64ths of iterations) below which a loop stays on the
 calling thread: dispatching to the pool costs about as much as that much
 SpMV work (measured by `tools/bench_threads.py`)."""
@@ -160,155 +152,122 @@ def set_grain(entries: int) -> None:
     _settings[1] = entries
 
 
-# -- chunks -------------------------------------------------------------------
+# -- the native pool ------------------------------------------------------------
 
-_Body = Callable[[int, int, int, int], None]
-_BODY_TYPE = ctypes.CFUNCTYPE(
-    None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64
+_pool: llvm.ExecutionEngine | None = None
+"""The engine holding the native pool (`native_pool`), kept for the process."""
+
+
+def _compile_pool() -> llvm.ExecutionEngine:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    machine = target.create_target_machine(opt=2, codemodel="jitdefault")
+    module = llvm.parse_assembly(pool_ir(MAX_CHUNKS, CHUNKS_PER_THREAD))
+    module.verify()
+    engine = llvm.create_mcjit_compiler(module, machine)
+    engine.finalize_object()
+    return engine
+
+
+_BOUNDS_TYPE = ctypes.CFUNCTYPE(
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_int64,
+    ctypes.c_void_p,
+    ctypes.c_int64,
+    ctypes.c_void_p,
 )
-_bodies: dict[int, _Body] = {}
-
-
-def _body(address: int) -> _Body:
-    found = _bodies.get(address)
-    if found is None:
-        found = _BODY_TYPE(address)
-        _bodies[address] = found
-    return found
 
 
 def chunk_bounds(
-    lo: int, hi: int, pieces: int, positions: np.ndarray[Any, Any] | None
+    lo: int, hi: int, pieces: int, positions: np.ndarray[Any, Any] | None = None
 ) -> list[int]:
-    """`lo`, the cuts, `hi`: `pieces` ranges of about equal work (entries of
-    `positions` between their ends when given, which holds `positions[lo:hi+1]`;
-    iterations otherwise), none empty."""
-    if positions is not None and positions.size:
-        first, last = int(positions[0]), int(positions[-1])
-        targets = first + (last - first) * np.arange(1, pieces) // pieces
-        cuts = (np.searchsorted(positions, targets, side="left") + lo).tolist()
+    """How the pool cuts `[lo, hi)` into at most `pieces` nonempty chunks of
+    about equal work: `positions` (int32 or int64, indexed like the loop)
+    weighs iteration i by `positions[i+1] - positions[i]`; without it, even
+    ranges. The chunks' bounds, `lo` first and `hi` last."""
+    engine = _engine()
+    bounds = _BOUNDS_TYPE(_address(engine, native_pool.BOUNDS))
+    out = np.zeros(MAX_CHUNKS + 1, np.int64)
+    work, width = None, 8
+    if positions is not None:
+        positions = np.ascontiguousarray(positions)
+        work, width = positions.ctypes.data, positions.dtype.itemsize
+    count = bounds(lo, hi, min(pieces, MAX_CHUNKS), work, width, out.ctypes.data)
+    return out[: count + 1].tolist()
+
+
+def _address(engine: llvm.ExecutionEngine, name: str, *, data: bool = False) -> int:
+    """The address of a function (or, `data`, a global) of the native pool."""
+    if data:
+        address = cast(int, engine.get_global_value_address(name))
     else:
-        cuts = [lo + (hi - lo) * k // pieces for k in range(1, pieces)]
-    bounds = [lo]
-    for cut in cuts:
-        if bounds[-1] < cut < hi:
-            bounds.append(cut)
-    bounds.append(hi)
-    return bounds
+        address = cast(int, engine.get_function_address(name))
+    assert address, f"no symbol '{name}' in the native pool"
+    return address
 
 
-def _positions(work: int | None, lo: int, hi: int, width: int) -> Any:
-    if not work:
-        return None
-    ctype = ctypes.c_int64 if width == 8 else ctypes.c_uint32
-    data = (ctype * (hi - lo + 1)).from_address(work + lo * width)
-    return np.ctypeslib.as_array(data)
-
-
-class _Job:
-    """One parallel loop: its chunks, taken in order by whichever thread is free."""
-
-    def __init__(self, body: _Body, context: int, bounds: list[int]):
-        self.body = body
-        self.context = context
-        self.bounds = bounds
-        self.count = len(bounds) - 1
-        self.taken = itertools.count()
-        self.finished = itertools.count()
-        self.done = threading.Event()
-        self.errors: list[BaseException] = []
-
-    def work(self) -> None:
-        """Run chunks until none is left (`next` on a count is atomic)."""
-        while (k := next(self.taken)) < self.count:
-            self.body(self.context, self.bounds[k], self.bounds[k + 1], k)
-            error = take_pending()
-            if error is not None:
-                self.errors.append(error)
-            if next(self.finished) == self.count - 1:
-                self.done.set()
-
-
-class _Pool:
-    """Worker threads started on first use, waiting on one queue of jobs."""
-
-    def __init__(self) -> None:
-        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self.workers: list[threading.Thread] = []
-        self.lock = threading.Lock()
-
-    def ensure(self, count: int) -> None:
-        with self.lock:
-            while len(self.workers) < count:
-                worker = threading.Thread(
-                    target=self._serve, name="xsparse-worker", daemon=True
-                )
-                worker.start()
-                self.workers.append(worker)
-
-    def _serve(self) -> None:
-        while True:
-            self.jobs.get().work()
-
-    def run(self, job: _Job, threads: int) -> None:
-        helpers = min(threads, job.count) - 1
-        self.ensure(helpers)
-        for _ in range(helpers):
-            self.jobs.put(job)
-        job.work()
-        job.done.wait()
-
-
-_pool = _Pool()
+def _engine() -> llvm.ExecutionEngine:
+    register()
+    assert _pool is not None
+    return _pool
 
 
 def _reset_after_fork() -> None:
-    global _pool
-    _pool = _Pool()
+    """The child of a fork has no workers (and no other thread owns the pool)."""
+    if _pool is not None:
+        busy = _address(_pool, native_pool.BUSY, data=True)
+        ctypes.c_int32.from_address(busy).value = 0
+        workers = _address(_pool, native_pool.WORKERS, data=True)
+        ctypes.c_int64.from_address(workers).value = 0
 
 
 os.register_at_fork(after_in_child=_reset_after_fork)
 
 
-def _run(
-    body: int, context: int, lo: int, hi: int, work: int | None, width: int
-) -> int:
-    """`xsparse_parallel_run`: run the chunks of `[lo, hi)`; how many ran."""
+def _register_with_threadpoolctl() -> None:
+    """Let `threadpoolctl.threadpool_limits` limit xsparse's threads as it
+    limits BLAS and OpenMP (user_api "xsparse"), when threadpoolctl is
+    installed (the `threads` extra). threadpoolctl finds a library among
+    the loaded shared objects: xsparse's kernels run in llvmlite's."""
     try:
-        threads = get_num_threads()
-        pieces = min(hi - lo, threads * CHUNKS_PER_THREAD, MAX_CHUNKS)
-        bounds = chunk_bounds(lo, hi, pieces, _positions(work, lo, hi, width))
-        job = _Job(_body(body), context, bounds)
-        _pool.run(job, threads)
-        if job.errors:
-            fail(job.errors[0])
-        return job.count
-    except Exception as error:  # nothing may unwind into native code
-        fail(error)
-        return 0
+        import threadpoolctl  # pyright: ignore[reportMissingImports]
+    except ImportError:
+        return
+
+    class XsparseController(threadpoolctl.LibController):  # pyright: ignore
+        user_api = "xsparse"
+        internal_api = "xsparse"
+        filename_prefixes = ("libllvmlite",)
+
+        def get_num_threads(self) -> int:  # pyright: ignore[reportIncompatibleMethodOverride]
+            return get_num_threads()
+
+        def set_num_threads(self, num_threads: int) -> None:
+            set_num_threads(max(1, int(num_threads)))
+
+        def get_version(self) -> str:  # pyright: ignore[reportIncompatibleMethodOverride]
+            from xsparse.version import __version__
+
+            return __version__
+
+    threadpoolctl.register(XsparseController)  # pyright: ignore
 
 
-_RUN_TYPE = ctypes.CFUNCTYPE(
-    ctypes.c_int64,
-    ctypes.c_void_p,
-    ctypes.c_void_p,
-    ctypes.c_int64,
-    ctypes.c_int64,
-    ctypes.c_void_p,
-    ctypes.c_int64,
-)
-_registered: list[Any] = []
+_register_with_threadpoolctl()
 
 
 def register() -> None:
-    """Make the runtime's symbols resolvable by every module the JIT loads."""
-    if _registered:
+    """Make the runtime's symbols resolvable by every module the JIT loads:
+    the native globals, then the pool compiled against them."""
+    global _pool
+    if _pool is not None:
         return
-    callback = _RUN_TYPE(_run)
-    _registered.append(callback)
-    address = ctypes.cast(callback, ctypes.c_void_p).value
-    assert address is not None
-    llvm.add_symbol(_RUN, address)
     base = ctypes.addressof(_settings)
     llvm.add_symbol(_NUM_THREADS, base)
     llvm.add_symbol(_GRAIN, base + ctypes.sizeof(ctypes.c_int64))
+    engine = _compile_pool()
+    llvm.add_symbol(_RUN, _address(engine, native_pool.RUN))
+    _pool = engine

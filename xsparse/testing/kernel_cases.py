@@ -438,6 +438,10 @@ class Case:
     then_sum: bool = False
     """A second linalg.generic sums the (sparse) result into a 0-d tensor
     (starting from 1) inside the kernel, which returns that sum instead."""
+    threads: int = 0
+    """When not 0, the kernel is called with that many threads and grain 0,
+    so that every parallel loop of two or more iterations (the kernel's and
+    its checkers') runs on the pool (`xsparse.backend.threads`)."""
 
     @property
     def reductions(self) -> tuple[int, ...]:
@@ -466,6 +470,7 @@ class Case:
             f"{' static' if self.static else ''}"
             + "".join(f" {k}={v}" for k, v in self.options)
             + (" then_sum" if self.then_sum else "")
+            + (f" threads={self.threads}" if self.threads else "")
         )
 
 
@@ -628,6 +633,8 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
     case = _lay_out(case, rng)
     if case.out_kind == "empty" and rng.random() < 0.25:
         case = replace(case, then_sum=True)
+    if rng.random() < 0.3:
+        case = replace(case, threads=rng.choice([2, 3, 4]))
     return case
 
 

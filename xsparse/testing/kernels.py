@@ -20,6 +20,7 @@ order" where the sparse operands' level orders agree).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ import sys
 import tempfile
 import traceback
 import warnings
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -80,6 +81,25 @@ def check(case: Case, *, mlir: bool = False) -> CaseOutcome:
     verdict, detail, program = check_mlir(case)
     reproducer = outcome.reproducer + _mlir_reproducer(program)
     return CaseOutcome(verdict, detail, reproducer)
+
+
+@contextlib.contextmanager
+def on_threads(count: int) -> Generator[None, None, None]:
+    """With `count` threads and grain 0 (every parallel loop on the pool);
+    nothing changed for 0."""
+    from xsparse.backend import threads
+
+    if not count:
+        yield
+        return
+    saved = threads.get_num_threads(), threads.get_grain()
+    threads.set_num_threads(count)
+    threads.set_grain(0)
+    try:
+        yield
+    finally:
+        threads.set_num_threads(saved[0])
+        threads.set_grain(saved[1])
 
 
 def check_shrunk(seed: int, budget: int = 150) -> CaseOutcome:
@@ -190,7 +210,7 @@ def _check_numpy(case: Case, source: str) -> CaseOutcome:
         )
     repro = reproducer(case, source, expected)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), on_threads(case.threads):
             warnings.simplefilter("ignore")
             result = kernel(*args)
         got = _as_dense(case, result)
@@ -398,6 +418,12 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
         args.append(f'SparseTensor.from_dense(init, "{case.out_format.text}")')
     if case.then_sum:
         args.append(f"np.ones((), np.{np.dtype(DTYPES[case.dtype])})")
+    if case.threads:
+        lines += [
+            "from xsparse.backend import threads",
+            f"threads.set_num_threads({case.threads})",
+            "threads.set_grain(0)  # every parallel loop on the pool",
+        ]
     lines += [
         f"kernel = xsparse.compile(SOURCE{''.join(f', {k}={v!r}' for k, v in case.options)})",
         f"result = kernel({', '.join(args)})",

@@ -4,6 +4,10 @@ The counterpart of `mlir-opt --sparsifier FILE | mlir-runner -e main
 -entry-point-result=void`: the entry function takes no arguments and returns
 nothing; what it prints (`vector.print`, `printMemref*`, `sparse_tensor.print`)
 goes to stdout in mlir-runner's format.
+
+`--parallelization-strategy` is the sparsifier's option (default `none`, as
+in MLIR); parallel loops, from it or written as `scf.parallel`, run on
+`--num-threads` threads (default: `XSPARSE_NUM_THREADS`, else the cores).
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import get_args
 
-from xsparse.backend import jit, runtime_errors
+from xsparse.backend import jit, runtime_errors, threads
 from xsparse.backend.kernel import make_context
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.diagnostics import XSparseError, parse_module
-from xsparse.transforms.pipeline import sparsifier_passes
+from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,11 +49,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="LLVM optimization level",
     )
     parser.add_argument(
+        "--parallelization-strategy",
+        default="none",
+        choices=get_args(ParallelizationStrategy),
+        help="the sparsifier's parallelization-strategy (default: none)",
+    )
+    parser.add_argument(
+        "--num-threads",
+        type=int,
+        default=None,
+        help="threads for parallel loops (default: XSPARSE_NUM_THREADS, else the cores)",
+    )
+    parser.add_argument(
         "--shared-libs",
         default="",
         help="accepted for mlir-runner compatibility; xsparse links its own runtime",
     )
     args = parser.parse_args(argv)
+    if args.num_threads is not None:
+        if args.num_threads < 1:
+            parser.error("--num-threads must be at least 1")
+        threads.set_num_threads(args.num_threads)
     name = "<stdin>" if args.file == "-" else args.file
     try:
         if args.file == "-":
@@ -62,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ctx = make_context()
     try:
         module = parse_module(ctx, text, name)
-        for p in sparsifier_passes():
+        for p in sparsifier_passes(args.parallelization_strategy):
             p.apply(ctx, module)
         lowered = lower_to_llvm(module)
         if args.entry not in lowered.signatures:

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i1,
 )
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import DiagnosticException
@@ -94,8 +95,13 @@ class FloatBinaryToLLVM(ToLLVMPattern):
     @lowering_of(*_FLOAT_BINARY)
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, arith.FloatingPointLikeBinaryOperation)
+        flags = [
+            FastMathFlag(getattr(flag, "value", flag)) for flag in op.fastmath.data
+        ]
         new = _FLOAT_BINARY[type(op)](
-            lowered(op.lhs, rewriter), lowered(op.rhs, rewriter)
+            lowered(op.lhs, rewriter),
+            lowered(op.rhs, rewriter),
+            llvm.FastMathAttr(flags) if flags else None,
         )
         replace_with(op, [new], [new.res], rewriter, partial=self.partial)
 

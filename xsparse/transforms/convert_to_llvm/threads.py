@@ -5,8 +5,8 @@ instead of OpenMP's).
 The loop's body becomes a private function `@<func>.parallel.<n>(ctx, lo,
 hi, chunk)` that runs iterations `[lo, hi)`; the values the body uses from
 outside (memrefs as their descriptors, scalars as they are) are stored in a
-struct on the stack whose address is `ctx`; constants are cloned into the
-body instead. The loop itself becomes a call of the runtime:
+struct on the stack whose address is `ctx`; constants and `memref.cast`s are
+done again in the body instead. The loop itself becomes a call of the runtime:
 
     i64 xsparse_parallel_for(ptr body, ptr ctx, i64 lo, i64 hi, ptr work, i64 width)
 
@@ -121,6 +121,7 @@ def work_positions(op: scf.ParallelOp) -> SSAValue | None:
         t = inner.memref.type
         if not (
             is_memref_type(t)
+            and len(t.get_shape()) == 1
             and isinstance(t.element_type, IntegerType | IndexType)
             and has_identity_layout(t)
             and not _defined_inside(inner.memref, op)
@@ -231,8 +232,16 @@ class _Outliner:
 
     def run(self, module: ModuleOp) -> None:
         used = _live_ins(self.op)
-        live_ins = [v for v in used if not _is_constant(v)]
         constants = [v for v in used if _is_constant(v)]
+        # A cast is redone in the body from its source (whose descriptor the
+        # lowering of memref.cast keeps as it is).
+        casts = [v for v in used if isinstance(v.owner, memref.CastOp)]
+        live_ins = list(
+            dict.fromkeys(
+                [v for v in used if v not in constants and v not in casts]
+                + [cast.owner.source for cast in casts]  # pyright: ignore
+            )
+        )
         reduce = self.op.body.block.last_op
         assert isinstance(reduce, scf.ReduceOp)
         partial_type = llvm.LLVMStructType.from_type_list(
@@ -243,7 +252,7 @@ class _Outliner:
         positions = work_positions(self.op)
         weight = 1 if _is_flat(self.op) else 64
         body = self._body_function(
-            live_ins, constants, context_type, partial_type, reduce
+            live_ins, constants + casts, context_type, partial_type, reduce
         )
         Rewriter.insert_op(body, InsertPoint.at_end(module.body.block))
         self._call(live_ins, context_type, partial_type, reduce, positions, weight)
@@ -251,7 +260,7 @@ class _Outliner:
     def _body_function(
         self,
         live_ins: list[SSAValue],
-        constants: list[SSAValue],
+        recomputed: list[SSAValue],
         context_type: llvm.LLVMStructType,
         partial_type: llvm.LLVMStructType,
         reduce: scf.ReduceOp,
@@ -259,18 +268,25 @@ class _Outliner:
         entry = Block(arg_types=[PTR, IndexType(), IndexType(), IndexType()])
         context, lo, hi, chunk = entry.args
         mapping: dict[SSAValue, SSAValue] = {}
-        for value in constants:
+        for value in recomputed:
             constant = value.owner
-            assert isinstance(constant, Operation)
-            clone = constant.clone()
-            entry.add_op(clone)
-            mapping[value] = clone.results[0]
+            if _is_constant(value):
+                assert isinstance(constant, Operation)
+                clone = constant.clone()
+                entry.add_op(clone)
+                mapping[value] = clone.results[0]
         for k, value in enumerate(live_ins):
             load = llvm.LoadOp(
                 _field(context, context_type, k, entry), convert_type(value.type)
             )
             entry.add_op(load)
             mapping[value] = _as_source(load.dereferenced_value, value.type, entry)
+        for value in recomputed:
+            cast = value.owner
+            if isinstance(cast, memref.CastOp):
+                clone = cast.clone(dict(mapping))
+                entry.add_op(clone)
+                mapping[value] = clone.results[0]
         loop_body = Block(arg_types=[IndexType(), *(v.type for v in self.op.initVals)])
         old = self.op.body.block
         old.args[0].replace_all_uses_with(loop_body.args[0])

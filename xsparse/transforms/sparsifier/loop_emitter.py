@@ -615,10 +615,8 @@ class SparseKernelEmitter:
             iter_args.append(chain.get(carried))
         op = indexing.IterateOp(set_value, iter_args, [c.present for c in cases])
         op.attributes[EMITTED_FROM] = _string("linalg.generic")
-        if (
-            acc is None
-            and carried is None
-            and self._is_parallel(k, sets.set_expr, iterated, state)
+        if carried is None and self._is_parallel(
+            k, sets.set_expr, iterated, state, acc is not None
         ):
             op.attributes[PARALLEL] = UnitAttr()
         builder.insert(op)
@@ -788,17 +786,22 @@ class SparseKernelEmitter:
         return LoopSets(driven, cases)
 
     def _is_parallel(
-        self, k: int, s: SetExpr, leaf_operands: set[int], state: State
+        self, k: int, s: SetExpr, leaf_operands: set[int], state: State, reduces: bool
     ) -> bool:
         """Whether loop k may run its iterations in parallel, under MLIR's
         `parallelization-strategy`: a `parallel` iterator (its iterations write
-        distinct outputs) over one dense range or one unique sparse level, the
-        outermost loop only for the `*-outer-loop` strategies."""
+        distinct outputs), or a `reduction` iterator that carries only the
+        reduction's value (`reduces`; `lower-indexing` makes it an
+        `scf.reduce` where the body folds it with a known op) and has loops
+        inside it (an innermost one is left to vectorization); over one dense
+        range or one unique sparse level, the outermost loop only for the
+        `*-outer-loop` strategies."""
         strategy = self.parallelization
         if strategy == "none" or k > 0 and strategy.endswith("outer-loop"):
             return False
         iterator = self.generic.iterator_types.data[self.order[k]].data
-        if iterator != IteratorType.PARALLEL:
+        wanted = IteratorType.REDUCTION if reduces else IteratorType.PARALLEL
+        if iterator != wanted or reduces and k == len(self.order) - 1:
             return False
         if isinstance(s, FullSet):
             return True

@@ -85,6 +85,7 @@ from xsparse.dialects.indexing import (
 )
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, BuilderEmitter
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.sparsifier.reduction_folds import Fold, fold_of
 
 EMITTED_FROM = "Emitted from"
 """The attribute MLIR's sparsifier puts on its loops (a name with a space)."""
@@ -524,8 +525,10 @@ independent (its `parallelization-strategy`)."""
 
 
 class LowerParallelForeach(RewritePattern):
-    """A `parallel` single-set `indexing.foreach` without iter_args ->
-    `scf.parallel` over its positions (MLIR's parallelized sparse loops)."""
+    """A `parallel` single-set `indexing.foreach` -> `scf.parallel` over its
+    positions (MLIR's parallelized sparse loops); one iter_arg that the case
+    folds with an associative, commutative op (`reduction_folds`) becomes the
+    loop's `scf.reduce`, each iteration starting from the op's identity."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IterateOp, rewriter: PatternRewriter) -> None:
@@ -533,26 +536,47 @@ class LowerParallelForeach(RewritePattern):
         if (
             PARALLEL not in op.attributes
             or len(leaves) != 1
-            or op.iter_args
+            or len(op.iter_args) > 1
             or len(op.regions) != 1
         ):
             return
+        case = op.case_block(0)
+        fold = None
+        if op.iter_args:
+            yielded = case.last_op
+            assert isinstance(yielded, YieldOp)
+            fold = fold_of(case, case.args[-1], yielded.values[0])
+            if fold is None:
+                return  # not a reduction of a known kind: lowered sequentially
         leaf = leaves[0]
         e = _Emitter(op, rewriter)
         body = Block(arg_types=[INDEX])
         b = e.at_end(body)
         pos = body.args[0]
-        case = op.case_block(0)
         crd = pos
         if isinstance(leaf, StoredOp) and case.args[0].uses:
             crd = b.index_load(leaf.coordinates, [pos])
-        e.inline_case(b, case, [crd, pos])
-        b.op(scf.ReduceOp())
+        if fold is None:
+            e.inline_case(b, case, [crd, pos])
+            b.op(scf.ReduceOp())
+        else:
+            identity = b.op(fold.identity(op.iter_args[0].type)).results[0]
+            (part,) = e.inline_case(b, case, [crd, pos, identity])
+            b.op(scf.ReduceOp([part], [self._combining(fold, part.type)]))
         loop = e.outer.op(
-            scf.ParallelOp([leaf.lo], [leaf.hi], [e.const(1)], Region(body))
+            scf.ParallelOp(
+                [leaf.lo], [leaf.hi], [e.const(1)], Region(body), op.iter_args
+            )
         )
         _mark(loop)
-        rewriter.erase(op)
+        rewriter.replace(op, [], list(loop.results))
+
+    @staticmethod
+    def _combining(fold: Fold, t: Attribute) -> Region:
+        pair = Block(arg_types=[t, t])
+        combined = fold.combine(pair.args[0], pair.args[1])
+        pair.add_ops([combined, scf.ReduceReturnOp(combined.results[0])])
+        return Region(pair)
 
 
 class LowerForeachByMerge(RewritePattern):

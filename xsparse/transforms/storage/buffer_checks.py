@@ -50,10 +50,17 @@ class GivenLevel:
     positions: SSAValue | None = None
     coordinates: CoordinateReader | None = None
     coordinates_length: SSAValue | None = None
+    coordinates_read: bool = True
+    """Whether the code given the buffers reads the coordinates: when not
+    (a kernel summing the values), their range and order are not checked,
+    only their length."""
 
     @staticmethod
     def of_buffers(
-        e: Emitter, positions: SSAValue | None, coordinates: SSAValue | None
+        e: Emitter,
+        positions: SSAValue | None,
+        coordinates: SSAValue | None,
+        coordinates_read: bool = True,
     ) -> GivenLevel:
         """A level given as 1-D buffers (either may be absent)."""
         if coordinates is None:
@@ -63,7 +70,7 @@ class GivenLevel:
         def read(b: Emitter, k: SSAValue) -> SSAValue:
             return b.to_index(b.load(buffer, [k]))
 
-        return GivenLevel(positions, read, e.dim(buffer))
+        return GivenLevel(positions, read, e.dim(buffer), coordinates_read)
 
 
 @dataclass
@@ -202,6 +209,8 @@ class _LevelChecks:
             "positions say",
         )
         result.coordinates_used[level] = entries
+        if not given.coordinates_read:
+            return entries
         read, positions = given.coordinates, given.positions
         in_range, ordered = checks.guarded(
             lambda b: self._check_coordinates(b, positions, read, parents, entries),

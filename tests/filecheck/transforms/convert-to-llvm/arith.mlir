@@ -30,3 +30,11 @@ func.func @ops(%a: i32, %b: i32, %x: f64, %y: f64) {
   %12 = arith.constant dense<[1.0, 2.0]> : vector<2xf64>
   return
 }
+
+// Fast-math flags carry over to the llvm op (as in MLIR 22).
+func.func @fast(%a: f64, %b: f64) -> f64 {
+  %c = arith.addf %a, %b fastmath<reassoc,nnan> : f64
+  return %c : f64
+}
+// CHECK-LABEL: func.func @fast(
+// CHECK:         llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<{{(reassoc,nnan|nnan, reassoc)}}>} : f64
