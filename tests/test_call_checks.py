@@ -185,3 +185,44 @@ def test_strict_refuses_conversions_but_not_the_kernels_own_format() -> None:
     with pytest.raises(TypeError, match="scipy csc matrix would be converted"):
         kernel(a.tocsc(), x, np.zeros(12), strict=True)
     np.testing.assert_allclose(kernel(a, x, np.zeros(12), strict=True), a @ x)
+
+
+def test_conversions_of_arguments_are_compiled_converts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CSC, COO (duplicates summed, as scipy does), BSR, dense and other
+    SparseTensor layouts reach a CSR kernel through the compiled
+    `sparse_tensor.convert`, not the Python level-buffer builder."""
+    kernel = xsparse.compile(SPMV)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the Python builder ran")
+
+    rng = np.random.default_rng(4)
+    a = sp.random_array((40, 30), density=0.2, format="csr", random_state=4)
+    coo = a.tocoo()
+    doubled = sp.coo_array(
+        (
+            np.r_[coo.data, coo.data[:5]],
+            (np.r_[coo.row, coo.row[:5]], np.r_[coo.col, coo.col[:5]]),
+        ),
+        shape=a.shape,
+    )
+    dcsr = SparseTensor.from_scipy(
+        a,
+        "#sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>",
+    )
+    x = rng.standard_normal(30)
+    monkeypatch.setattr(SparseTensor, "from_coo", refuse)
+    cases = [
+        (a.tocsc(), a),
+        (doubled, doubled.tocsr()),
+        (a.tobsr((2, 3)), a),
+        (a.toarray(), a),
+        (dcsr, a),
+        (sp.csc_array((40, 30)), sp.csr_array((40, 30))),
+    ]
+    for given, same in cases:
+        with pytest.warns(xsparse.ConversionWarning):
+            got = kernel(given, x, np.zeros(40))
+        np.testing.assert_allclose(got, same @ x, atol=1e-12)

@@ -502,35 +502,91 @@ def as_sparse_tensor(
     validate: bool = True,
     strict: bool = False,
 ) -> SparseTensor:
-    """The argument in the encoding the kernel expects (converted if needed,
-    with a `ConversionWarning`, or refused when `strict`); `validate=False`:
-    a scipy matrix's buffers are left to the compiled checker."""
+    """The argument in the encoding the kernel expects: as it is where only
+    the widths differ (scipy's int32 buffers are shared), else converted by
+    the compiled `sparse_tensor.convert` (`_convert`) with a
+    `ConversionWarning`, or refused when `strict`. `validate=False`: a scipy
+    matrix's buffers are left to the compiled checker."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
     if isinstance(arg, SparseTensor):
         if arg.encoding == enc:
             return arg
-        if not _same_layout(arg.encoding, enc):
-            given = str(SparseTensorEncodingAttr(arg.encoding))
-            _converting(where, f"SparseTensor of {given}", enc, strict)
-        coords, values = arg.to_coo()
-        return SparseTensor.from_coo(coords, values, arg.shape, enc, dtype=arg.dtype)
+        if _same_layout(arg.encoding, enc):
+            coords, values = arg.to_coo()  # other widths: the same entries
+            return SparseTensor.from_coo(
+                coords, values, arg.shape, enc, dtype=arg.dtype
+            )
+        given = str(SparseTensorEncodingAttr(arg.encoding))
+        _converting(where, f"SparseTensor of {given}", enc, strict)
+        return _convert(arg, tensor_type, validate)
     try:
         import scipy.sparse as sp
 
         if sp.issparse(arg):
             natural = _natural_encoding(arg.format, getattr(arg, "blocksize", (1, 1)))
-            if not _same_layout(natural, enc):
-                _converting(where, f"scipy {arg.format} matrix", enc, strict)
-            return SparseTensor.from_scipy(arg, enc, validate=validate)
+            if _same_layout(natural, enc):
+                return SparseTensor.from_scipy(arg, enc, validate=validate)
+            _converting(where, f"scipy {arg.format} matrix", enc, strict)
+            return _convert(_scipy_as_is(arg, natural), tensor_type, validate)
     except ImportError:  # pragma: no cover - scipy is a dependency
         pass
     if isinstance(arg, np.ndarray):
         _converting(where, "dense numpy array", enc, strict)
-        return SparseTensor.from_dense(cast("np.ndarray[Any, Any]", arg), enc)
+        return _convert(cast("np.ndarray[Any, Any]", arg), tensor_type, validate)
     raise TypeError(
         f"{where}: expected a SparseTensor, scipy.sparse matrix or numpy array, got {type(arg).__name__}"
     )
+
+
+def _scipy_as_is(matrix: Any, natural: Encoding) -> SparseTensor:
+    """A scipy matrix as a SparseTensor of its own format's encoding: CSR and
+    CSC share their buffers; COO is made canonical first (duplicates summed,
+    as scipy does, in scipy's own code), BSR goes through COO."""
+    if matrix.format in ("csr", "csc"):
+        return SparseTensor.from_scipy(matrix, natural)
+    coo = matrix.tocoo(copy=True)
+    coo.sum_duplicates()  # sorted by row, then column: the COO encoding's order
+    coo_encoding = _natural_encoding("coo", (1, 1))
+    return SparseTensor(
+        coo_encoding,
+        tuple(int(d) for d in coo.shape),
+        [np.array([0, coo.nnz], np.int64), None],
+        [np.asarray(coo.row, np.int64), np.asarray(coo.col, np.int64)],
+        np.asarray(coo.data),
+    )
+
+
+def _convert(
+    source: SparseTensor | np.ndarray[Any, Any],
+    tensor_type: TensorType[Attribute],
+    validate: bool,
+) -> SparseTensor:
+    """`source` in `tensor_type`'s encoding, by a kernel that is one
+    `sparse_tensor.convert` (compiled once per pair of types, cached)."""
+    if isinstance(source, SparseTensor):
+        given = str(SparseTensorEncodingAttr(source.encoding))
+        rank = len(source.shape)
+    else:
+        given, rank = "", source.ndim
+    element = str(tensor_type.element_type)
+    dims = "?x" * rank
+    source_type = f"tensor<{dims}{element}{', #SRC' if given else ''}>"
+    target_type = f"tensor<{dims}{element}, #DST>"
+    target_encoding = sparse_encoding(tensor_type)
+    assert target_encoding is not None
+    target = str(SparseTensorEncodingAttr(target_encoding))
+    text = (
+        (f"#SRC = {given}\n" if given else "")
+        + f"#DST = {target}\n"
+        + f"func.func @convert(%t: {source_type}) -> {target_type} {{\n"
+        + f"  %0 = sparse_tensor.convert %t : {source_type} to {target_type}\n"
+        + f"  return %0 : {target_type}\n}}\n"
+    )
+    converter = compile(text, "convert", parallelization_strategy="none")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConversionWarning)
+        return cast(SparseTensor, converter(source, validate=validate))
 
 
 @functools.cache

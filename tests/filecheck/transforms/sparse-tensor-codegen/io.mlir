@@ -90,17 +90,23 @@ func.func @assemble_csr(%pos: tensor<?xi32>, %crd: tensor<?xindex>, %val: tensor
 // CHECK:           func.call @xsparse_runtime_error
 // CHECK:         %[[OK1:.*]] = arith.andi %{{.*}}, %[[FITS]] : i1
 // CHECK-NEXT:    %[[MONOTONE:.*]], %[[NNZ:.*]] = scf.if %[[OK1]] -> (i1, index) {
-// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %[[PARENTS]] step %{{.*}} iter_args(%[[GOOD:.*]] = %{{.*}}) -> (i1) {
+// The checks are parallel reductions (and of flags, sums of counts).
+// CHECK:           scf.parallel (%[[R:.*]]) = (%{{.*}}) to (%[[PARENTS]]) step (%{{.*}}) init (%{{.*}}) -> i1 {
 // CHECK:             %[[LO:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK:             %[[HI:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK:             %[[END:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK:             %[[EXPECTED:.*]] = arith.select %{{.*}}, %{{.*}}, %[[END]] : index
 // CHECK-NEXT:        %[[UP:.*]] = arith.cmpi ule, %[[LO]], %[[HI]] : index
 // CHECK-NEXT:        %[[NEXT:.*]] = arith.cmpi eq, %[[LO]], %[[EXPECTED]] : index
+// CHECK-NEXT:        %[[BOTH:.*]] = arith.andi %[[UP]], %[[NEXT]] : i1
+// CHECK-NEXT:        scf.reduce(%[[BOTH]] : i1) {
+// CHECK-NEXT:        ^{{.*}}(%[[A:.*]]: i1, %[[B:.*]]: i1):
+// CHECK-NEXT:          %[[AB:.*]] = arith.andi %[[A]], %[[B]] : i1
+// CHECK-NEXT:          scf.reduce.return %[[AB]] : i1
 // CHECK:         } else {
 // CHECK:         func.call @xsparse_runtime_error
 // CHECK:         arith.cmpi ule, %[[NNZ]], %{{.*}} : index
-// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %[[NNZ]] step %{{.*}} iter_args
+// CHECK:         scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[NNZ]]) step (%{{.*}}) init
 // CHECK-NEXT:      %[[X:.*]] = memref.load %[[C]][%[[K]]] : memref<?xindex>
 // CHECK-NEXT:      arith.cmpi ult, %[[X]], %[[COLS]] : index
 // CHECK:         %[[PV:.*]], %[[CV:.*]], %[[VV:.*]] = scf.if %{{.*}} -> (memref<?xi32>, memref<?xindex>, memref<?xf64>) {
