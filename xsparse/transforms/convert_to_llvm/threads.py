@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i64,
 )
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -187,9 +188,13 @@ def _combine(
     accumulators: Sequence[SSAValue],
     operands: Sequence[SSAValue],
     block: Block,
+    *,
+    reassociate: bool = False,
 ) -> list[SSAValue]:
     """The reductions of `reduce` applied to each (accumulator, operand),
-    their ops cloned at the end of `block`."""
+    their ops cloned at the end of `block`. `reassociate`: float sums and
+    products may be regrouped (`reassoc`), so that LLVM vectorizes a chunk's
+    fold; the order is still the same on every run."""
     combined: list[SSAValue] = []
     for region, acc, operand in zip(
         reduce.reductions, accumulators, operands, strict=True
@@ -202,7 +207,16 @@ def _combine(
             if isinstance(inner, scf.ReduceReturnOp):
                 combined.append(mapper.get(inner.result, inner.result))
             else:
-                block.add_op(inner.clone(mapper))
+                clone = inner.clone(mapper)
+                if reassociate and isinstance(clone, arith.AddfOp | arith.MulfOp):
+                    flags = {
+                        FastMathFlag(getattr(f, "value", f))
+                        for f in clone.fastmath.data
+                    }
+                    clone.fastmath = arith.FastMathFlagsAttr(
+                        flags | {FastMathFlag.REASSOC}
+                    )
+                block.add_op(clone)
     return combined
 
 
@@ -314,7 +328,9 @@ class _Outliner:
             carried = list(loop_body.args[1:])
             operands = list(reduce.operands)
             loop_body.add_op(
-                scf.YieldOp(*_combine(reduce, carried, operands, loop_body))
+                scf.YieldOp(
+                    *_combine(reduce, carried, operands, loop_body, reassociate=True)
+                )
             )
             second = arith.AddiOp(lo, one)
             then.add_op(second)

@@ -85,6 +85,7 @@ from xsparse.dialects.indexing import (
 )
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, BuilderEmitter
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.sparsifier.collapse_rows import CollapseRowReduction
 from xsparse.transforms.sparsifier.reduction_folds import Fold, fold_of
 
 EMITTED_FROM = "Emitted from"
@@ -802,4 +803,7 @@ class LowerIndexingPass(ModulePass):
         ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), walk_regions_first=True
+        ).rewrite_module(op)
+        PatternRewriteWalker(
+            CollapseRowReduction(), apply_recursively=False
         ).rewrite_module(op)

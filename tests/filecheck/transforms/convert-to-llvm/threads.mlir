@@ -79,6 +79,8 @@ func.func @nested(%m: memref<?x?xf64>, %n: index) {
 // CHECK:       llvm.func internal @rows.parallel.0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK:       llvm.func internal @sum.parallel.1(%{{.*}}: !llvm.ptr, %[[LO:.*]]: i64, %[[HI:.*]]: i64, %[[CHUNK:.*]]: i64)
 // CHECK:         llvm.icmp "slt" %[[LO]], %[[HI]] : i64
+// A chunk's float fold may be regrouped (vectorized); the caller's is not.
+// CHECK:         llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f64
 // CHECK:         llvm.getelementptr %{{.*}}[%[[CHUNK]], 0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(f64)>
 // CHECK:       llvm.func internal @nested.parallel.2(
 // CHECK-NOT:     llvm.call @xsparse_parallel_for
