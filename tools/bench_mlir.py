@@ -221,6 +221,28 @@ def wrapper_source(
     return private + "\n" + wrapper, signature, sparse_args
 
 
+OPENMP_FIRST_STEP = (
+    "--sparsification-and-bufferization=parallelization-strategy=any-storage-outer-loop",
+    "--sparse-storage-specifier-to-llvm",
+)
+OPENMP_RUNTIME = "/usr/lib/llvm-22/lib/libomp.so"
+"""LLVM's OpenMP runtime (Debian's libomp-22-dev), for MLIR's OpenMP kernels."""
+
+
+def openmp_runtime() -> Any:
+    """LLVM's OpenMP runtime loaded for the JIT (its `__kmpc_*` symbols), as a
+    ctypes library (`omp_set_num_threads`); None where it is not installed."""
+    import ctypes
+    import os
+
+    import llvmlite.binding as llvm
+
+    if not os.path.exists(OPENMP_RUNTIME):
+        return None
+    llvm.load_library_permanently(OPENMP_RUNTIME)
+    return ctypes.CDLL(OPENMP_RUNTIME)
+
+
 def _run(cmd: list[str], text: str) -> tuple[str, float]:
     start = time.perf_counter()
     done = subprocess.run(cmd, input=text, capture_output=True, text=True)
@@ -251,10 +273,27 @@ def build(
     shapes: Sequence[Sequence[int] | None],
     *,
     opt_level: int = 3,
+    openmp: bool = False,
 ) -> MLIRKernel:
-    """MLIR 22's kernel for `source` (sparse arguments of the given shapes), JIT-compiled."""
+    """MLIR 22's kernel for `source` (sparse arguments of the given shapes),
+    JIT-compiled. `openmp`: parallel loops on LLVM's OpenMP runtime
+    (`openmp_runtime()`, loaded into the process). MLIR 22's `--sparsifier`
+    has lost its `enable-openmp` option, so the pipeline is run in two steps:
+    sparsification and bufferization with `parallelization-strategy=
+    any-storage-outer-loop`, then `--convert-scf-to-openmp` and the rest of
+    the sparsifier."""
     text, signature, sparse_args = wrapper_source(source, entry, shapes)
-    lowered, opt_seconds = _run([MLIR_OPT, ASSEMBLER, SPARSIFIER], text)
+    if openmp:
+        openmp_runtime()
+        parallel, first_seconds = _run(
+            [MLIR_OPT, ASSEMBLER, *OPENMP_FIRST_STEP], text
+        )
+        lowered, opt_seconds = _run(
+            [MLIR_OPT, "--convert-scf-to-openmp", SPARSIFIER], parallel
+        )
+        opt_seconds += first_seconds
+    else:
+        lowered, opt_seconds = _run([MLIR_OPT, ASSEMBLER, SPARSIFIER], text)
     llvm_ir, translate_seconds = _run([MLIR_TRANSLATE, "--mlir-to-llvmir"], lowered)
     llvm_ir = no_inline(llvm_ir, entry)
     start = time.perf_counter()

@@ -1,6 +1,8 @@
 """Multi-core kernels as users call them: scipy matrices in, default options
 (`xsparse.compile` parallelizes the outermost safe loop), 1, 2 and all the
-cores' threads (`xsparse.set_num_threads`), beside scipy (one thread), in one
+cores' threads (`xsparse.set_num_threads`), beside scipy (one thread) and
+MLIR 22's kernel on LLVM's OpenMP runtime at the same thread counts (where
+`mlir-opt-22` and libomp-22-dev are installed; `tools/bench_mlir.py`), in one
 interleaved run.
 
 Per kernel and row distribution: wall-clock time per call (median over
@@ -33,6 +35,7 @@ import functools  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -40,9 +43,14 @@ import numpy as np  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_mlir  # noqa: E402
 
 import xsparse  # noqa: E402
 from tools.bench_boundary import per_call  # noqa: E402
+from xsparse import SparseTensor  # noqa: E402
+from xsparse.dialects.sparse_tensor.encoding import parse_encoding  # noqa: E402
 
 CSR = "#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>"
 
@@ -122,51 +130,77 @@ def random_csr(n: int, nnz: int, dist: str, seed: int) -> sp.csr_array:
 
 
 Call = Callable[[bool], Any]
-"""xsparse's call; given True, into a fresh zeroed output (the kernels add
+"""A kernel's call; given True, into a fresh zeroed output (the kernels add
 to their output), else into the same one every time."""
 
 
-def cases(kernel: str, scale: int, dist: str) -> tuple[Callable[[], Any], Call, Any]:
-    """(scipy's call, xsparse's call, scipy's result) for one kernel."""
+@dataclass
+class Case:
+    """One kernel on one matrix: scipy's call, xsparse's, scipy's result, and
+    the arguments as MLIR's kernel takes them (the sparse one first)."""
+
+    theirs: Callable[[], Any]
+    ours: Call
+    expected: Any
+    arguments: list[Any]
+    """The kernel's arguments; the last one is the output (zeroed for `fresh`)."""
+
+
+def cases(kernel: str, scale: int, dist: str) -> Case:
     compiled = xsparse.compile(KERNELS[kernel])
     rng = np.random.default_rng(1)
-    if kernel == "spmv":
-        a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
-        x, y = rng.random(a.shape[1]), np.zeros(a.shape[0])
-        return (
-            (lambda: a @ x),
-            (lambda fresh: compiled(a, x, np.zeros_like(y) if fresh else y)),
-            a @ x,
+
+    def call(args: list[Any]) -> Call:
+        return lambda fresh: compiled(
+            *args[:-1], np.zeros_like(args[-1]) if fresh else args[-1]
         )
-    if kernel == "sum":
+
+    if kernel in ("spmv", "sum"):
         a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
-        total = np.zeros(())
-        return (
-            (lambda: a.sum()),
-            (lambda fresh: compiled(a, np.zeros(()) if fresh else total)),
-            a.sum(),
-        )
+        if kernel == "sum":
+            args = [a, np.zeros(())]
+            return Case(lambda: a.sum(), call(args), a.sum(), args)
+        args = [a, rng.random(a.shape[1]), np.zeros(a.shape[0])]
+        return Case(lambda: a @ args[1], call(args), a @ args[1], args)
     if kernel == "spmm":
         a = random_csr(100_000 // scale, 1_000_000 // scale, dist, 0)
-        b, c = rng.random((a.shape[1], 8)), np.zeros((a.shape[0], 8))
-        return (
-            (lambda: a @ b),
-            (lambda fresh: compiled(a, b, np.zeros_like(c) if fresh else c)),
-            a @ b,
-        )
+        args = [a, rng.random((a.shape[1], 8)), np.zeros((a.shape[0], 8))]
+        return Case(lambda: a @ args[1], call(args), a @ args[1], args)
     s = random_csr(20_000 // scale, 400_000 // scale, dist, 0)
     left, right = rng.random((s.shape[0], 16)), rng.random((16, s.shape[1]))
-    out = np.zeros(s.shape)
     rows, cols = s.nonzero()
 
     def sampled() -> Any:
         values = np.einsum("ik,ik->i", left[rows], right[:, cols].T)
         return sp.csr_array((s.data * values, (rows, cols)), shape=s.shape)
 
-    return (
-        sampled,
-        (lambda fresh: compiled(s, left, right, np.zeros_like(out) if fresh else out)),
-        sampled().toarray(),
+    args = [s, left, right, np.zeros(s.shape)]
+    return Case(sampled, call(args), sampled().toarray(), args)
+
+
+def mlir_call(kernel: str, case: Case) -> Call | None:
+    """MLIR 22's kernel on LLVM's OpenMP runtime (32-bit positions and
+    coordinates, reading scipy's buffers), where MLIR's tools and libomp
+    are installed; None elsewhere."""
+    if not bench_mlir.mlir_available() or bench_mlir.openmp_runtime() is None:
+        return None
+    source = KERNELS[kernel].replace(
+        "compressed) }>", "compressed), posWidth = 32, crdWidth = 32 }>"
+    )
+    a = case.arguments[0]
+    shapes = [a.shape] + [None] * (len(case.arguments) - 1)
+    try:
+        built = bench_mlir.build(source, kernel, shapes, openmp=True)
+    except RuntimeError as error:  # MLIR 22 crashes on parallel reductions (sum)
+        crash = "crashes" if "Stack dump" in str(error) else "fails"
+        print(f"  ({kernel}: mlir-opt-22 {crash} on this kernel with OpenMP)")
+        return None
+    tensor = SparseTensor.from_scipy(
+        a, parse_encoding(source.split(" = ", 1)[1].split("\n")[0])
+    )
+    rest = case.arguments[1:]
+    return lambda fresh: built(
+        tensor, *rest[:-1], np.zeros_like(rest[-1]) if fresh else rest[-1]
     )
 
 
@@ -175,6 +209,12 @@ def main() -> None:
     parser.add_argument("--small", action="store_true")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--kernels", default=",".join(KERNELS))
+    parser.add_argument(
+        "--no-mlir",
+        dest="mlir",
+        action="store_false",
+        help="leave out MLIR 22 + OpenMP (on by default where installed)",
+    )
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0))
     counts = sorted({1, 2, cores})
@@ -183,22 +223,42 @@ def main() -> None:
         f"{cores} cores; thread counts {counts}; scipy on one thread; "
         f"{args.rounds} interleaved rounds; wall clock; ratios to scipy's time"
     )
+    omp = bench_mlir.openmp_runtime() if bench_mlir.mlir_available() else None
     for kernel in args.kernels.split(","):
         for dist in ("uniform", "power-law"):
-            theirs, ours, expected = cases(kernel, scale, dist)
+            case = cases(kernel, scale, dist)
+            mlir = mlir_call(kernel, case) if args.mlir else None
             for n in counts:
                 xsparse.set_num_threads(n)
-                np.testing.assert_allclose(ours(True), expected, rtol=1e-9, atol=1e-9)
-            times: dict[str, list[float]] = {"scipy": []} | {str(n): [] for n in counts}
+                got = case.ours(True)
+                np.testing.assert_allclose(got, case.expected, rtol=1e-9, atol=1e-9)
+                if mlir is not None:
+                    omp.omp_set_num_threads(n)
+                    got = mlir(True)
+                    np.testing.assert_allclose(got, case.expected, rtol=1e-9, atol=1e-9)
+            names = ["scipy"] + [str(n) for n in counts]
+            names += [f"mlir{n}" for n in counts] if mlir is not None else []
+            times: dict[str, list[float]] = {name: [] for name in names}
             for _ in range(args.rounds):
-                times["scipy"].append(per_call(theirs, 0.3))
+                times["scipy"].append(per_call(case.theirs, 0.3))
                 for n in counts:
                     xsparse.set_num_threads(n)
-                    times[str(n)].append(per_call(functools.partial(ours, False), 0.3))
+                    times[str(n)].append(
+                        per_call(functools.partial(case.ours, False), 0.3)
+                    )
+                    if mlir is not None:
+                        omp.omp_set_num_threads(n)
+                        times[f"mlir{n}"].append(
+                            per_call(functools.partial(mlir, False), 0.3)
+                        )
             median = {name: statistics.median(t) for name, t in times.items()}
             base = median["scipy"]
             cells = [f"{kernel:5} {dist:9}", f"scipy {base * 1e3:8.2f} ms"]
             cells += [f"{n} thr {median[str(n)] / base:5.2f}x" for n in counts]
+            if mlir is not None:
+                cells += [
+                    f"mlir+omp {n} {median[f'mlir{n}'] / base:5.2f}x" for n in counts
+                ]
             cells += [
                 f"speedup {n}/1 {median['1'] / median[str(n)]:4.2f}"
                 for n in counts
