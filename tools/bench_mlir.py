@@ -285,9 +285,7 @@ def build(
     text, signature, sparse_args = wrapper_source(source, entry, shapes)
     if openmp:
         openmp_runtime()
-        parallel, first_seconds = _run(
-            [MLIR_OPT, ASSEMBLER, *OPENMP_FIRST_STEP], text
-        )
+        parallel, first_seconds = _run([MLIR_OPT, ASSEMBLER, *OPENMP_FIRST_STEP], text)
         lowered, opt_seconds = _run(
             [MLIR_OPT, "--convert-scf-to-openmp", SPARSIFIER], parallel
         )

@@ -210,8 +210,9 @@ class _MallocOwner:
     def __init__(self, pointer: int):
         self.pointer = pointer
 
-    def __del__(self) -> None:
-        libc.free(self.pointer)
+    def __del__(self, free: Any = libc.free) -> None:
+        # `free` bound now: at interpreter exit this module's globals may be gone
+        free(self.pointer)
 
 
 class _View:
