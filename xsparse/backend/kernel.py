@@ -563,7 +563,8 @@ def _convert(
     validate: bool,
 ) -> SparseTensor:
     """`source` in `tensor_type`'s encoding, by a kernel that is one
-    `sparse_tensor.convert` (compiled once per pair of types, cached)."""
+    `sparse_tensor.convert` (compiled once per pair of types, cached); by the
+    Python builder where codegen has no such conversion (batch levels)."""
     if isinstance(source, SparseTensor):
         given = str(SparseTensorEncodingAttr(source.encoding))
         rank = len(source.shape)
@@ -583,7 +584,17 @@ def _convert(
         + f"  %0 = sparse_tensor.convert %t : {source_type} to {target_type}\n"
         + f"  return %0 : {target_type}\n}}\n"
     )
-    converter = compile(text, "convert", parallelization_strategy="none")
+    try:
+        converter = compile(text, "convert", parallelization_strategy="none")
+    except XSparseError:  # a conversion codegen lacks (batch levels): in Python
+        if isinstance(source, SparseTensor):
+            coords, values = source.to_coo()
+            shape = source.shape
+        else:
+            return SparseTensor.from_dense(source, target_encoding)
+        return SparseTensor.from_coo(
+            coords, values, shape, target_encoding, dtype=values.dtype
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConversionWarning)
         return cast(SparseTensor, converter(source, validate=validate))
