@@ -21,7 +21,8 @@ system call to sleep and wake, and LLVM's atomics.
    of `next` that succeeds only while `next` still belongs to its
    generation, so no thread consumes a chunk of a job it does not serve;
    it runs `body(ctx, bounds[k], bounds[k+1], k)` and counts it in `done`.
-   The one finishing the last chunk wakes the caller, which sleeps on `done`.
+   The one finishing the last chunk wakes the caller, which sleeps on `done`
+   (after spinning `SPINS` loads: chunks are short).
 5. The caller returns the number of chunks once `done` has them all (no
    worker touches the context, on the caller's stack, after that).
 
@@ -47,6 +48,13 @@ BUSY = "xsparse_pool_busy"
 def available() -> bool:
     """Whether this machine can run the native pool (Linux, known futex)."""
     return platform.system() == "Linux" and platform.machine() in _FUTEX
+
+
+SPINS = 20_000
+"""Loads of a futex word before sleeping on it (about 20-50 us): a caller
+waiting for the last chunk, or a worker between the loops of one kernel
+call, keeps its core instead of going through the scheduler, which on a
+loaded machine can take milliseconds to give it back."""
 
 
 def pool_ir(max_chunks: int, chunks_per_thread: int) -> str:
@@ -252,10 +260,17 @@ define internal ptr @pool.worker(ptr %unused) {{
 entry:
   br label %wait
 wait:
-  %seen = phi i32 [0, %entry], [%seen, %sleep], [%g, %served]
+  %seen = phi i32 [0, %entry], [%seen, %sleep], [%g, %served], [%seen, %spin]
+  %spins = phi i64 [0, %entry], [0, %sleep], [0, %served], [%spins1, %spin]
   %g = load atomic i32, ptr @pool.generation acquire, align 4
   %old = icmp eq i32 %g, %seen
-  br i1 %old, label %sleep, label %join
+  br i1 %old, label %idle, label %join
+idle:
+  %spins1 = add i64 %spins, 1
+  %patient = icmp ult i64 %spins1, {SPINS}
+  br i1 %patient, label %spin, label %sleep
+spin:
+  br label %wait
 sleep:
   call void @pool.wait(ptr @pool.generation, i32 %seen)
   br label %wait
@@ -322,9 +337,16 @@ publish:
   %count32 = trunc i64 %count to i32
   br label %wait
 wait:
+  %spins = phi i64 [0, %publish], [%spins1, %spin], [0, %sleep]
   %d = load atomic i32, ptr @pool.done acquire, align 4
   %all = icmp eq i32 %d, %count32
-  br i1 %all, label %finish, label %sleep
+  br i1 %all, label %finish, label %idle
+idle:
+  %spins1 = add i64 %spins, 1
+  %patient = icmp ult i64 %spins1, {SPINS}
+  br i1 %patient, label %spin, label %sleep
+spin:
+  br label %wait
 sleep:
   call void @pool.wait(ptr @pool.done, i32 %d)
   br label %wait
