@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 
 from xsparse.backend.abi import Guard
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
@@ -51,43 +52,44 @@ def add_checkers(
     tensor-level argument types); their names by argument position. The
     coordinates the kernel (`@kernel` in `module`, at the buffer level) never
     reads are not checked beyond their length."""
-    arguments = _kernel_arguments(module, kernel)
+    function = SymbolTable.lookup_symbol(module, kernel)
+    assert isinstance(function, func.FuncOp), f"no function '{kernel}' in the module"
+    arguments = function.body.blocks[0].args
     names: dict[int, str] = {}
-    first = 0
-    for position, t in enumerate(inputs):
-        count = (
-            len(storage_fields(t)) if is_tensor_type(t) and sparse_encoding(t) else 1
-        )
-        if is_tensor_type(t) and sparse_encoding(t) is not None:
-            name = checker_name(kernel, position)
-            where = f"argument {position} of {kernel}()"
-            read = [bool(a.uses) for a in arguments[first : first + count]]
-            _add_checker(module, name, t, where, read)
-            names[position] = name
-        first += count
+    for position, (t, first, count) in _sparse_slices(inputs).items():
+        name = checker_name(kernel, position)
+        where = f"argument {position} of {kernel}()"
+        read = [bool(a.uses) for a in arguments[first : first + count]]
+        _add_checker(module, name, t, where, read)
+        names[position] = name
     return names
 
 
-def _kernel_arguments(module: ModuleOp, kernel: str) -> Sequence[SSAValue]:
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == kernel:
-            return op.body.blocks[0].args
-    raise KeyError(f"no function '{kernel}' in the module")
+def _sparse_slices(
+    inputs: Sequence[Attribute],
+) -> dict[int, tuple[TensorType[Attribute], int, int]]:
+    """Each sparse argument's type and slice (first, count) of the kernel's
+    memref-level inputs (a sparse argument is its storage fields, any other
+    one input), by argument position."""
+    slices: dict[int, tuple[TensorType[Attribute], int, int]] = {}
+    first = 0
+    for position, t in enumerate(inputs):
+        count = 1
+        if is_tensor_type(t) and sparse_encoding(t) is not None:
+            count = len(storage_fields(t))
+            slices[position] = (t, first, count)
+        first += count
+    return slices
 
 
 def checker_guards(inputs: Sequence[Attribute], names: dict[int, str]) -> list[Guard]:
     """The checkers `names` (by argument position) as guards of the kernel's
-    checked entry: each on its argument's slice of the kernel's memref-level
-    inputs (a sparse argument is its storage fields, any other one input)."""
-    guards: list[Guard] = []
-    first = 0
-    for position, t in enumerate(inputs):
-        count = 1
-        if position in names and is_tensor_type(t):
-            count = len(storage_fields(t))
-            guards.append(Guard(names[position], first, count))
-        first += count
-    return guards
+    checked entry: each on its argument's slice of the kernel's inputs."""
+    return [
+        Guard(names[position], first, count)
+        for position, (_, first, count) in _sparse_slices(inputs).items()
+        if position in names
+    ]
 
 
 def _add_checker(

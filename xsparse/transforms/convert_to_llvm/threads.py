@@ -50,6 +50,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.transforms.convert_to_llvm.common import (
     PTR,
@@ -96,18 +97,10 @@ def _is_constant(value: SSAValue) -> bool:
 
 def _is_plus_one(value: SSAValue, iv: SSAValue) -> bool:
     add = value.owner
-    if not isinstance(add, arith.AddiOp):
-        return False
-    for a, b in ((add.lhs, add.rhs), (add.rhs, add.lhs)):
-        constant = b.owner
-        if (
-            a is iv
-            and isinstance(constant, arith.ConstantOp)
-            and getattr(constant.value, "value", None) is not None
-            and constant.value.value.data == 1  # pyright: ignore
-        ):
-            return True
-    return False
+    return isinstance(add, arith.AddiOp) and any(
+        a is iv and constant_int(b) == 1
+        for a, b in ((add.lhs, add.rhs), (add.rhs, add.lhs))
+    )
 
 
 def work_positions(op: scf.ParallelOp) -> SSAValue | None:
@@ -148,18 +141,10 @@ def _index_constant(value: int, block: Block) -> SSAValue:
     return constant.result
 
 
-def _as_stored(value: SSAValue, block: Block) -> SSAValue:
-    """`value` as the llvm type a context or partial field holds."""
-    t = convert_type(value.type)
-    if t == value.type:
-        return value
-    cast = UnrealizedConversionCastOp.get([value], [t])
-    block.add_op(cast)
-    return cast.results[0]
-
-
-def _as_source(value: SSAValue, t: Attribute, block: Block) -> SSAValue:
-    """A loaded field seen with its source-level type `t`."""
+def _cast(value: SSAValue, t: Attribute, block: Block) -> SSAValue:
+    """`value` seen as type `t` (a cast at the end of `block` where the types
+    differ): a source-level value as the llvm type a context or partial
+    field holds, or a loaded field as its source-level type."""
     if value.type == t:
         return value
     cast = UnrealizedConversionCastOp.get([value], [t])
@@ -294,7 +279,7 @@ class _Outliner:
                 _field(context, context_type, k, entry), convert_type(value.type)
             )
             entry.add_op(load)
-            mapping[value] = _as_source(load.dereferenced_value, value.type, entry)
+            mapping[value] = _cast(load.dereferenced_value, value.type, entry)
         for value in recomputed:
             cast = value.owner
             if isinstance(cast, memref.CastOp):
@@ -341,7 +326,11 @@ class _Outliner:
                 address = _field(
                     partials.dereferenced_value, partial_type, j, then, at.result
                 )
-                then.add_op(llvm.StoreOp(_as_stored(result, then), address))
+                then.add_op(
+                    llvm.StoreOp(
+                        _cast(result, convert_type(result.type), then), address
+                    )
+                )
             then.add_op(scf.YieldOp())
             entry.add_op(scf.IfOp(nonempty, [], Region(then)))
         entry.add_op(func.ReturnOp())
@@ -383,7 +372,8 @@ class _Outliner:
         Rewriter.insert_op(
             [count, chunks, context, partials], InsertPoint.at_start(entry)
         )
-        stored = [_as_stored(v, here) for v in live_ins] + [partials.res]
+        stored = [_cast(v, convert_type(v.type), here) for v in live_ins]
+        stored.append(partials.res)
         for k, value in enumerate(stored):
             here.add_op(llvm.StoreOp(value, _field(context.res, context_type, k, here)))
         address = llvm.AddressOfOp(self.name, PTR)
@@ -434,7 +424,7 @@ class _Outliner:
                 convert_type(value.type),
             )
             fold.add_op(load)
-            loaded.append(_as_source(load.dereferenced_value, value.type, fold))
+            loaded.append(_cast(load.dereferenced_value, value.type, fold))
         folded = _combine(reduce, list(fold.args[1:]), loaded, fold)
         fold.add_op(scf.YieldOp(*folded))
         loop = scf.ForOp(zero, count, one, inits, fold)
@@ -480,7 +470,7 @@ class OutlineParallelLoop(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ParallelOp, rewriter: PatternRewriter) -> None:
-        if len(op.lowerBound) != 1 or not _is_unit(op.step[0]):
+        if len(op.lowerBound) != 1 or constant_int(op.step[0]) != 1:
             return
         parent = op.parent_op()
         while parent is not None and not isinstance(parent, func.FuncOp):
@@ -492,15 +482,6 @@ class OutlineParallelLoop(RewritePattern):
         name = f"{parent.sym_name.data}.parallel.{next(self.counter)}"
         _declare_runtime(self.module)
         _Outliner(op, rewriter, name).run(self.module)
-
-
-def _is_unit(value: SSAValue) -> bool:
-    constant = value.owner
-    return (
-        isinstance(constant, arith.ConstantOp)
-        and getattr(constant.value, "value", None) is not None
-        and constant.value.value.data == 1  # pyright: ignore
-    )
 
 
 def _declare_runtime(module: ModuleOp) -> None:
