@@ -336,3 +336,14 @@ def test_function_with_an_empty_body_is_located(
         "func.func @f(%t: tensor<3xf64>) {\n^^^^^^^^^"
     )
     assert opt_error(source, tmp_path, capsys).startswith(f"input.mlir:{expected}")
+
+
+def test_a_pass_option_of_the_wrong_type_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Was a ValueError traceback from the pipeline parser."""
+    for option in ("convert-to-llvm{threads=maybe}", "sparsifier{vl=abc}"):
+        assert xsparse_opt(["-", "-p", option]) == 1
+        error = capsys.readouterr().err
+        assert error.startswith("xsparse-opt: error: invalid pass option: ")
+        assert error.count("\n") == 1

@@ -114,6 +114,9 @@ def main(args: Sequence[str] | None = None) -> int:
     except XSparseError as e:
         print(e, file=sys.stderr)
         return 1
+    except ValueError as e:  # a pass option of the wrong type (`vl=abc`)
+        print(f"xsparse-opt: error: invalid pass option: {e}", file=sys.stderr)
+        return 1
     expect_diagnostics = tool.args.parsing_diagnostics or tool.args.verify_diagnostics
     # Each chunk of --split-input-file reports on its own, as mlir-opt does.
     chunks, extension = tool.prepare_input()
