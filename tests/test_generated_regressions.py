@@ -508,3 +508,42 @@ def test_expanded_reduction_that_reduces_nothing_inserts_no_entry() -> None:
     )
     np.testing.assert_array_equal(result.to_dense(), [0.0, 0.0, 15.0])
     assert result.nse == 1
+
+
+BATCHED_SPGEMM = """
+#B = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : batch, d1 : loose_compressed) }>
+#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
+func.func @kernel(%a: tensor<4x6xi32, #B>, %b: tensor<6x9xi32, #CSR>) -> tensor<4x9xi32, #CSR> {
+  %init = tensor.empty() : tensor<4x9xi32, #CSR>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+      affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<4x6xi32, #B>, tensor<6x9xi32, #CSR>)
+      outs(%init : tensor<4x9xi32, #CSR>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %m = arith.muli %x, %y : i32
+    %s = arith.addi %o, %m : i32
+    linalg.yield %s : i32
+  } -> tensor<4x9xi32, #CSR>
+  return %r : tensor<4x9xi32, #CSR>
+}"""
+
+
+@pytest.mark.parametrize("filled", [False, True])
+def test_output_size_hint_does_not_count_batched_entries(filled: bool) -> None:
+    """Generated seed 70000343: the size hint of an SpGEMM's sparse output
+    summed |B(k, :)| over A's entries, counted as the first size of A's
+    values; with a `batch` level that memref is `memref<4x?xi32>`, whose
+    first size is the batch count. On an empty A the hint loop read four
+    coordinates of an empty buffer (SIGSEGV). Batched operands give no hint."""
+    batched = "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : batch, d1 : loose_compressed) }>"
+    csr = "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>"
+    rng = np.random.default_rng(343)
+    a = np.zeros((4, 6), np.int32)
+    if filled:
+        a[1, 2], a[3, 0] = 3, -2
+    b = (rng.integers(-3, 4, (6, 9)) * (rng.random((6, 9)) < 0.5)).astype(np.int32)
+    result = xsparse.compile(BATCHED_SPGEMM)(
+        SparseTensor.from_dense(a, batched), SparseTensor.from_dense(b, csr)
+    )
+    np.testing.assert_array_equal(result.to_dense(), a @ b)

@@ -45,6 +45,7 @@ from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.codegen_utils.op_emitter import constant_index
 from xsparse.transforms.errors import check_insertable
 from xsparse.transforms.sparsifier.loop_emitter import (
+    Operand,
     SparseKernelEmitter,
     is_sparse_generic,
 )
@@ -113,7 +114,7 @@ def entries_bound(kernel: SparseKernelEmitter) -> SetExpr | None:
     determines = {
         o.index
         for o in kernel.operands[:-1]
-        if o.is_sparse and out_loops <= set(o.level_loops)
+        if _counted(o) and out_loops <= set(o.level_loops)
     }
     s = loop_set(
         kernel.expr,
@@ -122,6 +123,14 @@ def entries_bound(kernel: SparseKernelEmitter) -> SetExpr | None:
         kernel.is_identity,
     ).set_expr
     return s if _only_inputs(s) else None
+
+
+def _counted(operand: Operand) -> bool:
+    """A sparse operand whose stored entries the hint can count: not one
+    with `batch` levels, whose buffers are batched memrefs (`memref<4x?xf64>`:
+    their first size is the batch count, not the number of entries)."""
+    enc = operand.encoding
+    return enc is not None and not any(lt.format.is_batched for lt in enc.lvl_types)
 
 
 def _only_inputs(s: SetExpr) -> bool:
@@ -175,11 +184,11 @@ def product_operands(kernel: SparseKernelEmitter) -> tuple[int, int] | None:
         return s == LevelSet(operand)
 
     for a in kernel.operands[:-1]:
-        if not a.is_sparse or sorted(a.level_loops) != sorted(others):
+        if not _counted(a) or sorted(a.level_loops) != sorted(others):
             continue
         k = a.level_loops[-1]
         for b in kernel.operands[:-1]:
-            if b is a or not b.is_sparse or b.level_loops != [k, inner]:
+            if b is a or not _counted(b) or b.level_loops != [k, inner]:
                 continue
             dense_k = b.level_type(0).format.is_dense
             compressed_j = b.level_type(1).format.has_positions
