@@ -10,4 +10,4 @@ VENV="${XSPARSE_VENV:-.venv}"
 export PATH="$PWD/$VENV/bin:$PATH"
 ruff check xsparse tests tools
 lit -v tests/filecheck
-python -m pytest -q tests
+python -m pytest -q -n auto tests
