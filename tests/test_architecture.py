@@ -140,9 +140,20 @@ def test_no_underscore_names_across_modules() -> None:
 
 
 LAYERS = {
-    "xsparse.dialects": ("xsparse.transforms", "xsparse.backend", "xsparse.tools"),
-    "xsparse.transforms": ("xsparse.backend", "xsparse.tools", "xsparse.testing"),
-    "xsparse.backend": ("xsparse.tools", "xsparse.testing"),
+    "xsparse.dialects": (
+        "xsparse.transforms",
+        "xsparse.backend",
+        "xsparse.frontend",
+        "xsparse.tools",
+    ),
+    "xsparse.transforms": (
+        "xsparse.backend",
+        "xsparse.frontend",
+        "xsparse.tools",
+        "xsparse.testing",
+    ),
+    "xsparse.backend": ("xsparse.frontend", "xsparse.tools", "xsparse.testing"),
+    "xsparse.frontend": ("xsparse.tools", "xsparse.testing"),
 }
 """DESIGN.md's one-way imports: what each layer never imports."""
 

@@ -1,6 +1,9 @@
 """xsparse: a sparse tensor compiler on xDSL.
 
-`xsparse.compile(source, entry=...)` turns MLIR text (linalg.generic on tensors
+`xsparse.einsum("ij,j->i", A, x)` and `xsparse.evaluate("y(i) = A(i,j) *
+x(j)", A=A, x=x)` (`xsparse.frontend`) compile an expression on numpy /
+scipy / SparseTensor operands once and run it; `xsparse.compile(source,
+entry=...)` turns MLIR text (linalg.generic on tensors
 with `#sparse_tensor.encoding`) into a native kernel called on numpy arrays,
 scipy.sparse matrices and `xsparse.SparseTensor`s; `xsparse.read_mtx` /
 `write_mtx` / `read_tns` / `write_tns` (`xsparse.io`) move sparse tensors
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from xsparse.backend.sparse_storage import SparseTensor
     from xsparse.backend.threads import get_num_threads, set_num_threads
     from xsparse.errors import ConversionWarning, XSparseError
+    from xsparse.frontend import einsum, evaluate
     from xsparse.io import FileFormatError, read_mtx, read_tns, write_mtx, write_tns
 
 __all__ = [
@@ -33,6 +37,8 @@ __all__ = [
     "XSparseError",
     "clear_cache",
     "compile",
+    "einsum",
+    "evaluate",
     "get_num_threads",
     "read_mtx",
     "read_tns",
@@ -61,6 +67,10 @@ def __getattr__(name: str) -> Any:
         from xsparse.backend import kernel
 
         return getattr(kernel, name)
+    if name in ("einsum", "evaluate"):
+        from xsparse import frontend
+
+        return getattr(frontend, name)
     if name == "SparseTensor":
         from xsparse.backend.sparse_storage import SparseTensor
 
