@@ -394,3 +394,51 @@ def test_a_size_mismatch_on_a_cached_kernel_names_the_operands() -> None:
     xsparse.einsum("ij,j->i", a, np.ones(4))
     with pytest.raises(ValueError, match="index j has size 4 .* but 3 in operand 1"):
         xsparse.einsum("ij,j->i", a, np.ones(3))
+
+
+# Defects found by the generated calls (tests/test_generated_einsum.py).
+
+DCSR = "#sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>"
+DCSC = "#sparse_tensor.encoding<{ map = (i, j) -> (j : compressed, i : compressed) }>"
+SPARSE_VECTOR = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
+
+
+def test_outer_product_of_a_matrix_and_a_vector_is_a_3d_sparse_tensor() -> None:
+    """Generated seed 3: a sparse result of rank 3 was given CSR's two level
+    types for three levels (an internal ValueError from zip)."""
+    rng = np.random.default_rng(3)
+    a = np.where(rng.random((3, 4)) < 0.5, 1.0 + rng.random((3, 4)), 0.0)
+    x = np.where(rng.random(5) < 0.5, 2.0, 0.0)
+    result = xsparse.einsum(
+        "lk,i->ikl",
+        SparseTensor.from_dense(a, DCSR),
+        SparseTensor.from_dense(x, SPARSE_VECTOR),
+    )
+    assert isinstance(result, SparseTensor)
+    np.testing.assert_array_equal(result.to_dense(), np.einsum("lk,i->ikl", a, x))
+
+
+def test_bsr_with_one_by_one_blocks_is_read_as_csr() -> None:
+    """Generated seeds 23 and 47: scipy gives a BSR matrix 1 x 1 blocks,
+    whose block encoding (`d0 floordiv 1 ...`) does not parse."""
+    a = np.array([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]])
+    bsr = sp.bsr_array(a, blocksize=(1, 1))
+    np.testing.assert_array_equal(xsparse.einsum("ij->i", bsr), a.sum(axis=1))
+
+
+def test_sparse_result_whose_loops_cannot_insert_in_order() -> None:
+    """Generated seed 28: the operands' level orders put the summed index
+    outside the result's (`jk,ji,i->kj` on DCSR and DCSC): the sparsifier
+    refuses to insert into a sparse result in that order. The result is
+    computed dense and converted."""
+    rng = np.random.default_rng(28)
+    a, b = (np.where(rng.random((4, 4)) < 0.5, 1.0, 0.0) for _ in "ab")
+    x = rng.random(4)
+    result = xsparse.einsum(
+        "jk,ji,i->kj",
+        SparseTensor.from_dense(a, DCSR),
+        SparseTensor.from_dense(b, DCSC),
+        x,
+    )
+    assert isinstance(result, SparseTensor)
+    np.testing.assert_allclose(result.to_dense(), np.einsum("jk,ji,i->kj", a, b, x))

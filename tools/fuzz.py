@@ -1,12 +1,15 @@
 """Run generated test cases for a while and report what failed.
 
-    python tools/fuzz.py --minutes N [--mode kernels|ir|both] [--jobs J] [--mlir]
+    python tools/fuzz.py --minutes N [--mode kernels|ir|einsum|both] [--jobs J] [--mlir]
                          [--shrink] [--out DIR] [--start-seed S] [--timeout SECONDS]
 
 Mode `kernels` runs `xsparse.testing.kernels.check_case(seed, mlir=...)`
 (random kernels against numpy, and with --mlir against MLIR 22), mode `ir`
 runs `xsparse.testing.ir_mutants.check_case(seed)` (mutated IR must compile or
-get a located diagnostic), `both` alternates them. Seeds run from S upwards,
+get a located diagnostic), mode `einsum` runs
+`xsparse.testing.einsum_cases.check_einsum_case(seed)` (random einsum /
+evaluate calls on numpy, scipy and SparseTensor operands against numpy),
+`both` alternates all three. Seeds run from S upwards,
 each in a child process of a pool of J workers: a child killed by a signal is
 a CRASH for its seed, one running past the timeout a HANG; either is replaced
 by a fresh child. Every failing case (wrong, error, crash, hang) gets a
@@ -32,6 +35,12 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
 
+RERUN = {
+    "kernels": ("kernels", "check_case"),
+    "ir": ("ir_mutants", "check_case"),
+    "einsum": ("einsum_cases", "check_einsum_case"),
+}
+"""Per mode, the module and function that rerun one seed."""
 VERDICTS = ["ok", "refused", "wrong", "error", "crash", "hang"]
 Task = tuple[str, int]
 
@@ -49,6 +58,10 @@ def run_case(
             from xsparse.testing.kernels import check_case
 
             outcome = check_case(seed, mlir=mlir)
+        elif mode == "einsum":
+            from xsparse.testing.einsum_cases import check_einsum_case
+
+            outcome = check_einsum_case(seed)
         else:
             from xsparse.testing.ir_mutants import check_case as check_mutant
 
@@ -132,9 +145,10 @@ class Report:
         self.out.mkdir(parents=True, exist_ok=True)
         suffix = "py" if mode == "kernels" else "txt"
         path = self.out / f"{mode}-seed{seed}-{verdict}.{suffix}"
+        module, function = RERUN[mode]
         rerun = (
-            f"python -c 'from xsparse.testing.{'kernels' if mode == 'kernels' else 'ir_mutants'}"
-            f" import check_case; print(check_case({seed}))'"
+            f"python -c 'from xsparse.testing.{module}"
+            f" import {function}; print({function}({seed}))'"
         )
         comment = "\n".join(f"# {line}" for line in detail.splitlines())
         path.write_text(
@@ -223,6 +237,8 @@ def tasks(mode: str, start: int) -> Iterator[Task]:
             yield "kernels", seed
         if mode in ("ir", "both"):
             yield "ir", seed
+        if mode in ("einsum", "both"):
+            yield "einsum", seed
         seed += 1
 
 
@@ -289,7 +305,9 @@ def _collect(w: Worker, report: Report, timeout: float) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--minutes", type=float, required=True)
-    parser.add_argument("--mode", choices=["kernels", "ir", "both"], default="kernels")
+    parser.add_argument(
+        "--mode", choices=["kernels", "ir", "einsum", "both"], default="kernels"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--mlir", action="store_true", help="also compare with MLIR 22")
     parser.add_argument(

@@ -12,6 +12,7 @@ encodings, builds the MLIR (`generic.build_mlir`) and compiles it
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ import numpy as np
 
 from xsparse.backend.kernel import Kernel, compile
 from xsparse.backend.sparse_storage import SparseTensor
+from xsparse.errors import XSparseError
 from xsparse.frontend.expression import (
     Access,
     Assignment,
@@ -267,7 +269,14 @@ def _blocks_as_csr(
 def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
     global plans_built
     spec = design.spec
-    kernel = compile(build_mlir(spec), "kernel", **options)
+    try:
+        kernel = compile(build_mlir(spec), "kernel", **options)
+    except XSparseError:
+        if spec.output is None:
+            raise
+        design = _through_dense(design)
+        spec = design.spec
+        kernel = compile(build_mlir(spec), "kernel", **options)
     plans_built += 1
     dims = tuple(
         _size_source(spec.assignment, letter) for letter in spec.assignment.output
@@ -283,6 +292,24 @@ def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
         design.converters,
         design.equal,
     )
+
+
+def _through_dense(design: _Design) -> _Design:
+    """The design with a dense output converted to the sparse result after
+    the kernel: for a sparse result the sparsifier cannot insert into in
+    the loops' order (a reduction loop outside the output's, fixed by the
+    operands' level orders)."""
+    spec, result = design.spec, design.result
+    target = spec.final or spec.output
+    assert target is not None
+    finish = result.finish
+
+    def convert(dense: Any) -> Any:
+        return finish(SparseTensor.from_dense(dense, target))
+
+    dense_spec = dataclasses.replace(spec, output=None, final=None)
+    dense_result = dataclasses.replace(result, output=None, final=None, finish=convert)
+    return dataclasses.replace(design, spec=dense_spec, result=dense_result)
 
 
 def _size_source(assignment: Assignment, letter: str) -> Dim:

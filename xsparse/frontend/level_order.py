@@ -49,10 +49,10 @@ def is_permutation(encoding: Encoding) -> bool:
 
 def permuted(encoding: Encoding, levels: list[int]) -> Encoding:
     """`encoding` with level l on dimension `levels[l]`: the same level types
-    when it is a permutation, else CSR's generalization (dense, then
-    compressed levels); widths left at index."""
+    when it is a permutation of as many levels, else CSR's generalization
+    (dense, then compressed levels); widths left at index."""
     rank = len(levels)
-    if is_permutation(encoding):
+    if is_permutation(encoding) and encoding.lvl_rank == rank:
         types = [str(t) for t in encoding.lvl_types]
     else:
         types = ["dense", *(["compressed"] * (rank - 1))]

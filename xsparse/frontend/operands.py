@@ -103,7 +103,11 @@ def _coo_key(m: Any) -> Key | None:
     return (m.__class__, m.dtype) if len(m.shape) == 2 else None
 
 
-def _bsr_key(m: Any) -> Key:
+def _bsr_key(m: Any) -> Key | None:
+    """None (converted to CSR by `convert`) for 1 x 1 blocks, which have no
+    block encoding (`d0 floordiv 1` leaves nothing to infer lvlToDim from)."""
+    if tuple(m.blocksize) == (1, 1):
+        return None
     return (m.__class__, m.dtype, m.blocksize)
 
 
