@@ -59,6 +59,7 @@ from xsparse.backend.sparse_storage import (
     ResultFromFields,
     SparseTensor,
     default_encoding_text,
+    format_name,
     numpy_dtype,
     parse_encoding,
 )
@@ -74,7 +75,11 @@ from xsparse.diagnostics import (
     locate_error,
     parse_module_with_spans,
 )
-from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
+from xsparse.dialects.sparse_tensor.encoding import (
+    Encoding,
+    SparseTensorEncodingAttr,
+    block_sizes,
+)
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
@@ -158,9 +163,26 @@ def shared_sizes(function: func.FuncOp) -> list[list[Size]]:
     return groups
 
 
+class _KernelDoc:
+    """`Kernel.__doc__`: the class's docstring read on the class, a kernel's
+    `describe()` read on an instance (`help(kernel)`, `kernel.__doc__`),
+    built only when read."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __get__(self, kernel: Kernel | None, owner: type | None = None) -> str:
+        return self.text if kernel is None else kernel.describe()
+
+
 class Kernel:
-    """A compiled entry function, called with numpy arrays, scipy.sparse matrices
-    and `SparseTensor`s; returns numpy arrays."""
+    # A descriptor where `object` declares a str: it reads as one (`_KernelDoc`).
+    __doc__ = _KernelDoc(  # pyright: ignore[reportAssignmentType]
+        """A compiled entry function, called with numpy arrays, scipy.sparse
+    matrices and `SparseTensor`s; returns numpy arrays. A kernel's `repr` is
+    its signature, its `__doc__` (`describe()`) says what each argument
+    takes, which ones it writes in place and what it returns."""
+    )
 
     def __init__(
         self,
@@ -225,6 +247,100 @@ class Kernel:
         args, copies = prepare_outputs(kernel.written, kernel._where, args)
         result = kernel._call(args, validate, strict)
         return finish_outputs(copies, result) if copies else result
+
+    def __repr__(self) -> str:
+        """`<Kernel spmv(arg0: tensor<?x?xf64, #CSR>, ...) -> tensor<?xf64>>`;
+        an encoding without a usual name is written out."""
+        aliases: dict[str, str] = {}
+        arguments = ", ".join(
+            f"arg{k}: {self._type_text(t, aliases)}"
+            + (" [written in place]" if k in self.written else "")
+            for k, t in enumerate(self._inputs)
+        )
+        results = [self._type_text(t, aliases) for t in self.signature.outputs.data]
+        text = f"<Kernel {self.name}({arguments}) -> {self._results_text(results)}>"
+        for alias in sorted(aliases, key=len, reverse=True):  # #E10 before #E1
+            if alias.startswith("#E"):
+                text = text.replace(alias, aliases[alias])
+        return text
+
+    def describe(self) -> str:
+        """What the kernel takes and returns (its `__doc__` on the instance)."""
+        aliases: dict[str, str] = {}
+        arguments = [
+            f"  arg{k}: {self._type_text(t, aliases)}: {self._takes(k, t)}"
+            for k, t in enumerate(self._inputs)
+        ]
+        outputs = self.signature.outputs.data
+        results = [self._type_text(t, aliases) for t in outputs]
+        kinds = [
+            "a SparseTensor"
+            if sparse_encoding(t) is not None
+            else "a numpy array"
+            if is_tensor_type(t) or is_memref_type(t)
+            else "a number"
+            for t in outputs
+        ]
+        returns = (
+            f"{self._results_text(results)}: {self._results_text(kinds)}"
+            if outputs
+            else "None"
+        )
+        names = ", ".join(f"arg{k}" for k in range(len(self._inputs)))
+        lines = [
+            f"{self.name}({names}) -> {self._results_text(results)}, compiled by "
+            "xsparse.compile.",
+            "",
+            "Arguments:",
+            *arguments,
+            f"Returns {returns}.",
+            "",
+        ]
+        if aliases:
+            lines += [*(f"{alias} = {text}" for alias, text in aliases.items()), ""]
+        lines.append(
+            "kernel(..., validate=False) skips the checks of sparse arguments "
+            "(bad buffers are then undefined behaviour); strict=True refuses a "
+            "sparse argument in another format than the kernel's instead of "
+            "converting it with a ConversionWarning."
+        )
+        return "\n".join(lines)
+
+    def _takes(self, position: int, arg_type: Attribute) -> str:
+        """What argument `position` takes, for `describe`."""
+        if sparse_encoding(arg_type) is not None:
+            checked = " (checked on each call)" if position in self._checkers else ""
+            return f"a SparseTensor or scipy.sparse matrix{checked}"
+        if not (is_tensor_type(arg_type) or is_memref_type(arg_type)):
+            return "a number"
+        written = ", written in place" if position in self.written else ""
+        return f"a numpy array{written}"
+
+    @staticmethod
+    def _results_text(results: Sequence[str]) -> str:
+        return results[0] if len(results) == 1 else f"({', '.join(results)})"
+
+    @staticmethod
+    def _type_text(arg_type: Attribute, aliases: dict[str, str]) -> str:
+        """`tensor<?x?xf64, #CSR>`: an encoding by an alias (its usual name,
+        else `#E<n>`), recorded in `aliases` with its text."""
+        encoding = sparse_encoding(arg_type)
+        if encoding is None or not is_tensor_type(arg_type):
+            return str(arg_type)
+        text = str(SparseTensorEncodingAttr(encoding))
+        name = format_name(encoding)
+        if name == "bsr":
+            blocks = block_sizes(encoding.dim_to_lvl) or ()
+            name += "x".join(str(b) for b in blocks if b)
+        if name is not None and (encoding.pos_width or encoding.crd_width):
+            name += f"_pos{encoding.pos_width}_crd{encoding.crd_width}"
+        alias = next((a for a, t in aliases.items() if t == text), None)
+        if alias is None:
+            unnamed = sum(a.startswith("#E") for a in aliases)
+            alias = f"#{name.upper()}" if name else f"#E{unnamed}"
+            aliases[alias] = text
+        dims = ["?" if s < 0 else str(s) for s in arg_type.get_shape()]
+        return f"tensor<{'x'.join([*dims, str(arg_type.element_type)])}, {alias}>"
 
     def checker(self, position: int) -> Any:
         """The compiled checker of sparse argument `position`: called with the

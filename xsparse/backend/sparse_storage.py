@@ -5,11 +5,20 @@ convention of compiled kernels): per level a positions and/or coordinates
 array, then the values, then the level sizes. Tensors are built from dense
 arrays, COO coordinates, scipy.sparse matrices or level buffers, validated
 before they reach native code, and converted back to numpy / scipy.
+
+A `SparseTensor` is also an array as numpy and scipy users know one:
+`shape`, `ndim`, `dtype`, `nnz`, `format`, `T`, `toarray()`,
+`np.asarray(t)`, `to_scipy()`, and the operators `@ + - *` with scipy's
+result types (`SparseTensor`'s docstring), computed by the front end
+(`xsparse.einsum` / `xsparse.evaluate`, reached through `front_end()`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import operator
+import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -24,9 +33,15 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.ir.affine import (
     AffineDimExpr,
+    AffineExpr,
+    AffineMap,
 )
 
-from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
+from xsparse.dialects.sparse_tensor.encoding import (
+    Encoding,
+    SparseTensorEncodingAttr,
+    block_sizes,
+)
 from xsparse.dialects.sparse_tensor.levels import (
     LevelAccess,
     LevelType,
@@ -169,7 +184,26 @@ def _check_compressed(matrix: Any) -> None:
 
 
 class SparseTensor:
-    """A sparse tensor: its encoding, dimension shape and level buffers."""
+    """A sparse tensor: its encoding, dimension shape and level buffers.
+
+    As an array (scipy.sparse's rules where they decide): `t @ other` is a
+    numpy array when `other` is dense (a scalar for two vectors) and a
+    `SparseTensor` when it is sparse; `t + s`, `t - s` and `t * s` with `s`
+    sparse (a `SparseTensor` or scipy matrix) are `SparseTensor`s, `t * d`
+    with `d` dense (broadcast to `t`'s shape) is sparse, `t + d` / `t - d`
+    are dense numpy arrays. Scalars scale the values (`t * 2.0`, `t / 2`,
+    `-t`: the same index buffers, numpy's dtype rules); adding a nonzero
+    scalar raises NotImplementedError, as scipy does (add to `toarray()`).
+    With a scipy matrix `m` on the left, `m + t` and `m - t` are computed
+    here (a result of `m`'s family), `m * t` and `m @ t` by scipy, which
+    reads the tensor as a dense array (`__array__`). Sparse results follow
+    the front end (`xsparse.frontend.results`): a sparse operand's
+    encoding, or CSR's generalization; entries that cancel stay stored
+    (scipy drops them). Shapes must agree (ValueError, as scipy's).
+    """
+
+    __array_ufunc__ = None
+    """numpy's operators defer to ours: `dense + t` is `t.__radd__(dense)`."""
 
     encoding: Encoding
     shape: tuple[int, ...]
@@ -497,7 +531,13 @@ class SparseTensor:
         return dense
 
     def to_scipy(self) -> Any:
-        """A scipy.sparse array (CSR/CSC share the buffers, others go through COO)."""
+        """A scipy.sparse array of a 2-D tensor: CSR, CSC, DCSR and DCSC as
+        `csr_array` / `csc_array`, COO as `coo_array`, BSR as `bsr_array`,
+        any other encoding through its entries as `coo_array`. The values
+        and index arrays are shared, not copied (read-only, as the tensor's),
+        where scipy can read them: 64-bit indices, and 32-bit ones (viewed as
+        int32) when every index fits; DCSR/DCSC's row (column) pointers are
+        new, other widths are converted."""
         import scipy.sparse as sp
 
         if len(self.shape) != 2:
@@ -507,9 +547,60 @@ class SparseTensor:
             pos, crd = self.positions[1], self.coordinates[1]
             assert pos is not None and crd is not None
             ctor = sp.csr_array if kind == "csr" else sp.csc_array
+            pos, crd = self._scipy_index(pos), self._scipy_index(crd)
             return ctor((self.values, crd, pos), shape=self.shape)
+        name = format_name(self.encoding)
+        if name in ("dcsr", "dcsc"):
+            return self._doubly_compressed_to_scipy(name)
+        if name == "coo":
+            rows, columns = self.coordinates
+            assert rows is not None and columns is not None
+            index = (self._scipy_index(rows), self._scipy_index(columns))
+            matrix = sp.coo_array((self.values, index), shape=self.shape)
+            matrix.has_canonical_format = True  # sorted, unique (the encoding)
+            return matrix
+        if name == "bsr":
+            return self._bsr_to_scipy()
         coords, values = self.to_coo()
         return sp.coo_array((values, (coords[:, 0], coords[:, 1])), shape=self.shape)
+
+    def _scipy_index(self, buffer: AnyArray) -> AnyArray:
+        """A positions/coordinates buffer as scipy's index array: itself
+        (int64), an int32 view (32-bit, every index below 2**31), else a copy."""
+        if buffer.dtype == np.int64:
+            return buffer
+        small = max(self.nse, *self.shape) < 2**31
+        if small and buffer.dtype.itemsize == 4:
+            return buffer.view(np.int32)
+        return buffer.astype(np.int32 if small else np.int64)
+
+    def _doubly_compressed_to_scipy(self, name: str) -> Any:
+        """DCSR / DCSC as CSR / CSC: the pointers of the rows (columns) with
+        entries spread over all of them."""
+        import scipy.sparse as sp
+
+        outer, pos = self.coordinates[0], self.positions[1]
+        crd = self.coordinates[1]
+        assert outer is not None and pos is not None and crd is not None
+        indices = self._scipy_index(crd)
+        majors = self.level_sizes[0]
+        indptr = np.zeros(majors + 1, indices.dtype)
+        counts = np.diff(pos.astype(np.int64))
+        indptr[outer.astype(np.int64) + 1] = counts
+        np.cumsum(indptr, out=indptr)
+        ctor = sp.csr_array if name == "dcsr" else sp.csc_array
+        return ctor((self.values, indices, indptr), shape=self.shape)
+
+    def _bsr_to_scipy(self) -> Any:
+        import scipy.sparse as sp
+
+        blocks = block_sizes(self.encoding.dim_to_lvl)
+        pos, crd = self.positions[1], self.coordinates[1]
+        assert blocks is not None and pos is not None and crd is not None
+        rows, columns = blocks[2], blocks[3]
+        data = self.values.reshape(-1, rows, columns)
+        index = (self._scipy_index(crd), self._scipy_index(pos))
+        return sp.bsr_array((data, *index), shape=self.shape, blocksize=(rows, columns))
 
     def storage(self) -> list[AnyArray | int]:
         """The buffers and sizes in the calling convention's order."""
@@ -549,8 +640,161 @@ class SparseTensor:
         self.__dict__["_storage"] = (sources, stored)
         return stored
 
+    # -- the array API (numpy / scipy names) ---------------------------------
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def nnz(self) -> int:
+        """The number of stored entries (scipy's `nnz`; `nse`)."""
+        return int(self.values.shape[0])
+
+    @property
+    def format(self) -> str:
+        """The encoding's usual name ('csr', 'csc', 'coo', 'dcsr', 'dcsc',
+        'bsr', 'csf', 'dense', 'sparse_vector'; `format_name`), else its text."""
+        return format_name(self.encoding) or str(
+            SparseTensorEncodingAttr(self.encoding)
+        )
+
+    @property
+    def T(self) -> SparseTensor:
+        """The transpose (dimensions reversed), sharing every buffer: the same
+        levels read with the dimensions renamed (CSR's transpose is CSC,
+        DCSR's DCSC, COO's a COO sorted by columns)."""
+        return SparseTensor(
+            transposed_encoding(self.encoding),
+            self.shape[::-1],
+            self.positions,
+            self.coordinates,
+            self.values,
+            validate=False,
+        )
+
+    def transpose(self) -> SparseTensor:
+        """`T` (all dimensions reversed, as numpy's `transpose()`)."""
+        return self.T
+
+    def toarray(self) -> AnyArray:
+        """The dense numpy array (scipy's name for `to_dense`)."""
+        return self.to_dense()
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> AnyArray:
+        """`np.asarray(t)`: the dense array (always a new one: `copy=False`
+        raises ValueError, as numpy asks)."""
+        if copy is False:
+            raise ValueError("a SparseTensor becomes a dense array only by a copy")
+        dense = self.to_dense()
+        return dense if dtype is None else dense.astype(dtype, copy=False)
+
+    def with_values(self, values: AnyArray) -> SparseTensor:
+        """The same entries with other values (one per stored entry); the
+        index buffers are shared."""
+        values = np.asarray(values)
+        if values.shape != self.values.shape:
+            raise ValueError(
+                f"with_values needs {self.nnz} values (one per stored entry), "
+                f"got shape {values.shape}"
+            )
+        return SparseTensor(
+            self.encoding,
+            self.shape,
+            self.positions,
+            self.coordinates,
+            values,
+            validate=False,
+        )
+
+    def __matmul__(self, other: Any) -> Any:
+        kind, value = _classify(other)
+        return NotImplemented if kind == "other" else _matmul(self, value, kind)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        kind, value = _classify(other)
+        return NotImplemented if kind == "other" else _matmul(value, self, kind)
+
+    def __add__(self, other: Any) -> Any:
+        return self._elementwise("+", other, reflected=False)
+
+    def __radd__(self, other: Any) -> Any:
+        return self._elementwise("+", other, reflected=True)
+
+    def __sub__(self, other: Any) -> Any:
+        return self._elementwise("-", other, reflected=False)
+
+    def __rsub__(self, other: Any) -> Any:
+        return self._elementwise("-", other, reflected=True)
+
+    def __mul__(self, other: Any) -> Any:
+        return self._elementwise("*", other, reflected=False)
+
+    def __rmul__(self, other: Any) -> Any:
+        return self._elementwise("*", other, reflected=True)
+
+    def __truediv__(self, other: Any) -> Any:
+        """Division by a scalar (the values divided; numpy's dtype rules)."""
+        kind, _ = _classify(other)
+        if kind != "scalar":
+            return NotImplemented
+        return self.with_values(self.values / other)
+
+    def __neg__(self) -> SparseTensor:
+        return self.with_values(-self.values)
+
+    def _elementwise(self, op: str, other: Any, reflected: bool) -> Any:
+        """`self op other` (`other op self` when `reflected`): scalars on the
+        values, anything else by `xsparse.evaluate` (class docstring)."""
+        kind, value = _classify(other)
+        if kind == "other":
+            return NotImplemented
+        if kind == "scalar":
+            return self._scalar(op, other, reflected)
+        if kind == "sparse":
+            if tuple(value.shape) != self.shape:
+                raise ValueError(
+                    f"inconsistent shapes: {_shape_text(self.shape)} and "
+                    f"{_shape_text(value.shape)}"
+                )
+        else:
+            value = _broadcast(value, self.shape)
+        lhs, rhs = (value, self) if reflected else (self, value)
+        index = ",".join("ijklmnpqrstuvw"[: self.ndim])
+        return front_end().evaluate(
+            f"C({index}) = A({index}) {op} B({index})", A=lhs, B=rhs
+        )
+
+    def _scalar(self, op: str, scalar: Any, reflected: bool) -> SparseTensor:
+        """A scalar operand, as scipy takes it: `*` scales the values; `+`
+        and `-` take only zero (a nonzero one would fill every entry)."""
+        if op == "*":
+            return self.with_values(self.values * scalar)
+        if scalar != 0:
+            raise NotImplementedError(
+                f"adding a nonzero scalar to a sparse tensor is not supported "
+                f"(as in scipy): it would store every entry; use t.toarray() {op} "
+                "scalar"
+            )
+        values = -self.values if op == "-" and reflected else self.values
+        return self.with_values(values + scalar)
+
     def __repr__(self) -> str:
-        return f"SparseTensor(shape={self.shape}, nse={self.nse}, dtype={self.dtype}, encoding={SparseTensorEncodingAttr(self.encoding)})"
+        """One line: shape, dtype, format (the encoding where it has no name),
+        stored entries, index widths where they are not the default."""
+        enc = self.encoding
+        widths = "".join(
+            f", {what}={width}"
+            for what, width in (
+                ("pos_width", enc.pos_width),
+                ("crd_width", enc.crd_width),
+            )
+            if width
+        )
+        return (
+            f"<SparseTensor {_shape_text(self.shape)} {self.dtype} {self.format}, "
+            f"nnz={self.nnz}{widths}>"
+        )
 
 
 def _as_overhead(buf: AnyArray, width: int) -> AnyArray:
@@ -590,6 +834,155 @@ def compressed_2d_kind(enc: Encoding) -> str | None:
         return None
     order = [cast(AffineDimExpr, r).position for r in results]
     return "csr" if order == [0, 1] else "csc" if order == [1, 0] else None
+
+
+@functools.cache
+def _named_encodings(rank: int) -> tuple[tuple[Encoding, str], ...]:
+    """The encodings of rank `rank` that have a usual name (widths at index)."""
+    dims = [f"d{k}" for k in range(rank)]
+    named: list[tuple[str, list[str]]] = [("dense", [f"{d} : dense" for d in dims])]
+    if rank == 1:
+        named.append(("sparse_vector", ["d0 : compressed"]))
+    if rank == 2:
+        named += [
+            ("csr", ["d0 : dense", "d1 : compressed"]),
+            ("csc", ["d1 : dense", "d0 : compressed"]),
+            ("dcsr", ["d0 : compressed", "d1 : compressed"]),
+            ("dcsc", ["d1 : compressed", "d0 : compressed"]),
+        ]
+    if rank >= 2:
+        middle = [f"{d} : singleton(nonunique)" for d in dims[1:-1]]
+        levels = [
+            f"{dims[0]} : compressed(nonunique)",
+            *middle,
+            f"{dims[-1]} : singleton",
+        ]
+        named.append(("coo", levels))
+    if rank >= 3:
+        named.append(("csf", [f"{d} : compressed" for d in dims]))
+    header = ", ".join(dims)
+    return tuple(
+        (
+            parse_encoding(
+                f"#sparse_tensor.encoding<{{ map = ({header}) -> ({', '.join(levels)}) }}>"
+            ),
+            name,
+        )
+        for name, levels in named
+    )
+
+
+_format_names: dict[int, tuple[Encoding, str | None]] = {}
+
+
+def format_name(encoding: Encoding) -> str | None:
+    """The usual name of `encoding` whatever its widths ('csr', 'csc', 'coo',
+    'dcsr', 'dcsc', 'bsr' (any block size), 'csf' (3-D and up: compressed
+    levels in dimension order), 'dense', 'sparse_vector'), else None.
+    Remembered by identity: comparing encodings is slow."""
+    known = _format_names.get(id(encoding))
+    if known is not None and known[0] is encoding:
+        return known[1]
+    plain = dataclasses.replace(encoding, pos_width=0, crd_width=0)
+    name = next((n for e, n in _named_encodings(encoding.dim_rank) if e == plain), None)
+    blocks = block_sizes(encoding.dim_to_lvl)
+    if name is None and blocks is not None and len(blocks) == 4:
+        bsr = default_encoding_text("bsr", (blocks[2], blocks[3]))
+        name = "bsr" if parse_encoding(bsr) == plain else None
+    if len(_format_names) >= 256:
+        _format_names.clear()
+    _format_names[id(encoding)] = (encoding, name)
+    return name
+
+
+_transposes: dict[int, tuple[Encoding, Encoding]] = {}
+
+
+def transposed_encoding(encoding: Encoding) -> Encoding:
+    """The encoding that stores the transpose of a tensor in the same level
+    buffers: dimension k renamed n-1-k (CSR -> CSC). One object per
+    `encoding` object, so kernels and the front end recognize it fast."""
+    known = _transposes.get(id(encoding))
+    if known is not None and known[0] is encoding:
+        return known[1]
+    n = encoding.dim_rank
+    d2l, l2d = encoding.dim_to_lvl, encoding.lvl_to_dim
+    symbols = [AffineExpr.symbol(s) for s in range(d2l.num_symbols)]
+    renamed = [AffineExpr.dimension(n - 1 - k) for k in range(n)]
+    transposed = dataclasses.replace(
+        encoding,
+        dim_to_lvl=d2l.replace_dims_and_symbols(renamed, symbols, n, len(symbols)),
+        lvl_to_dim=AffineMap(l2d.num_dims, l2d.num_symbols, l2d.results[::-1]),
+        dim_slices=encoding.dim_slices[::-1],
+    )
+    if len(_transposes) >= 256:
+        _transposes.clear()
+    _transposes[id(encoding)] = (encoding, transposed)
+    return transposed
+
+
+def front_end() -> Any:
+    """The package root, whose `einsum` / `evaluate` compute `SparseTensor`'s
+    operators: the one call from the runtime up to the front end. Read at
+    call time from `sys.modules` (the root is loaded before any of its
+    modules; its lazy `__getattr__` loads `xsparse.frontend` on first use),
+    so the backend imports nothing above it (tests/test_architecture.py)."""
+    return sys.modules["xsparse"]
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "x".join(str(int(s)) for s in shape)
+
+
+def _classify(value: Any) -> tuple[str, Any]:
+    """An operand of `SparseTensor`'s operators: ('sparse', it) for a
+    SparseTensor or scipy matrix, ('scalar', array) / ('dense', array) for
+    what numpy makes an array of, ('other', it) for the rest (NotImplemented)."""
+    if isinstance(value, SparseTensor):
+        return "sparse", value
+    import scipy.sparse as sp
+
+    if sp.issparse(value):
+        return "sparse", value
+    if isinstance(value, (np.ndarray, np.generic, int, float, list, tuple)):
+        array = np.asarray(value)
+        return ("scalar" if array.ndim == 0 else "dense"), array
+    return "other", value
+
+
+def _broadcast(dense: AnyArray, shape: tuple[int, ...]) -> AnyArray:
+    """A dense operand of an elementwise operator, broadcast to `shape`."""
+    if dense.shape == shape:
+        return dense
+    try:
+        return np.ascontiguousarray(np.broadcast_to(dense, shape))
+    except ValueError:
+        raise ValueError(
+            f"operands could not be broadcast together with shapes "
+            f"{_shape_text(shape)} and {_shape_text(dense.shape)}"
+        ) from None
+
+
+def _matmul(lhs: Any, rhs: Any, kind: str) -> Any:
+    """`lhs @ rhs` for 1-D and 2-D operands (numpy's rules for vectors) by
+    `xsparse.einsum`; `kind` is the non-`SparseTensor` operand's."""
+    if kind == "scalar":
+        raise ValueError("matmul: scalar operands are not allowed, use '*' instead")
+    left, right = tuple(lhs.shape), tuple(rhs.shape)
+    if not (1 <= len(left) <= 2 and 1 <= len(right) <= 2):
+        raise ValueError(
+            f"matmul: takes 1-D and 2-D operands, not {_shape_text(left)} @ "
+            f"{_shape_text(right)}"
+        )
+    if left[-1] != right[0]:
+        raise ValueError(
+            f"matmul: dimension mismatch: {_shape_text(left)} @ {_shape_text(right)} "
+            f"(size {left[-1]} is different from {right[0]})"
+        )
+    a = "ij"[2 - len(left) :]
+    b = "jk"[: len(right)]
+    out = a[:-1] + b[1:]
+    return front_end().einsum(f"{a},{b}->{out}", lhs, rhs)
 
 
 def default_encoding_text(fmt: str, blocksize: tuple[int, int] = (1, 1)) -> str:
