@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -442,3 +443,34 @@ def test_sparse_result_whose_loops_cannot_insert_in_order() -> None:
     )
     assert isinstance(result, SparseTensor)
     np.testing.assert_allclose(result.to_dense(), np.einsum("jk,ji,i->kj", a, b, x))
+
+
+def _unsorted_with_duplicates() -> Any:
+    """Row 0 holds columns 2, 0, 2 (unsorted, 2 repeated): not canonical, as
+    scipy's own products leave their results."""
+    return sp.csr_array(
+        (np.array([1.0, 2.0, 3.0, 4.0]), np.array([2, 0, 2, 1]), np.array([0, 3, 4])),
+        shape=(2, 3),
+    )
+
+
+def test_a_matrix_that_is_not_canonical_is_read_as_it_is() -> None:
+    """A CSR matrix with unsorted and repeated indices reaches an SpMV kernel
+    without a copy (`compressed(nonunique, nonordered)`: duplicates summed,
+    as scipy's `A @ x`); no ConversionWarning, and scipy's arrays unchanged."""
+    a = _unsorted_with_duplicates()
+    indices = a.indices.copy()
+    x = np.array([1.0, 10.0, 100.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(xsparse.einsum("ij,j->i", a, x), a @ x)
+    np.testing.assert_array_equal(a.indices, indices)
+    assert "nonordered" in einsum_mlir("ij,j->i", a, x)
+
+
+def test_a_matrix_that_is_not_canonical_is_made_canonical_to_co_iterate() -> None:
+    a = _unsorted_with_duplicates()
+    b = sp.csr_array(np.arange(6.0).reshape(2, 3))
+    result = xsparse.einsum("ij,ij->ij", a, b)
+    np.testing.assert_array_equal(result.toarray(), a.multiply(b).toarray())
+    np.testing.assert_array_equal(a.indices, [2, 0, 2, 1])  # the caller's copy stays

@@ -58,6 +58,7 @@ from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
     SparseTensor,
+    compressed_2d_kind,
     default_encoding_text,
     format_name,
     numpy_dtype,
@@ -641,7 +642,7 @@ def as_sparse_tensor(
 
         if sp.issparse(arg):
             natural = _natural_encoding(arg.format, getattr(arg, "blocksize", (1, 1)))
-            if _same_layout(natural, enc):
+            if _same_layout(natural, enc) or _weaker_order(arg.format, enc):
                 return SparseTensor.from_scipy(arg, enc, validate=validate)
             _converting(where, f"scipy {arg.format} matrix", enc, strict)
             return _convert(_scipy_as_is(arg, natural), tensor_type, validate)
@@ -720,6 +721,12 @@ def _convert(
 def _natural_encoding(fmt: str, blocks: tuple[int, int]) -> Encoding:
     """The encoding of a scipy format (parsed once per format)."""
     return parse_encoding(default_encoding_text(fmt, blocks))
+
+
+def _weaker_order(scipy_format: str, enc: Encoding) -> bool:
+    """`enc` is scipy's CSR/CSC layout with a compressed level that is not
+    ordered or not unique: scipy's buffers fit it whatever their order."""
+    return scipy_format == compressed_2d_kind(enc, unordered=True)
 
 
 def _same_layout(a: Encoding, b: Encoding) -> bool:

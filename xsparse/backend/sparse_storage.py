@@ -312,6 +312,19 @@ class SparseTensor:
             encoding = default_encoding_text(fmt, getattr(matrix, "blocksize", (1, 1)))
         enc = parse_encoding(encoding)
         shape = tuple(int(s) for s in matrix.shape)
+        if fmt == compressed_2d_kind(enc, unordered=True) and not (
+            enc.lvl_types[1].is_ordered and enc.lvl_types[1].is_unique
+        ):  # scipy's buffers as they are: no order or uniqueness to make
+            if validate:
+                _check_compressed(matrix)
+            return cls(
+                enc,
+                shape,
+                [None, _as_overhead(matrix.indptr, enc.pos_width)],
+                [None, _as_overhead(matrix.indices, enc.crd_width)],
+                np.asarray(matrix.data),
+                validate=validate,
+            )
         kind = compressed_2d_kind(enc)
         if kind is not None and fmt == kind:
             # scipy's cached verdict (computing it reads the indices unchecked)
@@ -817,8 +830,10 @@ def _read_only(buf: AnyArray | None) -> Any:
     return view
 
 
-def compressed_2d_kind(enc: Encoding) -> str | None:
-    """'csr' / 'csc' when the encoding is exactly scipy's CSR / CSC layout."""
+def compressed_2d_kind(enc: Encoding, *, unordered: bool = False) -> str | None:
+    """'csr' / 'csc' when the encoding is exactly scipy's CSR / CSC layout;
+    with `unordered`, also when its compressed level is `nonunique` and/or
+    `nonordered` (scipy's layout without its canonical format)."""
     types = enc.lvl_types
     if (
         len(types) != 2
@@ -827,7 +842,9 @@ def compressed_2d_kind(enc: Encoding) -> str | None:
     ):
         return None
     lt = types[1]
-    if lt.format.name != "compressed" or lt.nonunique or lt.nonordered:
+    if lt.format.name != "compressed" or (
+        not unordered and (lt.nonunique or lt.nonordered)
+    ):
         return None
     results = enc.dim_to_lvl.results
     if not all(isinstance(r, AffineDimExpr) for r in results):

@@ -223,6 +223,8 @@ def _design(
             )
         format = "dense"
     infos, converters = _blocks_as_csr(assignment, infos, format)
+    infos, copies = _canonical_where_needed(assignment, infos, format)
+    converters += copies
     equal: list[tuple[Dim, Dim]] = []
     rhs = _rewrite_diagonals(assignment.rhs, infos, equal)
     rewritten = Assignment(assignment.text, assignment.output, rhs, assignment.names)
@@ -240,14 +242,12 @@ def _design(
     return _Design(spec, assignment, result, tuple(converters), tuple(equal))
 
 
-def _blocks_as_csr(
+def _reads_alone(
     assignment: Assignment, infos: tuple[OperandInfo, ...], format: Format
-) -> tuple[tuple[OperandInfo, ...], list[tuple[int, Callable[[Any], Any]]]]:
-    """BSR operands keep their block encoding where the kernel reads only them
-    into a dense result; elsewhere they are converted to CSR on each call."""
-    blocks = [k for k, info in enumerate(infos) if info.scipy_format == "bsr"]
-    if not blocks:
-        return infos, []
+) -> bool:
+    """The kernel reads one sparse operand, not on a diagonal, into a dense
+    result: it visits the operand's entries in any order and co-iterates
+    nothing."""
     sparse = [k for k, info in enumerate(infos) if info.is_sparse]
     diagonal = any(
         len(set(a.indices)) < len(a.indices)
@@ -257,13 +257,53 @@ def _blocks_as_csr(
     dense_result = format == "dense" or (
         format is None and not sparse_by_default(assignment, infos)
     )
-    if len(sparse) == 1 and dense_result and not diagonal:
+    return len(sparse) == 1 and dense_result and not diagonal
+
+
+def _blocks_as_csr(
+    assignment: Assignment, infos: tuple[OperandInfo, ...], format: Format
+) -> tuple[tuple[OperandInfo, ...], list[tuple[int, Callable[[Any], Any]]]]:
+    """BSR operands keep their block encoding where the kernel reads only them
+    into a dense result; elsewhere they are converted to CSR on each call."""
+    blocks = [k for k, info in enumerate(infos) if info.scipy_format == "bsr"]
+    if not blocks or _reads_alone(assignment, infos, format):
         return infos, []
     replaced = list(infos)
     for k in blocks:
         info = infos[k]
         replaced[k] = OperandInfo(info.name, info.dtype, info.shape, _CSR, info.family)
     return tuple(replaced), [(k, _bsr_as_csr) for k in blocks]
+
+
+def _canonical_where_needed(
+    assignment: Assignment, infos: tuple[OperandInfo, ...], format: Format
+) -> tuple[tuple[OperandInfo, ...], list[tuple[int, Callable[[Any], Any]]]]:
+    """A CSR/CSC matrix that is not canonical (unsorted or repeated indices)
+    is read as it is (`compressed(nonunique, nonordered)`) where the kernel
+    reads it alone into a dense result; elsewhere (co-iteration, sparse
+    results need sorted rows) a canonical copy is made on each call."""
+    unordered = [
+        k
+        for k, info in enumerate(infos)
+        if info.encoding is not None
+        and info.scipy_format in ("csr", "csc")
+        and not info.encoding.lvl_types[-1].is_ordered
+    ]
+    if not unordered or _reads_alone(assignment, infos, format):
+        return infos, []
+    replaced = list(infos)
+    for k in unordered:
+        info = infos[k]
+        assert info.scipy_format is not None and info.encoding is not None
+        encoding = scipy_encoding(info.scipy_format, width=info.encoding.crd_width)
+        replaced[k] = dataclasses.replace(info, encoding=encoding)
+    return tuple(replaced), [(k, _canonical_copy) for k in unordered]
+
+
+def _canonical_copy(matrix: Any) -> Any:
+    canonical = matrix.copy()
+    canonical.sum_duplicates()
+    return canonical
 
 
 def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:

@@ -63,10 +63,20 @@ class OperandInfo:
 
 @functools.cache
 def scipy_encoding(
-    fmt: str, blocksize: tuple[int, int] = (1, 1), width: int = 0
+    fmt: str,
+    blocksize: tuple[int, int] = (1, 1),
+    width: int = 0,
+    canonical: bool = True,
 ) -> Encoding:
-    """The encoding of a 2-D scipy format (`width`: of positions and coordinates)."""
-    encoding = parse_encoding(default_encoding_text(fmt, blocksize))
+    """The encoding of a 2-D scipy format (`width`: of positions and
+    coordinates). A CSR/CSC matrix that is not canonical (its indices
+    unsorted or repeated within a row, as scipy's products leave them) has a
+    `compressed(nonunique, nonordered)` level: read as it is, duplicates
+    summed, where the kernel needs no order (`unordered_where_possible`)."""
+    text = default_encoding_text(fmt, blocksize)
+    if not canonical and fmt in ("csr", "csc"):
+        text = text.replace(": compressed", ": compressed(nonunique, nonordered)")
+    encoding = parse_encoding(text)
     return dataclasses.replace(encoding, pos_width=width, crd_width=width)
 
 
@@ -96,7 +106,14 @@ def encoding_text(encoding: Encoding) -> str:
 
 
 def _compressed_key(m: Any) -> Key:
-    return (m.__class__, m.dtype, m.indices.dtype, m.indptr.dtype)
+    # scipy computes `has_canonical_format` once (in C) and remembers it
+    return (
+        m.__class__,
+        m.dtype,
+        m.indices.dtype,
+        m.indptr.dtype,
+        m.has_canonical_format,
+    )
 
 
 def _coo_key(m: Any) -> Key | None:
@@ -174,9 +191,11 @@ def _array_like(value: object) -> bool:
 def _describe_scipy(matrix: Any, name: str) -> OperandInfo:
     fmt: str = matrix.format
     family = "sparray" if isinstance(cast(object, matrix), sp.sparray) else "spmatrix"
-    width = index_width(matrix) if fmt in ("csr", "csc") else 0
+    compressed = fmt in ("csr", "csc")
+    width = index_width(matrix) if compressed else 0
+    canonical = bool(matrix.has_canonical_format) if compressed else True
     rows, columns = getattr(matrix, "blocksize", (1, 1))
-    encoding = scipy_encoding(fmt, (int(rows), int(columns)), width)
+    encoding = scipy_encoding(fmt, (int(rows), int(columns)), width, canonical)
     shape: tuple[int, ...] = tuple(int(s) for s in matrix.shape)
     return OperandInfo(name, matrix.dtype, shape, encoding, family, fmt)
 

@@ -51,7 +51,8 @@ class OperandPlan:
     indices: str
     data: np.ndarray[Any, Any]
     kind: str
-    """'numpy', 'scipy|<format>|<array or matrix>|<int32 or int64>', or
+    """'numpy', 'scipy|<format>|<array or matrix>|<int32 or int64>|<sorted
+    or unsorted>', or
     'tensor|<encoding map>|<width>'."""
 
 
@@ -151,7 +152,8 @@ def _random_operand(
         fmt = str(rng.choice(SCIPY_FORMATS))
         family = "array" if rng.random() < 0.6 else "matrix"
         width = "int32" if rng.random() < 0.6 else "int64"
-        return OperandPlan(indices, data, f"scipy|{fmt}|{family}|{width}")
+        order = "unsorted" if fmt in ("csr", "csc") and rng.random() < 0.6 else "sorted"
+        return OperandPlan(indices, data, f"scipy|{fmt}|{family}|{width}|{order}")
     if rank >= 1 and draw < 0.8:
         encoding = str(rng.choice(ENCODINGS[rank]))
         width = int(rng.choice([0, 32]))
@@ -187,7 +189,35 @@ def make_operand(plan: OperandPlan) -> Any:
     for name in ("indices", "indptr", "row", "col", "coords"):
         if hasattr(matrix, name) and isinstance(getattr(matrix, name), np.ndarray):
             setattr(matrix, name, getattr(matrix, name).astype(width))
+    if kind[4] == "unsorted":
+        matrix = _unsorted(matrix)
     return matrix
+
+
+def _unsorted(matrix: Any) -> Any:
+    """The same CSR/CSC matrix with each row's (column's) entries in reverse
+    order and its first entry split in two: not canonical, as scipy's own
+    products leave their results."""
+    indptr, indices = np.asarray(matrix.indptr), np.asarray(matrix.indices)
+    data = np.asarray(matrix.data)
+    segment = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    order = np.lexsort((-np.arange(len(indices)), segment))
+    indices, data = indices[order], data[order]
+    if len(data):
+        half = (data[:1] // 2).astype(data.dtype)
+        data = np.concatenate([half, data[:1] - half, data[1:]])
+        indices = np.concatenate([indices[:1], indices])
+        indptr = indptr + (np.arange(len(indptr)) > segment[order][0])
+    result = matrix.__class__(
+        (
+            data,
+            indices.astype(matrix.indices.dtype),
+            indptr.astype(matrix.indptr.dtype),
+        ),
+        shape=matrix.shape,
+    )
+    result.has_sorted_indices = False  # scipy would otherwise assume sorted
+    return result
 
 
 def expected_result(case: EinsumCase) -> np.ndarray[Any, Any]:
