@@ -474,3 +474,15 @@ def test_a_matrix_that_is_not_canonical_is_made_canonical_to_co_iterate() -> Non
     result = xsparse.einsum("ij,ij->ij", a, b)
     np.testing.assert_array_equal(result.toarray(), a.multiply(b).toarray())
     np.testing.assert_array_equal(a.indices, [2, 0, 2, 1])  # the caller's copy stays
+
+
+def test_block_sparse_tensors_multiply_through_csr() -> None:
+    """Two BSR `SparseTensor`s (block levels the sparsifier cannot co-iterate
+    with other block maps) are read as CSR, as scipy BSR matrices are."""
+    rng = np.random.default_rng(12)
+    a = sp.random_array((6, 4), density=0.5, format="csr", rng=rng).tobsr((2, 2))
+    b = sp.random_array((4, 6), density=0.5, format="csr", rng=rng).tobsr((2, 2))
+    result = xsparse.einsum(
+        "ij,jk->ik", SparseTensor.from_scipy(a), SparseTensor.from_scipy(b)
+    )
+    np.testing.assert_allclose(result.to_dense(), (a @ b).toarray())

@@ -62,7 +62,15 @@ _IO = ("FileFormatError", "read_mtx", "read_tns", "write_mtx", "write_tns")
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy, so that `import xsparse.dialects` does not load the backend.
+    # Lazy, so that `import xsparse.dialects` does not load the backend; the
+    # name is then bound in the module, so later lookups skip this function
+    # (`xsparse.einsum(...)` in a loop).
+    value = _load(name)
+    globals()[name] = value
+    return value
+
+
+def _load(name: str) -> Any:
     if name in ("compile", "Kernel"):
         from xsparse.backend import kernel
 

@@ -33,7 +33,7 @@ from xsparse.frontend.expression import (
     walk,
 )
 from xsparse.frontend.generic import KernelSpec, build_mlir
-from xsparse.frontend.level_order import loop_order
+from xsparse.frontend.level_order import is_permutation, loop_order
 from xsparse.frontend.notation import parse_assignment
 from xsparse.frontend.operands import (
     Key,
@@ -185,6 +185,9 @@ _CSR = scipy_encoding("csr")
 
 
 def _bsr_as_csr(matrix: Any) -> SparseTensor:
+    """A BSR matrix (scipy's, or a block-encoded `SparseTensor`) as CSR."""
+    if isinstance(matrix, SparseTensor):
+        matrix = matrix.to_scipy()
     return SparseTensor.from_scipy(matrix.tocsr(), _CSR)
 
 
@@ -265,7 +268,7 @@ def _blocks_as_csr(
 ) -> tuple[tuple[OperandInfo, ...], list[tuple[int, Callable[[Any], Any]]]]:
     """BSR operands keep their block encoding where the kernel reads only them
     into a dense result; elsewhere they are converted to CSR on each call."""
-    blocks = [k for k, info in enumerate(infos) if info.scipy_format == "bsr"]
+    blocks = [k for k, info in enumerate(infos) if _is_blocked(info)]
     if not blocks or _reads_alone(assignment, infos, format):
         return infos, []
     replaced = list(infos)
@@ -273,6 +276,19 @@ def _blocks_as_csr(
         info = infos[k]
         replaced[k] = OperandInfo(info.name, info.dtype, info.shape, _CSR, info.family)
     return tuple(replaced), [(k, _bsr_as_csr) for k in blocks]
+
+
+def _is_blocked(info: OperandInfo) -> bool:
+    """A scipy BSR matrix, or a 2-D `SparseTensor` with block levels."""
+    if info.scipy_format == "bsr":
+        return True
+    return (
+        info.family == "tensor"
+        and info.rank == 2
+        and info.encoding is not None
+        and not is_permutation(info.encoding)
+        and not info.encoding.dim_slices
+    )
 
 
 def _canonical_where_needed(
