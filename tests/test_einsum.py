@@ -12,7 +12,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -481,8 +481,8 @@ def test_block_sparse_tensors_multiply_through_csr() -> None:
     """Two BSR `SparseTensor`s (block levels the sparsifier cannot co-iterate
     with other block maps) are read as CSR, as scipy BSR matrices are."""
     rng = np.random.default_rng(12)
-    a: Any = sp.csr_array(random_dense(rng, (6, 4), 0.5)).tobsr((2, 2))
-    b: Any = sp.csr_array(random_dense(rng, (4, 6), 0.5)).tobsr((2, 2))
+    a = cast(Any, sp.csr_array(random_dense(rng, (6, 4), 0.5))).tobsr((2, 2))
+    b = cast(Any, sp.csr_array(random_dense(rng, (4, 6), 0.5))).tobsr((2, 2))
     result = xsparse.einsum(
         "ij,jk->ik", SparseTensor.from_scipy(a), SparseTensor.from_scipy(b)
     )
