@@ -48,7 +48,8 @@ class OperandInfo:
     encoding: Encoding | None
     """None for a dense operand."""
     family: str
-    """'numpy', 'sparray' / 'spmatrix' (scipy), or 'tensor' (SparseTensor):
+    """'numpy', 'sparray' / 'spmatrix' (scipy), 'tensor' (SparseTensor) or
+    'pydata' (pydata/sparse):
     what a sparse result made from it is returned as."""
     scipy_format: str | None = None
 
@@ -163,10 +164,58 @@ def prepare(operand: Any) -> tuple[Any, Key]:
     return prepare(converted)
 
 
+class PydataTensor(SparseTensor):
+    """A pydata/sparse array taken in as a COO `SparseTensor` (its sorted
+    coordinates and values shared where their dtypes allow): the family of
+    the results made from it."""
+
+
+def _pydata_key(t: Any) -> Key:
+    return (PydataTensor, encoding_text(t.encoding), t.values.dtype)
+
+
+_KEYS[PydataTensor] = _pydata_key
+
+
+def is_pydata(operand: object) -> bool:
+    """A pydata/sparse array (`sparse.COO`, `sparse.GCXS`, ...), recognized
+    without importing the package (it is optional)."""
+    module = type(operand).__module__
+    return (module == "sparse" or module.startswith("sparse.")) and hasattr(
+        operand, "asformat"
+    )
+
+
+def coo_encoding_text(rank: int) -> str:
+    """COO of `rank` dimensions: a nonunique compressed level, singletons."""
+    if rank == 1:
+        return "#sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>"
+    dims = ", ".join(f"d{k}" for k in range(rank))
+    levels = ["d0 : compressed(nonunique)"]
+    levels += [f"d{k} : singleton(nonunique)" for k in range(1, rank - 1)]
+    levels.append(f"d{rank - 1} : singleton")
+    return f"#sparse_tensor.encoding<{{ map = ({dims}) -> ({', '.join(levels)}) }}>"
+
+
+def _from_pydata(array: Any) -> PydataTensor:
+    coo = array.asformat("coo")
+    # pydata keeps a COO canonical (sorted, duplicates summed) on construction
+    rank = len(coo.shape)
+    coords = np.asarray(coo.coords).T.reshape(-1, rank)
+    tensor = PydataTensor.from_coo(
+        coords, np.asarray(coo.data), coo.shape, coo_encoding_text(rank)
+    )
+    assert isinstance(tensor, PydataTensor)
+    return tensor
+
+
 def convert(operand: Any) -> Any:
     """A scipy format without an encoding as CSR, a 1-D scipy array as a
-    SparseTensor, a number, list or numpy scalar as an array; anything else
-    is returned as it is (and refused by `prepare`)."""
+    SparseTensor, a pydata/sparse array as a COO `PydataTensor`, a number,
+    list or numpy scalar as an array; anything else is returned as it is
+    (and refused by `prepare`)."""
+    if is_pydata(operand) and len(operand.shape) >= 1:
+        return _from_pydata(operand)
     if sp.issparse(operand):
         if len(operand.shape) == 1:
             coo = operand.tocoo()
@@ -207,9 +256,8 @@ def describe(operand: Any, where: str, name: str) -> OperandInfo:
         array = cast("np.ndarray[Any, Any]", operand)
         info = OperandInfo(name, array.dtype, array.shape, None, "numpy")
     elif isinstance(operand, SparseTensor):
-        info = OperandInfo(
-            name, operand.dtype, operand.shape, operand.encoding, "tensor"
-        )
+        kind = "pydata" if isinstance(operand, PydataTensor) else "tensor"
+        info = OperandInfo(name, operand.dtype, operand.shape, operand.encoding, kind)
     else:
         info = _describe_scipy(operand, name)
     if info.dtype not in SUPPORTED_DTYPES:

@@ -144,7 +144,8 @@ def sparse_by_default(
 
 
 def family(operands: tuple[OperandInfo, ...]) -> str:
-    """The first sparse operand's family ('sparray', 'spmatrix', 'tensor'), else 'numpy'."""
+    """The first sparse operand's family ('sparray', 'spmatrix', 'tensor',
+    'pydata'), else 'numpy'."""
     return next((o.family for o in operands if o.is_sparse), "numpy")
 
 
@@ -178,6 +179,9 @@ def plan_result(
             return ResultPlan(None, None, dense)
         if kind == "tensor":
             return ResultPlan(_tensor_output(assignment, operands, order), None, _same)
+        if kind == "pydata":
+            output = _tensor_output(assignment, operands, order)
+            return ResultPlan(output, None, _to_pydata)
         fmt = _natural_scipy(assignment, order)
         return ResultPlan(scipy_output(fmt), None, _to_scipy(fmt, fmt, kind))
     if format == "dense":
@@ -252,6 +256,15 @@ def _tensor_output(
     levels = [output.index(x) for x in order.sorted(output)]
     base = parse_encoding("#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>")
     return base if len(output) == 1 else permuted(parse_encoding(_CSR), levels)
+
+
+def _to_pydata(tensor: SparseTensor) -> Any:
+    """A `SparseTensor` result as a pydata/sparse COO array (the package is
+    there: an operand came from it)."""
+    import sparse  # pyright: ignore[reportMissingImports]
+
+    coords, values = tensor.to_coo()
+    return sparse.COO(coords.T, values, shape=tensor.shape)  # pyright: ignore
 
 
 def _scalar(result: Any) -> Any:

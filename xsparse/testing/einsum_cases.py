@@ -51,8 +51,8 @@ class OperandPlan:
     indices: str
     data: np.ndarray[Any, Any]
     kind: str
-    """'numpy', 'scipy|<format>|<array or matrix>|<int32 or int64>|<sorted
-    or unsorted>', or
+    """'numpy', 'pydata', 'scipy|<format>|<array or matrix>|<int32 or
+    int64>|<sorted or unsorted>', or
     'tensor|<encoding map>|<width>'."""
 
 
@@ -154,6 +154,8 @@ def _random_operand(
         width = "int32" if rng.random() < 0.6 else "int64"
         order = "unsorted" if fmt in ("csr", "csc") and rng.random() < 0.6 else "sorted"
         return OperandPlan(indices, data, f"scipy|{fmt}|{family}|{width}|{order}")
+    if rank >= 1 and draw > 0.92:
+        return OperandPlan(indices, data, "pydata")
     if rank >= 1 and draw < 0.8:
         encoding = str(rng.choice(ENCODINGS[rank]))
         width = int(rng.choice([0, 32]))
@@ -168,6 +170,17 @@ def make_operand(plan: OperandPlan) -> Any:
     kind = plan.kind.split("|")
     if kind[0] == "numpy":
         return plan.data.copy()
+    if kind[0] == "pydata":  # a pydata/sparse COO array (a SparseTensor without it)
+        try:
+            import sparse  # pyright: ignore[reportMissingImports]
+        except ImportError:
+            text = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
+            if plan.data.ndim > 1:
+                dims = ", ".join(f"d{k}" for k in range(plan.data.ndim))
+                levels = ", ".join(f"d{k} : compressed" for k in range(plan.data.ndim))
+                text = f"#sparse_tensor.encoding<{{ map = ({dims}) -> ({levels}) }}>"
+            return SparseTensor.from_dense(plan.data, text)
+        return sparse.COO.from_numpy(plan.data)  # pyright: ignore
     if kind[0] == "tensor":
         width = int(kind[2])
         widths = f", posWidth = {width}, crdWidth = {width}" if width else ""
@@ -272,6 +285,8 @@ def as_dense(result: Any) -> np.ndarray[Any, Any]:
 
     if isinstance(result, SparseTensor):
         return result.to_dense()
+    if type(result).__module__.startswith("sparse"):  # pydata/sparse
+        return np.asarray(result.todense())
     if sp.issparse(result):
         return np.asarray(result.toarray())
     return np.asarray(result)
