@@ -487,3 +487,14 @@ def test_block_sparse_tensors_multiply_through_csr() -> None:
         "ij,jk->ik", SparseTensor.from_scipy(a), SparseTensor.from_scipy(b)
     )
     np.testing.assert_allclose(result.to_dense(), (a @ b).toarray())
+
+
+def test_a_matrix_that_is_not_canonical_in_a_union_with_a_dense_operand() -> None:
+    """Fuzz seed 80000524: `A(i,k) - B(i,k) * C` with A an unsorted scipy
+    matrix (the only sparse operand, a dense result) and B dense: the union
+    with B co-iterates A's level in order, which the sparsifier refused for
+    the unordered level. The kernel is built again on a canonical copy."""
+    a = _unsorted_with_duplicates()
+    b = np.arange(6.0).reshape(2, 3)
+    result = xsparse.evaluate("y(i,k) = A(i,k) - B(i,k) * C", A=a, B=b, C=np.array(2.0))
+    np.testing.assert_array_equal(result, a.toarray() - 2.0 * b)

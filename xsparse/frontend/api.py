@@ -298,22 +298,32 @@ def _canonical_where_needed(
     is read as it is (`compressed(nonunique, nonordered)`) where the kernel
     reads it alone into a dense result; elsewhere (co-iteration, sparse
     results need sorted rows) a canonical copy is made on each call."""
-    unordered = [
-        k
-        for k, info in enumerate(infos)
-        if info.encoding is not None
-        and info.scipy_format in ("csr", "csc")
-        and not info.encoding.lvl_types[-1].is_ordered
-    ]
+    unordered = [k for k, info in enumerate(infos) if _unordered_scipy(info)]
     if not unordered or _reads_alone(assignment, infos, format):
         return infos, []
+    return _made_canonical(infos, unordered)
+
+
+def _unordered_scipy(info: OperandInfo) -> bool:
+    return (
+        info.encoding is not None
+        and info.scipy_format in ("csr", "csc")
+        and not info.encoding.lvl_types[-1].is_ordered
+    )
+
+
+def _made_canonical(
+    infos: tuple[OperandInfo, ...], positions: list[int]
+) -> tuple[tuple[OperandInfo, ...], list[tuple[int, Callable[[Any], Any]]]]:
+    """The scipy matrices at `positions` copied into canonical form on each
+    call, with the ordered encoding of their format."""
     replaced = list(infos)
-    for k in unordered:
+    for k in positions:
         info = infos[k]
         assert info.scipy_format is not None and info.encoding is not None
         encoding = scipy_encoding(info.scipy_format, width=info.encoding.crd_width)
         replaced[k] = dataclasses.replace(info, encoding=encoding)
-    return tuple(replaced), [(k, _canonical_copy) for k in unordered]
+    return tuple(replaced), [(k, _canonical_copy) for k in positions]
 
 
 def _canonical_copy(matrix: Any) -> Any:
@@ -324,15 +334,19 @@ def _canonical_copy(matrix: Any) -> Any:
 
 def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
     global plans_built
+    kernel, first_error = None, None
+    for attempt in _fallbacks(design):
+        try:
+            kernel = compile(build_mlir(attempt.spec), "kernel", **options)
+        except XSparseError as error:
+            first_error = first_error or error
+            continue
+        design = attempt
+        break
+    if kernel is None:
+        assert first_error is not None
+        raise first_error
     spec = design.spec
-    try:
-        kernel = compile(build_mlir(spec), "kernel", **options)
-    except XSparseError:
-        if spec.output is None:
-            raise
-        design = _through_dense(design)
-        spec = design.spec
-        kernel = compile(build_mlir(spec), "kernel", **options)
     plans_built += 1
     dims = tuple(
         _size_source(spec.assignment, letter) for letter in spec.assignment.output
@@ -348,6 +362,26 @@ def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
         design.converters,
         design.equal,
     )
+
+
+def _fallbacks(design: _Design) -> Iterator[_Design]:
+    """The design, then what the sparsifier may accept where it refuses it:
+    canonical copies of the scipy matrices read as they are (an unordered
+    level the loops turn out to co-iterate: a union with a dense operand),
+    then a sparse result computed dense and converted."""
+    yield design
+    unordered = [
+        k for k, info in enumerate(design.spec.operands) if _unordered_scipy(info)
+    ]
+    if unordered:
+        infos, copies = _made_canonical(design.spec.operands, unordered)
+        spec = dataclasses.replace(design.spec, operands=infos)
+        design = dataclasses.replace(
+            design, spec=spec, converters=(*design.converters, *copies)
+        )
+        yield design
+    if design.spec.output is not None:
+        yield _through_dense(design)
 
 
 def _through_dense(design: _Design) -> _Design:
