@@ -157,7 +157,7 @@ def comparable(result: Any) -> Any:
     array, for checking without making large sparse results dense."""
     if isinstance(result, SparseTensor):
         result = result.to_scipy()
-    elif hasattr(result, "to_scipy_sparse"):  # pydata sparse
+    elif hasattr(result, "to_scipy_sparse") and len(result.shape) == 2:  # pydata
         result = result.to_scipy_sparse()
     if sp.issparse(result):
         return sp.csr_array(result)
