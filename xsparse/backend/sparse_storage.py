@@ -312,27 +312,20 @@ class SparseTensor:
             encoding = default_encoding_text(fmt, getattr(matrix, "blocksize", (1, 1)))
         enc = parse_encoding(encoding)
         shape = tuple(int(s) for s in matrix.shape)
-        if fmt == compressed_2d_kind(enc, unordered=True) and not (
-            enc.lvl_types[1].is_ordered and enc.lvl_types[1].is_unique
-        ):  # scipy's buffers as they are: no order or uniqueness to make
-            if validate:
+        if fmt == compressed_2d_kind(enc, unordered=True):
+            lt = enc.lvl_types[1]
+            m = matrix
+            if lt.is_ordered and lt.is_unique:  # scipy's canonical format
+                # scipy's cached verdict (computing it reads the indices unchecked)
+                known_canonical = (
+                    getattr(matrix, "_has_canonical_format", False) is True
+                )
+                if validate or not known_canonical:
+                    _check_compressed(matrix)
+                m = matrix if matrix.has_canonical_format else matrix.copy()
+                m.sum_duplicates()
+            elif validate:  # scipy's buffers as they are: no order to make
                 _check_compressed(matrix)
-            return cls(
-                enc,
-                shape,
-                [None, _as_overhead(matrix.indptr, enc.pos_width)],
-                [None, _as_overhead(matrix.indices, enc.crd_width)],
-                np.asarray(matrix.data),
-                validate=validate,
-            )
-        kind = compressed_2d_kind(enc)
-        if kind is not None and fmt == kind:
-            # scipy's cached verdict (computing it reads the indices unchecked)
-            known_canonical = getattr(matrix, "_has_canonical_format", False) is True
-            if validate or not known_canonical:
-                _check_compressed(matrix)
-            m = matrix if matrix.has_canonical_format else matrix.copy()
-            m.sum_duplicates()
             return cls(
                 enc,
                 shape,

@@ -127,8 +127,6 @@ def _random_assignment(rng: np.random.Generator) -> tuple[str, list[str]]:
             name = next(names)
             accesses.append("".join(letters))
             factors.append(f"{name}({','.join(letters)})" if letters else name)
-        if extra and len(factors) == 1:
-            pass  # a sum over `extra` of one operand
         if rng.random() < 0.2:
             factors.insert(0, str(int(rng.integers(2, 4))))
         sign = " - " if terms and rng.random() < 0.4 else " + "
@@ -302,7 +300,6 @@ def check_einsum_case(seed: int) -> CaseOutcome:
 
 
 def check(case: EinsumCase) -> CaseOutcome:
-    from xsparse.errors import XSparseError
     from xsparse.testing.kernels import on_threads
 
     reproducer = einsum_reproducer(case)
@@ -314,8 +311,6 @@ def check(case: EinsumCase) -> CaseOutcome:
     except (ValueError, TypeError) as error:
         if case.expression in str(error):
             return CaseOutcome(Verdict.REFUSED, str(error), reproducer)
-        return CaseOutcome(Verdict.ERROR, traceback.format_exc(), reproducer)
-    except XSparseError:
         return CaseOutcome(Verdict.ERROR, traceback.format_exc(), reproducer)
     except Exception:
         return CaseOutcome(Verdict.ERROR, traceback.format_exc(), reproducer)
