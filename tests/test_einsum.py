@@ -498,3 +498,36 @@ def test_a_matrix_that_is_not_canonical_in_a_union_with_a_dense_operand() -> Non
     b = np.arange(6.0).reshape(2, 3)
     result = xsparse.evaluate("y(i,k) = A(i,k) - B(i,k) * C", A=a, B=b, C=np.array(2.0))
     np.testing.assert_array_equal(result, a.toarray() - 2.0 * b)
+
+
+def test_the_mlir_einsum_builds_is_what_mlir_22_sparsifies() -> None:
+    """The kernels einsum/evaluate build go through `mlir-opt-22 --sparsifier`
+    as they are (MLIR 22 reads xsparse's IR and sparsifies the same kernel)."""
+    import os
+
+    from xsparse.frontend import evaluate_mlir
+    from xsparse.testing.kernels import mlir_available
+
+    if not mlir_available():
+        if os.environ.get("XSPARSE_REQUIRE_MLIR"):
+            pytest.fail("XSPARSE_REQUIRE_MLIR is set but mlir-opt-22 is missing")
+        pytest.skip("MLIR 22's mlir-opt-22 is not installed")
+    rng = np.random.default_rng(22)
+    a = sp.csr_array(random_dense(rng, (6, 5), 0.4))
+    b = sp.csr_array(random_dense(rng, (5, 4), 0.4))
+    texts = [
+        einsum_mlir("ij,j->i", a, np.ones(5)),
+        einsum_mlir("ik,kj->ij", a, b),
+        einsum_mlir("ij,ij->ij", a, a),
+        einsum_mlir("ij->", a),
+        evaluate_mlir("C(i,j) = A(i,j) + B(i,j)", A=a, B=a),
+    ]
+    for text in texts:
+        run = subprocess.run(
+            ["mlir-opt-22", "--sparsifier", "-"],
+            input=text,
+            capture_output=True,
+            text=True,
+        )
+        assert run.returncode == 0, f"{text}\n{run.stderr}"
+        assert "llvm.func @kernel" in run.stdout
