@@ -226,3 +226,97 @@ def test_conversions_of_arguments_are_compiled_converts(
         with pytest.warns(xsparse.ConversionWarning):
             got = kernel(given, x, np.zeros(40))
         np.testing.assert_allclose(got, same @ x, atol=1e-12)
+
+
+GATHER_CHILD = r"""
+import json, sys
+import numpy as np
+import xsparse
+from xsparse.backend.sparse_storage import SparseTensor
+
+spmv, widths, shape, cases = json.loads(sys.argv[1])
+rows, cols = shape
+report = []
+for width in widths:
+    enc = "map = (i, j) -> (i : dense, j : compressed)" + width
+    kernel = xsparse.compile(spmv.replace("map = (i, j) -> (i : dense, j : compressed)", enc))
+    encoding = kernel.signature.inputs.data[0].encoding
+    for seed in range(cases):
+        rng = np.random.default_rng(seed)
+        dense = rng.integers(1, 9, shape).astype(np.float64)
+        dense[rng.random(shape) < 0.5] = 0.0
+        tensor = SparseTensor.from_dense(dense, encoding)
+        positions, coordinates = tensor.positions[1], np.array(tensor.coordinates[1])
+        how = ["swap", "repeat", "value", "positions"][int(rng.integers(4))]
+        k = int(rng.integers(max(coordinates.shape[0] - 1, 1)))
+        if how == "swap" and coordinates.shape[0] >= 2:
+            coordinates[[k, k + 1]] = coordinates[[k + 1, k]]
+        elif how == "repeat" and coordinates.shape[0] >= 2:
+            coordinates[k + 1] = coordinates[k]
+        elif how == "value" and coordinates.shape[0]:
+            coordinates[k] = int(rng.integers(0, cols + 3))
+        elif how == "positions":
+            changed = np.array(positions)
+            changed[int(rng.integers(1, rows + 1))] = int(rng.integers(0, changed[-1] + 3))
+            tensor.positions[1] = changed
+        tensor.coordinates[1] = coordinates
+        p = np.asarray(tensor.positions[1], dtype=np.int64)
+        c = coordinates.astype(np.int64)
+        valid_range = bool(c.size == 0 or c.max() < cols)
+        valid_positions = p[0] == 0 and bool(np.all(np.diff(p) >= 0)) and p[-1] == c.size
+        x = rng.random(cols)
+        try:
+            y = kernel(tensor, x, np.zeros(rows))
+            verdict = "ran"
+            same = valid_range and valid_positions and bool(np.allclose(y, [
+                sum(tensor.values[q] * x[c[q]] for q in range(p[i], p[i + 1]))
+                for i in range(rows)
+            ]))
+        except ValueError as e:
+            verdict, same = f"refused: {e}", not (valid_range and valid_positions)
+        report.append([width, seed, how, verdict, same])
+print(json.dumps(report))
+"""
+
+
+def test_a_kernel_that_only_gathers_with_coordinates_checks_their_range_not_order() -> (
+    None
+):
+    """SpMV reads A's column coordinates only to gather from x: what it relies
+    on is their range and the positions, not their order or uniqueness
+    (`native_checks` classifies the kernel's uses of each buffer). Generated
+    corruptions of a CSR tensor after construction (swapped or repeated
+    coordinates, a random coordinate, a random position), in a child process:
+    order-only changes run and give the sum over the stored entries (as scipy
+    does for such a matrix); out-of-range coordinates and bad positions are
+    refused."""
+    widths = ["", ", posWidth = 32, crdWidth = 32", ", crdWidth = 16"]
+    args = json.dumps([SPMV, widths, [7, 11], 40])
+    child = subprocess.run(
+        [sys.executable, "-c", GATHER_CHILD, args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert child.returncode == 0, f"the child crashed: {child.stderr[-3000:]}"
+    report = json.loads(child.stdout)
+    assert len(report) == 3 * 40
+    assert all(row[4] for row in report), [row for row in report if not row[4]][:5]
+    kinds = {(row[2], str(row[3]).split(":")[0]) for row in report}
+    assert {("swap", "ran"), ("repeat", "ran"), ("value", "refused")} <= kinds
+
+
+def test_a_kernel_that_merges_coordinates_still_needs_them_sorted() -> None:
+    """An elementwise product of two CSR matrices co-iterates their
+    coordinates: unsorted ones are refused."""
+    kernel = xsparse.compile(
+        (Path(__file__).parent / "kernels" / "csr_mul_dcsr_dense_out.mlir").read_text()
+    )
+    inputs = kernel.signature.inputs.data
+    dense = np.array([[1.0, 2.0, 0.0, 3.0], [0.0, 4.0, 5.0, 0.0]])
+    a = SparseTensor.from_dense(dense, inputs[0].encoding)  # type: ignore[attr-defined]
+    b = SparseTensor.from_dense(dense, inputs[1].encoding)  # type: ignore[attr-defined]
+    np.testing.assert_allclose(kernel(a, b, np.zeros((2, 4))), dense * dense)
+    a.coordinates[1] = np.array(a.coordinates[1])[[1, 0, 2, 3, 4]]
+    with pytest.raises(ValueError, match="argument 0 of .*sorted"):
+        kernel(a, b, np.zeros((2, 4)))

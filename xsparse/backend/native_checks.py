@@ -7,9 +7,13 @@ buffer level, after the sparsifier): it takes the argument's storage in the
 calling convention (`storage_fields`: level buffers, values, level sizes) and
 runs the checks of `transforms.storage.buffer_checks` over it: positions
 within their buffers and monotone, coordinates in range, sorted and unique as
-each level's properties require, values long enough. Coordinates the kernel
-never reads (a sum of the values) are only checked for their length: what
-they hold cannot change the result or reach memory. A failed check reports
+each level's properties require, values long enough. A check covers what
+the kernel relies on: coordinates it never reads (a sum of the values) are
+only checked for their length, and coordinates it only gathers with (SpMV
+reads x at them) for their range, not their order or uniqueness, which
+cannot change what it computes (repeated entries are summed, as scipy
+does). The checks are then two flat passes, over the positions and over the
+coordinates (their largest, in their own width), at memory speed. A failed check reports
 through `xsparse_runtime_error`, which the Python caller raises as a
 ValueError naming the argument, and makes the checker return true.
 
@@ -22,9 +26,10 @@ unchecked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Literal
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -35,6 +40,7 @@ from xsparse.backend.abi import Guard
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.xdsl_ext import IndexCastUIOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
 
@@ -59,8 +65,8 @@ def add_checkers(
     for position, (t, first, count) in _sparse_slices(inputs).items():
         name = checker_name(kernel, position)
         where = f"argument {position} of {kernel}()"
-        read = [bool(a.uses) for a in arguments[first : first + count]]
-        _add_checker(module, name, t, where, read)
+        uses: list[FieldUse] = [_field_use(a) for a in arguments[first : first + count]]
+        _add_checker(module, name, t, where, uses)
         names[position] = name
     return names
 
@@ -92,14 +98,46 @@ def checker_guards(inputs: Sequence[Attribute], names: dict[int, str]) -> list[G
     ]
 
 
+FieldUse = Literal["unread", "gathered", "any"]
+"""How a kernel uses a storage field: not at all, only its elements as
+indices of loads (the order of the entries cannot change the result), or
+otherwise."""
+
+_INDEX_CASTS = (arith.IndexCastOp, IndexCastUIOp, arith.ExtUIOp, arith.ExtSIOp)
+
+
+def _field_use(field: SSAValue) -> FieldUse:
+    """How the kernel uses the storage field `field` (a block argument)."""
+    if not field.uses:
+        return "unread"
+    for use in field.uses:
+        load = use.operation
+        if not isinstance(load, memref.LoadOp) or use.index != 0:
+            return "any"
+        if not all(_only_indexes_loads(load.res)):
+            return "any"
+    return "gathered"
+
+
+def _only_indexes_loads(value: SSAValue) -> Iterator[bool]:
+    """For each use of `value` (through integer casts): whether it is an
+    index of a `memref.load`."""
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, _INDEX_CASTS):
+            yield from _only_indexes_loads(user.results[0])
+        else:
+            yield isinstance(user, memref.LoadOp) and use.index > 0
+
+
 def _add_checker(
     module: ModuleOp,
     name: str,
     tensor_type: TensorType[Attribute],
     where: str,
-    read: Sequence[bool],
+    uses: Sequence[FieldUse],
 ) -> None:
-    """`read`: whether the kernel uses each storage field."""
+    """`uses`: how the kernel uses each storage field."""
     fields = storage_fields(tensor_type)
     types = [f.type for f in fields]
     block = Block(arg_types=types)
@@ -111,14 +149,15 @@ def _add_checker(
     arguments: dict[tuple[str, int], SSAValue] = dict(
         zip(((f.kind, f.level) for f in fields), block.args, strict=True)
     )
-    used = dict(zip(((f.kind, f.level) for f in fields), read, strict=True))
+    used = dict(zip(((f.kind, f.level) for f in fields), uses, strict=True))
     stt = SparseTensorType(tensor_type)
     levels = [
         GivenLevel.of_buffers(
             e,
             arguments.get(("positions", level)),
             arguments.get(("coordinates", level)),
-            used.get(("coordinates", level), True),
+            used.get(("coordinates", level)) != "unread",
+            used.get(("coordinates", level)) != "gathered",
         )
         for level in range(stt.lvl_rank)
     ]

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i1
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from xsparse.dialects.sparse_tensor.levels import (
     LevelAccess,
@@ -54,6 +55,13 @@ class GivenLevel:
     """Whether the code given the buffers reads the coordinates: when not
     (a kernel summing the values), their range and order are not checked,
     only their length."""
+    order_relied_on: bool = True
+    """Whether the code given the buffers relies on the level's order and
+    uniqueness: when not (a kernel that only gathers with the coordinates,
+    as SpMV does from its vector), only their range is checked."""
+    coordinates_buffer: SSAValue | None = None
+    """The 1-D buffer `coordinates` reads, where there is one (the largest
+    coordinate is found in its own integer type)."""
 
     @staticmethod
     def of_buffers(
@@ -61,6 +69,7 @@ class GivenLevel:
         positions: SSAValue | None,
         coordinates: SSAValue | None,
         coordinates_read: bool = True,
+        order_relied_on: bool = True,
     ) -> GivenLevel:
         """A level given as 1-D buffers (either may be absent)."""
         if coordinates is None:
@@ -70,7 +79,9 @@ class GivenLevel:
         def read(b: Emitter, k: SSAValue) -> SSAValue:
             return b.to_index(b.load(buffer, [k]))
 
-        return GivenLevel(positions, read, e.dim(buffer), coordinates_read)
+        return GivenLevel(
+            positions, read, e.dim(buffer), coordinates_read, order_relied_on, buffer
+        )
 
 
 @dataclass
@@ -212,11 +223,14 @@ class _LevelChecks:
         if not given.coordinates_read:
             return entries
         read, positions = given.coordinates, given.positions
+        relied_on = given.order_relied_on
         in_range, ordered = checks.guarded(
-            lambda b: self._check_coordinates(b, positions, read, parents, entries),
+            lambda b: self._check_coordinates(b, given, parents, entries, relied_on),
             lambda b: [b.constant(1, i1), b.constant(1, i1)],
         )
         checks.require(in_range, f"{self.where}: a coordinate is out of range")
+        if not relied_on:
+            return entries
         kind = "sorted and unique" if self.lt.is_unique else "sorted"
         if self.lt.is_ordered and not fmt.is_branchless:  # (one entry per parent)
             checks.require(
@@ -353,48 +367,54 @@ class _LevelChecks:
         self, e: Emitter, positions: SSAValue, parents: SSAValue
     ) -> list[SSAValue]:
         """`_check_segments` of a compact level, whose segment p must start
-        where segment p - 1 ends (at 0 for p = 0): one pass with no carried
-        value but the flag (vectorizable); the entries end the last segment."""
+        where segment p - 1 ends (at 0 for p = 0): the first segment apart,
+        then one pass with no carried value but the flag (vectorizable); the
+        entries end the last segment."""
         lt, size = self.lt, self.size
         zero, one = e.index(0), e.index(1)
+
+        def first(b: Emitter) -> list[SSAValue]:
+            lo, hi = lt.format.segment(lt, _access(b, size, positions), zero)
+            return [b.all_of([b.cmp(lo, "eq", zero), b.cmp(lo, "ule", hi)])]
 
         def step(b: Emitter, p: SSAValue) -> list[SSAValue]:
             access = _access(b, size, positions)
             lo, hi = lt.format.segment(lt, access, p)
-            before = b.sub(b.value(arith.MaxUIOp(p, one)), one)  # p - 1, or 0
-            _, end = lt.format.segment(lt, access, before)
-            first = b.cmp(p, "eq", zero)
-            expected = b.value(arith.SelectOp(first, zero, end))
-            return [b.all_of([b.cmp(lo, "ule", hi), b.cmp(lo, "eq", expected)])]
+            _, end = lt.format.segment(lt, access, b.sub(p, one))
+            return [b.all_of([b.cmp(lo, "ule", hi), b.cmp(lo, "eq", end)])]
 
-        ok = e.reduce_loop(zero, parents, [e.constant(1, i1)], step, [_both])[0]
+        has_parents = e.cmp(parents, "ugt", zero)
+        starts = e.branch(has_parents, first, lambda b: [b.constant(1, i1)])[0]
+        ok = e.reduce_loop(one, parents, [starts], step, [_both])[0]
 
         def last_end(b: Emitter) -> list[SSAValue]:
             access = _access(b, size, positions)
             return [lt.format.segment(lt, access, b.sub(parents, one))[1]]
 
-        has_parents = e.cmp(parents, "ugt", zero)
         entries = e.branch(has_parents, last_end, lambda b: [b.index(0)])[0]
         return [ok, entries]
 
     def _check_coordinates(
         self,
         e: Emitter,
-        positions: SSAValue | None,
-        read: CoordinateReader,
+        given: GivenLevel,
         parents: SSAValue,
         entries: SSAValue,
+        ordered: bool,
     ) -> list[SSAValue]:
         """Every coordinate is below the level size (and the block size), and
-        in order within its segment; the two flags. `entries`: how many the
-        level has."""
+        in order within its segment (only when `ordered`); the two flags.
+        `entries`: how many the level has."""
         lt, size = self.lt, self.size
+        read, positions = given.coordinates, given.positions
+        assert read is not None
         limit = size
         if lt.format.is_padded:
             limit = e.value(arith.MinUIOp(limit, e.index(lt.m)))
+        ordered = ordered and lt.is_ordered and not lt.format.is_branchless
         if lt.format.is_compact:
             return self._check_compact_coordinates(
-                e, positions, read, parents, limit, entries
+                e, given, parents, limit, entries, ordered
             )
         gap = 1 if lt.is_unique else 0
 
@@ -402,11 +422,11 @@ class _LevelChecks:
             lo, hi = lt.format.segment(lt, _access(b, size, positions), p)
 
             def entry(c: Emitter, k: SSAValue, inner: list[SSAValue]) -> list[SSAValue]:
-                in_range, ordered, least = inner
+                in_range, sorted_so_far, least = inner
                 x = read(c, k)
                 in_range = c.all_of([in_range, c.cmp(x, "ult", limit)])
-                ordered = c.all_of([ordered, c.cmp(x, "uge", least)])
-                return [in_range, ordered, c.add(x, c.index(gap))]
+                sorted_so_far = c.all_of([sorted_so_far, c.cmp(x, "uge", least)])
+                return [in_range, sorted_so_far, c.add(x, c.index(gap))]
 
             return b.loop(lo, hi, [*carried, b.index(0)], entry)[:2]
 
@@ -417,21 +437,35 @@ class _LevelChecks:
     def _check_compact_coordinates(
         self,
         e: Emitter,
-        positions: SSAValue | None,
-        read: CoordinateReader,
+        given: GivenLevel,
         parents: SSAValue,
         limit: SSAValue,
         entries: SSAValue,
+        ordered: bool,
     ) -> list[SSAValue]:
         """`_check_coordinates` of a compact level, whose entries are
-        0, 1, ... with no room between segments: one flat pass checks the
-        range and counts the steps down (or, unique, not up) between
-        neighbours; the order holds when each such step is where a segment
-        starts (a second pass, over the segments)."""
+        0, 1, ... with no room between segments: one flat pass finds the
+        largest coordinate (compared with the limit once) and, when `ordered`,
+        counts the steps down (or, unique, not up) between neighbours; the
+        order holds when each such step is where a segment starts (a second
+        pass, over the segments)."""
         lt, size = self.lt, self.size
         zero, one = e.index(0), e.index(1)
-        ordered = lt.is_ordered and not lt.format.is_branchless
         out_of_order = "ule" if lt.is_unique else "ult"
+        read, positions = given.coordinates, given.positions
+        assert read is not None
+        # The largest coordinate in the buffer's own type where there is one
+        # (narrower vectors than the index type's).
+        stored: CoordinateReader = read
+        stored_type: Attribute = IndexType()
+        buffer = given.coordinates_buffer
+        if buffer is not None:
+            stored_type = cast(MemRefType[Attribute], buffer.type).element_type
+
+            def load_stored(b: Emitter, k: SSAValue) -> SSAValue:
+                return b.load(buffer, [k])
+
+            stored = load_stored
 
         def descent(b: Emitter, k: SSAValue) -> SSAValue:
             """Entry k (>= 1) steps down from entry k - 1 (as an index 0/1)."""
@@ -439,23 +473,26 @@ class _LevelChecks:
             down = b.cmp(x, out_of_order, previous)
             return b.value(arith.SelectOp(down, b.index(1), b.index(0)))
 
-        def first_in_range(b: Emitter) -> list[SSAValue]:
-            return [b.cmp(read(b, b.index(0)), "ult", limit)]
-
-        has_entries = e.cmp(entries, "ugt", zero)
-        first = e.branch(has_entries, first_in_range, lambda b: [b.constant(1, i1)])[0]
-
         def entry(b: Emitter, k: SSAValue) -> list[SSAValue]:
-            in_range = b.cmp(read(b, k), "ult", limit)
-            return [in_range, descent(b, k)] if ordered else [in_range]
+            return [stored(b, k), descent(b, k)] if ordered else [stored(b, k)]
 
-        inits = [first, zero] if ordered else [first]
-        folds = [_both, _sum] if ordered else [_both]
-        flat = e.reduce_loop(one, entries, inits, entry, folds)  # (none for 0 entries)
+        # The first entry starts the fold (no step into it): the pass runs
+        # from 1, or from 0 when there is no step to count.
+        start = one if ordered else zero
+        nothing = e.constant(0, stored_type)
+        inits = [nothing]
+        if ordered:
+            has_entries = e.cmp(entries, "ugt", zero)
+            first = e.branch(has_entries, lambda b: [stored(b, zero)], lambda b: inits)
+            inits = [*first, zero]
+        folds = [_largest, _sum] if ordered else [_largest]
+        flat = e.reduce_loop(start, entries, inits, entry, folds)  # (none if empty)
+        below = e.cmp(e.to_index(flat[0]), "ult", limit)
+        in_range = e.value(arith.OrIOp(below, e.cmp(entries, "eq", zero)))
         if not ordered:
-            return [flat[0], e.constant(1, i1)]
+            return [in_range, e.constant(1, i1)]
         segments = _Segments(lt, size, positions, parents)
-        return [flat[0], _only_at_starts(e, flat[1], segments, entries, descent)]
+        return [in_range, _only_at_starts(e, flat[1], segments, entries, descent)]
 
 
 @dataclass(frozen=True)
@@ -508,6 +545,10 @@ def _only_at_starts(
 
 def _both(b: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
     return b.all_of([x, y])
+
+
+def _largest(b: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
+    return b.value(arith.MaxUIOp(x, y))
 
 
 def _sum(b: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:

@@ -90,14 +90,16 @@ func.func @assemble_csr(%pos: tensor<?xi32>, %crd: tensor<?xindex>, %val: tensor
 // CHECK:           func.call @xsparse_runtime_error
 // CHECK:         %[[OK1:.*]] = arith.andi %{{.*}}, %[[FITS]] : i1
 // CHECK-NEXT:    %[[MONOTONE:.*]], %[[NNZ:.*]] = scf.if %[[OK1]] -> (i1, index) {
-// The checks are parallel reductions (and of flags, sums of counts).
-// CHECK:           scf.parallel (%[[R:.*]]) = (%{{.*}}) to (%[[PARENTS]]) step (%{{.*}}) init (%{{.*}}) -> i1 {
+// The first segment starts at 0; the checks are parallel reductions (and of
+// flags, sums of counts, the largest coordinate).
+// CHECK:           %[[FIRST:.*]] = scf.if %{{.*}} -> (i1) {
+// CHECK:             arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK:           scf.parallel (%[[R:.*]]) = (%{{.*}}) to (%[[PARENTS]]) step (%{{.*}}) init (%[[FIRST]]) -> i1 {
 // CHECK:             %[[LO:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK:             %[[HI:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK:             %[[END:.*]] = arith.index_castui %{{.*}} : i32 to index
-// CHECK:             %[[EXPECTED:.*]] = arith.select %{{.*}}, %{{.*}}, %[[END]] : index
 // CHECK-NEXT:        %[[UP:.*]] = arith.cmpi ule, %[[LO]], %[[HI]] : index
-// CHECK-NEXT:        %[[NEXT:.*]] = arith.cmpi eq, %[[LO]], %[[EXPECTED]] : index
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.cmpi eq, %[[LO]], %[[END]] : index
 // CHECK-NEXT:        %[[BOTH:.*]] = arith.andi %[[UP]], %[[NEXT]] : i1
 // CHECK-NEXT:        scf.reduce(%[[BOTH]] : i1) {
 // CHECK-NEXT:        ^{{.*}}(%[[A:.*]]: i1, %[[B:.*]]: i1):
@@ -106,9 +108,10 @@ func.func @assemble_csr(%pos: tensor<?xi32>, %crd: tensor<?xindex>, %val: tensor
 // CHECK:         } else {
 // CHECK:         func.call @xsparse_runtime_error
 // CHECK:         arith.cmpi ule, %[[NNZ]], %{{.*}} : index
-// CHECK:         scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[NNZ]]) step (%{{.*}}) init
+// CHECK:         %[[LARGEST:.*]], %{{.*}} = scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[NNZ]]) step (%{{.*}}) init
 // CHECK-NEXT:      %[[X:.*]] = memref.load %[[C]][%[[K]]] : memref<?xindex>
-// CHECK-NEXT:      arith.cmpi ult, %[[X]], %[[COLS]] : index
+// CHECK:             arith.maxui
+// CHECK:         arith.cmpi ult, %[[LARGEST]], %[[COLS]] : index
 // CHECK:         %[[PV:.*]], %[[CV:.*]], %[[VV:.*]] = scf.if %{{.*}} -> (memref<?xi32>, memref<?xindex>, memref<?xf64>) {
 // CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[P]] to offset: [0], sizes: [%[[NP]]], strides: [1] : memref<?xi32> to memref<?xi32>
 // CHECK-NEXT:      %{{.*}} = memref.reinterpret_cast %[[C]] to offset: [0], sizes: [%[[NNZ]]], strides: [1] : memref<?xindex> to memref<?xindex>
