@@ -2,8 +2,9 @@
 (`xsparse.compile` parallelizes the outermost safe loop), 1, 2 and all the
 cores' threads (`xsparse.set_num_threads`), beside scipy (one thread) and
 MLIR 22's kernel on LLVM's OpenMP runtime at the same thread counts (where
-`mlir-opt-22` and libomp-22-dev are installed; `tools/bench_mlir.py`), in one
-interleaved run.
+`mlir-opt-22` and libomp-22-dev are installed; `tools/bench_mlir.py`) and
+torch's sparse CSR kernels (where torch is installed; `torch.set_num_threads`
+at each count), in one interleaved run.
 
 Per kernel and row distribution: wall-clock time per call (median over
 interleaved rounds) of scipy, and of xsparse at each thread count as a ratio
@@ -34,6 +35,7 @@ import argparse  # noqa: E402
 import functools  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
+import warnings  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -204,6 +206,48 @@ def mlir_call(kernel: str, case: Case) -> Call | None:
     )
 
 
+def torch_call(
+    kernel: str, case: Case
+) -> tuple[Callable[[], Any], Callable[[Any], Any]] | None:
+    """torch's sparse CSR kernel on the same data (torch's own threads, set
+    per thread count) and how to read its result as numpy, where torch is
+    installed; None elsewhere."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    a = case.arguments[0]
+    with warnings.catch_warnings():  # ("CSR support is in beta state")
+        warnings.simplefilter("ignore", UserWarning)
+        matrix = torch.sparse_csr_tensor(
+            torch.from_numpy(a.indptr.astype(np.int64)),
+            torch.from_numpy(a.indices.astype(np.int64)),
+            torch.from_numpy(a.data),
+            size=a.shape,
+            check_invariants=False,
+        )
+    dense = [torch.from_numpy(np.ascontiguousarray(x)) for x in case.arguments[1:-1]]
+    if kernel in ("spmv", "spmm"):
+        return (lambda: matrix @ dense[0]), lambda result: result.numpy()
+    if kernel == "sum":
+        return (lambda: matrix.values().sum()), lambda result: float(result)
+    if kernel == "sddmm":  # (L R) at S's entries, times S's values
+        left, right = dense
+        values = matrix.values()
+
+        def sddmm() -> Any:
+            products = torch.sparse.sampled_addmm(matrix, left, right, beta=0.0)
+            return products.values() * values
+
+        def as_dense(result: Any) -> Any:
+            return sp.csr_array(
+                (result.numpy(), a.indices, a.indptr), a.shape
+            ).toarray()
+
+        return sddmm, as_dense
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", action="store_true")
@@ -228,6 +272,14 @@ def main() -> None:
         for dist in ("uniform", "power-law"):
             case = cases(kernel, scale, dist)
             mlir = mlir_call(kernel, case) if args.mlir else None
+            torch_kernel = torch_call(kernel, case)
+            peer = None
+            if torch_kernel is not None:
+                import torch
+
+                peer, as_numpy = torch_kernel
+                got = as_numpy(peer())
+                np.testing.assert_allclose(got, case.expected, rtol=1e-9, atol=1e-9)
             for n in counts:
                 xsparse.set_num_threads(n)
                 got = case.ours(True)
@@ -238,6 +290,7 @@ def main() -> None:
                     np.testing.assert_allclose(got, case.expected, rtol=1e-9, atol=1e-9)
             names = ["scipy"] + [str(n) for n in counts]
             names += [f"mlir{n}" for n in counts] if mlir is not None else []
+            names += [f"torch{n}" for n in counts] if peer is not None else []
             times: dict[str, list[float]] = {name: [] for name in names}
             for _ in range(args.rounds):
                 times["scipy"].append(per_call(case.theirs, 0.3))
@@ -251,6 +304,9 @@ def main() -> None:
                         times[f"mlir{n}"].append(
                             per_call(functools.partial(mlir, False), 0.3)
                         )
+                    if peer is not None:
+                        torch.set_num_threads(n)
+                        times[f"torch{n}"].append(per_call(peer, 0.3))
             median = {name: statistics.median(t) for name, t in times.items()}
             base = median["scipy"]
             cells = [f"{kernel:5} {dist:9}", f"scipy {base * 1e3:8.2f} ms"]
@@ -258,6 +314,10 @@ def main() -> None:
             if mlir is not None:
                 cells += [
                     f"mlir+omp {n} {median[f'mlir{n}'] / base:5.2f}x" for n in counts
+                ]
+            if peer is not None:
+                cells += [
+                    f"torch {n} {median[f'torch{n}'] / base:5.2f}x" for n in counts
                 ]
             cells += [
                 f"speedup {n}/1 {median['1'] / median[str(n)]:4.2f}"

@@ -88,6 +88,29 @@ define internal void @pool.wake(ptr %word, i64 %count) {{
   ret void
 }}
 
+; Wait until *word differs from %from (spinning SPINS loads, then asleep on
+; the futex); the value it then holds.
+define internal i32 @pool.await_change(ptr %word, i32 %from) {{
+entry:
+  br label %check
+check:
+  %spins = phi i64 [0, %entry], [%spins1, %spin], [0, %sleep]
+  %now = load atomic i32, ptr %word acquire, align 4
+  %same = icmp eq i32 %now, %from
+  br i1 %same, label %idle, label %changed
+idle:
+  %spins1 = add i64 %spins, 1
+  %patient = icmp ult i64 %spins1, {SPINS}
+  br i1 %patient, label %spin, label %sleep
+spin:
+  br label %check
+sleep:
+  call void @pool.wait(ptr %word, i32 %from)
+  br label %check
+changed:
+  ret i32 %now
+}}
+
 define internal i64 @pool.position(ptr %work, i64 %width, i64 %i) {{
 entry:
   %wide = icmp eq i64 %width, 8
@@ -260,21 +283,8 @@ define internal ptr @pool.worker(ptr %unused) {{
 entry:
   br label %wait
 wait:
-  %seen = phi i32 [0, %entry], [%seen, %sleep], [%g, %served], [%seen, %spin]
-  %spins = phi i64 [0, %entry], [0, %sleep], [0, %served], [%spins1, %spin]
-  %g = load atomic i32, ptr @pool.generation acquire, align 4
-  %old = icmp eq i32 %g, %seen
-  br i1 %old, label %idle, label %join
-idle:
-  %spins1 = add i64 %spins, 1
-  %patient = icmp ult i64 %spins1, {SPINS}
-  br i1 %patient, label %spin, label %sleep
-spin:
-  br label %wait
-sleep:
-  call void @pool.wait(ptr @pool.generation, i32 %seen)
-  br label %wait
-join:
+  %seen = phi i32 [0, %entry], [%g, %served]
+  %g = call i32 @pool.await_change(ptr @pool.generation, i32 %seen)
   %seated = call i1 @pool.sit(i32 %g)
   br i1 %seated, label %work, label %served
 work:
@@ -335,20 +345,14 @@ publish:
   call void @pool.wake(ptr @pool.generation, i64 2147483647)
   call void @pool.work(i32 %g)
   %count32 = trunc i64 %count to i32
+  %d0 = load atomic i32, ptr @pool.done acquire, align 4
   br label %wait
 wait:
-  %spins = phi i64 [0, %publish], [%spins1, %spin], [0, %sleep]
-  %d = load atomic i32, ptr @pool.done acquire, align 4
+  %d = phi i32 [%d0, %publish], [%d1, %again]
   %all = icmp eq i32 %d, %count32
-  br i1 %all, label %finish, label %idle
-idle:
-  %spins1 = add i64 %spins, 1
-  %patient = icmp ult i64 %spins1, {SPINS}
-  br i1 %patient, label %spin, label %sleep
-spin:
-  br label %wait
-sleep:
-  call void @pool.wait(ptr @pool.done, i32 %d)
+  br i1 %all, label %finish, label %again
+again:
+  %d1 = call i32 @pool.await_change(ptr @pool.done, i32 %d)
   br label %wait
 finish:
   store atomic i32 0, ptr @{BUSY} release, align 4
