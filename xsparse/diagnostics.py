@@ -33,10 +33,6 @@ from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
-from xsparse.dialects.sparse_tensor.encoding import (
-    SparseTensorEncodingAttr,
-    verify_encoding_for_tensor,
-)
 from xsparse.dialects.xdsl_adapter import peek
 from xsparse.errors import XSparseError, format_parse_error, format_span
 
@@ -67,6 +63,8 @@ SINGLE_BLOCK = re.compile(
 )
 MLIR_SINGLE_BLOCK = r"expects region #\1 to have 0 or 1 blocks"
 """MLIR's words for IRDL's single-block region constraint (`SizedRegion<1>`)."""
+SPARSE_ENCODING = "sparse_tensor.encoding"
+"""The name of the sparse tensor encoding attribute."""
 
 
 def float_from_literal(token: str, t: AnyFloat) -> float:
@@ -242,10 +240,20 @@ def _verify_tensor_encodings(op: Operation) -> None:
     ]
     for value in values:
         t = value.type
-        if isinstance(t, TensorType) and isinstance(
-            t.encoding, SparseTensorEncodingAttr
-        ):
-            verify_encoding_for_tensor(t.encoding, cast(TensorType[Attribute], t))
+        if isinstance(t, TensorType) and t.encoding.name == SPARSE_ENCODING:
+            _verify_sparse_encoding(cast(TensorType[Attribute], t))
+
+
+def _verify_sparse_encoding(t: TensorType[Attribute]) -> None:
+    # Imported here: IR without sparse tensors never loads the sparse_tensor
+    # dialect (xsparse-opt's start-up time).
+    from xsparse.dialects.sparse_tensor.encoding import (
+        SparseTensorEncodingAttr,
+        verify_encoding_for_tensor,
+    )
+
+    if isinstance(t.encoding, SparseTensorEncodingAttr):
+        verify_encoding_for_tensor(t.encoding, t)
 
 
 def _empty_sizes_problem(op: Operation) -> str | None:

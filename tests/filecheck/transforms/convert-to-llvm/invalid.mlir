@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p convert-to-llvm | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p convert-to-llvm | filecheck %s
 
 // Valid IR that convert-to-llvm refuses, at the op that cannot be lowered.
 

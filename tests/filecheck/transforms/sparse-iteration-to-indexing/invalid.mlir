@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparse-iteration-to-indexing | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparse-iteration-to-indexing | filecheck %s
 
 // Iteration spaces the conversion to set loops does not cover, refused at
 // the op that extracts them.

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparse-reinterpret-map | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparse-reinterpret-map | filecheck %s
 
 // ELL's counting symbol has no level-space equivalent (mlir-opt-22 rejects it too).
 

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparse-tensor-codegen | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparse-tensor-codegen | filecheck %s
 
 // Valid IR that sparse-tensor-codegen refuses, at the op the user wrote.
 

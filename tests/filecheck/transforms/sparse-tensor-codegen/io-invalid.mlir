@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparse-tensor-codegen | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparse-tensor-codegen | filecheck %s
 
 // sparse_tensor.new and sparse_tensor.out name a file by a pointer to its name.
 

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparsification | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparsification | filecheck %s
 
 // A sparse output built by insertion needs levels that insertion can build
 // (dense, compressed, singleton): refused at the tensor.empty it starts from,

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparsification | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparsification | filecheck %s
 
 // No loop order visits both operands' levels outermost first.
 

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s --split-input-file --verify-diagnostics -p sparsification | filecheck %s
+// RUN: xsparse-opt %s --split-input-file --parsing-diagnostics -p sparsification | filecheck %s
 
 // A semiring region computes from its own arguments, indices and invariants;
 // another operand of the kernel has no value there.

@@ -1,0 +1,124 @@
+"""The `xsparse-run` driver: compile with the sparsifier, lower to LLVM IR,
+JIT and call the entry function (see `xsparse.tools.run`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import get_args
+
+from xsparse.backend import jit, runtime_errors, threads
+from xsparse.backend.kernel import make_context
+from xsparse.backend.lowering import lower_to_llvm
+from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.tools.command_line import (
+    CommandLineParser,
+    UsageError,
+    VersionAction,
+    input_name,
+    open_input,
+)
+from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
+
+
+def parse_arguments(arguments: Sequence[str]) -> argparse.Namespace:
+    parser = CommandLineParser(
+        "xsparse-run", "Compile FILE with the sparsifier and run a function."
+    )
+    add = parser.add_argument
+    add("file", nargs="?", default="-", help="MLIR file (default or '-': stdin)")
+    add("-e", "--entry", default="main", help="function to run (default: main)")
+    add(
+        "--entry-point-result",
+        default="void",
+        choices=["void"],
+        help="as mlir-runner; only void",
+    )
+    add(
+        "-O",
+        dest="opt_level",
+        type=int,
+        default=3,
+        choices=range(4),
+        help="LLVM optimization level",
+    )
+    add(
+        "--parallelization-strategy",
+        default="none",
+        choices=get_args(ParallelizationStrategy),
+        help="the sparsifier's parallelization-strategy (default: none)",
+    )
+    add(
+        "--num-threads",
+        type=int,
+        default=None,
+        help="threads for parallel loops (default: XSPARSE_NUM_THREADS, else the cores)",
+    )
+    add(
+        "--shared-libs",
+        default="",
+        help="accepted for mlir-runner compatibility; xsparse links its own runtime",
+    )
+    add("--version", action=VersionAction)
+    args = parser.parse_command_line(arguments)
+    if args.num_threads is not None and args.num_threads < 1:
+        raise UsageError("--num-threads must be at least 1")
+    return args
+
+
+def read_input(path: str) -> str:
+    stream = open_input(path)
+    try:
+        return stream.read().decode("utf-8", errors="replace")
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def run(arguments: Sequence[str]) -> int:
+    """`xsparse-run ARGS`; the exit status."""
+    try:
+        args = parse_arguments(arguments)
+        text = read_input(args.file)
+    except UsageError as e:
+        print(f"xsparse-run: error: {e}", file=sys.stderr)
+        return 1
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+    if args.num_threads is not None:
+        threads.set_num_threads(args.num_threads)
+    name = input_name(args.file)
+    ctx = make_context()
+    try:
+        module = parse_module(ctx, text, name)
+        for p in sparsifier_passes(args.parallelization_strategy):
+            p.apply(ctx, module)
+        lowered = lower_to_llvm(module)
+        if args.entry not in lowered.signatures:
+            raise XSparseError(
+                f"{name}: error: no public function '@{args.entry}' to run"
+            )
+        signature = lowered.signatures[args.entry]
+        if signature.inputs.data or signature.outputs.data:
+            raise XSparseError(
+                f"{name}: error: '@{args.entry}' must take no arguments and return nothing "
+                "(-entry-point-result=void)"
+            )
+        function = jit.compile(lowered, opt_level=args.opt_level).function(args.entry)
+    except XSparseError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except Exception as e:
+        if os.environ.get("XSPARSE_TRACEBACK"):
+            raise
+        print(
+            f"{name}: error: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+            file=sys.stderr,
+        )
+        return 1
+    sys.stdout.flush()
+    runtime_errors.exit_on_error("xsparse-run")  # as MLIR's runtime: report, exit 1
+    function()
+    return 0
