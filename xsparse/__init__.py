@@ -8,7 +8,8 @@ with `#sparse_tensor.encoding`) into a native kernel called on numpy arrays,
 scipy.sparse matrices and `xsparse.SparseTensor`s; `xsparse.read_mtx` /
 `write_mtx` / `read_tns` / `write_tns` (`xsparse.io`) move sparse tensors
 through files. `xsparse.clear_cache()` empties the kernel cache (on disk and
-in the process).
+in the process). The `xsparse` logger (`xsparse.logs`) reports the compile
+stages and their times; `python -m xsparse --version` prints the versions.
 
 The stages, in the order a kernel goes through them (ARCHITECTURE.md draws it):
 `diagnostics` (parsing, located errors) -> `dialects` -> `transforms.sparsifier`
@@ -59,6 +60,11 @@ def clear_cache() -> int:
 
 
 _IO = ("FileFormatError", "read_mtx", "read_tns", "write_mtx", "write_tns")
+
+
+def __dir__() -> list[str]:
+    # The lazily bound names too, before their first use.
+    return sorted({*globals(), *__all__})
 
 
 def __getattr__(name: str) -> Any:

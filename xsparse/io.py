@@ -7,10 +7,12 @@
 
 Reading gives a `SparseTensor` in any encoding (symmetric Matrix Market files
 expanded, pattern entries 1); writing takes a `SparseTensor`, a scipy.sparse
-matrix or a dense numpy array and writes values exactly. A malformed file
-raises `FileFormatError` (a ValueError) whose message starts with
-`path:line:`. Compiled code reads and writes the same files with
-`sparse_tensor.new` and `sparse_tensor.out`.
+matrix or a dense numpy array and writes values exactly. Matrix Market files
+go through `scipy.io.mmread` / `mmwrite`: coordinate or array (dense) files,
+paths (`.gz` / `.bz2` by their suffix) or open files. A malformed file raises
+`FileFormatError` (a ValueError) whose one-line message starts with
+`path:line:` (`path:` where the reader names no line). Compiled code reads
+and writes the same files with `sparse_tensor.new` and `sparse_tensor.out`.
 """
 
 from xsparse.backend.tensor_files import (

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import threading
 from collections.abc import Sequence
 from typing import cast
@@ -34,6 +35,7 @@ from xsparse.backend.abi import (
 from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
+from xsparse.logs import COMPILE_LOGGER, log_time
 
 _FORMAT_VERSION = "2"  # 2: entries with a checksum header (disk_cache)
 _lock = threading.Lock()
@@ -79,17 +81,20 @@ def _target_machine(opt_level: int) -> llvm.TargetMachine:
 def _optimize(ir: str, opt_level: int) -> bytes:
     """Parse, verify, set host triple + datalayout, run the O-level pipeline, emit code."""
     tm = _target_machine(opt_level)
-    module = llvm.parse_assembly(ir)
-    module.triple = llvm.get_process_triple()
-    module.data_layout = str(tm.target_data)
-    module.verify()
+    with log_time(COMPILE_LOGGER, "LLVM IR parsed and verified"):
+        module = llvm.parse_assembly(ir)
+        module.triple = llvm.get_process_triple()
+        module.data_layout = str(tm.target_data)
+        module.verify()
     if opt_level:
-        options = llvm.create_pipeline_tuning_options(speed_level=opt_level)
-        options.loop_vectorization = True
-        options.slp_vectorization = True
-        builder = llvm.create_pass_builder(tm, options)
-        builder.getModulePassManager().run(module, builder)
-    return tm.emit_object(module)
+        with log_time(COMPILE_LOGGER, "LLVM O%d pipeline", opt_level):
+            options = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+            options.loop_vectorization = True
+            options.slp_vectorization = True
+            builder = llvm.create_pass_builder(tm, options)
+            builder.getModulePassManager().run(module, builder)
+    with log_time(COMPILE_LOGGER, "object code emitted"):
+        return tm.emit_object(module)
 
 
 class JITModule:
@@ -112,12 +117,13 @@ class JITModule:
 
         io_runtime.register()
         threads.register()
-        # MCJIT takes ownership of its target machine: give it a fresh one.
-        self._engine = llvm.create_mcjit_compiler(
-            llvm.parse_assembly(""), _new_target_machine(opt_level)
-        )
-        self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
-        self._engine.finalize_object()
+        with log_time(COMPILE_LOGGER, "module %s loaded into the JIT", key[:12]):
+            # MCJIT takes ownership of its target machine: give it a fresh one.
+            self._engine = llvm.create_mcjit_compiler(
+                llvm.parse_assembly(""), _new_target_machine(opt_level)
+            )
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            self._engine.finalize_object()
         self._functions: dict[str, NativeFunction] = {}
 
     def address(self, symbol: str) -> int:
@@ -213,11 +219,22 @@ def compile(
     with _lock:
         found = _memory_cache.get(key)
         if found is not None:
+            COMPILE_LOGGER.debug("module %s: memory cache hit", key[:12])
             return found
         obj = disk_cache.load(f"{key}.o")
         if obj is None:
-            obj = _optimize(ir, opt_level)
+            COMPILE_LOGGER.debug("module %s: disk cache miss", key[:12])
+            with log_time(
+                COMPILE_LOGGER,
+                "module %s compiled by LLVM (O%d)",
+                key[:12],
+                opt_level,
+                level=logging.INFO,
+            ):
+                obj = _optimize(ir, opt_level)
             disk_cache.store(f"{key}.o", obj)
+        else:
+            COMPILE_LOGGER.debug("module %s: disk cache hit", key[:12])
         prints = any(f"@{s}(" in ir for s in RUNTIME_SYMBOLS) or "@printf(" in ir
         module = JITModule(key, obj, sigs, opt_level, prints)
         _memory_cache[key] = module
@@ -232,10 +249,13 @@ def load(
     with _lock:
         found = _memory_cache.get(key)
         if found is not None:
+            COMPILE_LOGGER.debug("module %s: memory cache hit", key[:12])
             return found
         obj = disk_cache.load(f"{key}.o")
         if obj is None:
+            COMPILE_LOGGER.debug("module %s: disk cache miss", key[:12])
             return None
+        COMPILE_LOGGER.debug("module %s: disk cache hit", key[:12])
         module = JITModule(key, obj, signatures, opt_level, prints)
         _memory_cache[key] = module
         return module

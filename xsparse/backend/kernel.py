@@ -85,6 +85,7 @@ from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.errors import ConversionWarning
+from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.universe import XSPARSE_UNIVERSE
 from xsparse.version import __version__
@@ -874,7 +875,8 @@ def _compile_kernel(
     )
     for p in passes:
         try:
-            p.apply(ctx, module)
+            with log_time(COMPILE_LOGGER, "pass %s", p.name):
+                p.apply(ctx, module)
         except DiagnosticException as e:  # a pass rejected the input
             raise XSparseError(locate_error(e, spans, "<source>")) from None
         except Exception as e:  # a bug in a pass: still a diagnostic, not a traceback

@@ -9,6 +9,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 
 from xsparse.backend.llvm_ir import module_to_llvm_ir
+from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 
 
@@ -24,7 +25,8 @@ class LoweredModule:
         """The module as LLVM IR text (computed once per `fast_math`)."""
         text = self._ir.get(fast_math)
         if text is None:
-            text = module_to_llvm_ir(self.module, fast_math=fast_math)
+            with log_time(COMPILE_LOGGER, "LLVM IR text printed"):
+                text = module_to_llvm_ir(self.module, fast_math=fast_math)
             self._ir[fast_math] = text
         return text
 
@@ -43,5 +45,6 @@ def lower_to_llvm(
         and (op.sym_visibility is None or op.sym_visibility.data == "public")
     }
     lowered = module if in_place else module.clone()
-    ConvertToLLVMPass(threads=threads).apply(Context(), lowered)
+    with log_time(COMPILE_LOGGER, "convert-to-llvm"):
+        ConvertToLLVMPass(threads=threads).apply(Context(), lowered)
     return LoweredModule(lowered, signatures)

@@ -1,70 +1,68 @@
 """Sparse tensors in files: Matrix Market (`.mtx`) and FROSTT (`.tns`).
 
 Reading gives a `SparseTensor` in any encoding; writing takes a `SparseTensor`,
-a scipy.sparse matrix or a dense numpy array. Both formats store one entry
-per line with 1-based coordinates:
+a scipy.sparse matrix or a dense numpy array.
 
-* Matrix Market coordinate files: the banner
-  `%%MatrixMarket matrix coordinate <field> <symmetry>` (field `real`,
-  `double`, `integer`, `pattern` or `complex`; symmetry `general`, `symmetric`,
-  `skew-symmetric` or `hermitian`), `%` comment lines, the line `M N NNZ`,
-  then `i j [value]` per entry. Symmetric files list one triangle; reading
-  mirrors it (the negated / conjugated value for skew-symmetric / hermitian)
-  unless told not to. Pattern entries read as 1.
-* FROSTT files: `i j k ... value` per entry, `#` comment lines. MLIR's
-  "extended" variant (what `sparse_tensor.out` writes and `sparse_tensor.new`
-  reads) starts with the lines `RANK NNZ` and the dimension sizes; a plain
-  FROSTT file has no such header and its shape is the largest coordinate of
-  each dimension (or given).
+* Matrix Market files are read and written by `scipy.io.mmread` / `mmwrite`
+  (scipy's C++ reader, threaded): coordinate and array (dense) files, fields
+  `real`, `integer`, `pattern` and `complex`, symmetries `general`,
+  `symmetric`, `skew-symmetric` and `hermitian`; a path (`.gz` / `.bz2`
+  compressed by its suffix) or an open file (text or binary, read or written
+  whole in memory). Symmetric files list one triangle; reading mirrors it
+  (the negated / conjugated value for skew-symmetric / hermitian) unless told
+  not to. Pattern entries read as 1. Writing gives a general coordinate file
+  with values written exactly. A CSR / CSC result is built by scipy's
+  conversion, other encodings by `SparseTensor.from_coo`.
+* FROSTT files (`i j k ... value` per entry, 1-based, `#` comment lines) are
+  read by numpy here, as scipy has no reader for them. MLIR's "extended"
+  variant (what `sparse_tensor.out` writes and `sparse_tensor.new` reads)
+  starts with the lines `RANK NNZ` and the dimension sizes; a plain FROSTT
+  file has no such header and its shape is the largest coordinate of each
+  dimension (or given). numpy parses the entries in one pass; only a file
+  that fails to parse is scanned line by line, to name the first bad line.
 
 A malformed file raises `FileFormatError`, a `ValueError` whose message starts
-with `path:line:`. Large files are parsed by numpy in one pass; only a file
-that fails to parse is scanned line by line, to name the first bad line.
+with `path:line:` (`path:` where scipy names no line).
 
 `read_for_new` reads a file as MLIR 22's runtime does for `sparse_tensor.new`
 (the format chosen by `.mtx` / `.tns` in the name, symmetric files read as
-stored, skew-symmetric and hermitian files refused); compiled code calls it
-through `xsparse.backend.io_runtime`.
+stored, skew-symmetric, hermitian and array files refused); compiled code
+calls it through `xsparse.backend.io_runtime`.
 """
 
 from __future__ import annotations
 
+import bz2
+import contextlib
+import errno
+import gzip
 import io
 import os
+import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import IO, Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from xsparse.backend.sparse_storage import SparseTensor, parse_encoding
+from xsparse.backend.sparse_storage import (
+    SparseTensor,
+    compressed_2d_kind,
+    parse_encoding,
+)
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
 
 IntArray = npt.NDArray[np.int64]
 AnyArray = npt.NDArray[Any]
 EncodingLike = str | SparseTensorEncodingAttr | Encoding
 PathLike = str | os.PathLike[str]
+MatrixMarketFile = PathLike | IO[Any]
+"""A path (decompressed by a `.gz` / `.bz2` suffix) or an open file."""
 
 ValueKind = Literal["real", "integer", "pattern", "complex", "undefined"]
 """How a file declares its values; FROSTT files do not ("undefined")."""
-
-_FIELDS: dict[str, ValueKind] = {
-    "real": "real",
-    "double": "real",
-    "integer": "integer",
-    "pattern": "pattern",
-    "complex": "complex",
-}
-_SYMMETRIES = ("general", "symmetric", "skew-symmetric", "hermitian")
-_VALUE_COLUMNS: dict[ValueKind, int] = {
-    "real": 1,
-    "integer": 1,
-    "pattern": 0,
-    "complex": 2,
-    "undefined": 1,
-}
 
 
 class FileFormatError(ValueError):
@@ -80,17 +78,155 @@ class FileFormatError(ValueError):
 
 @dataclass(frozen=True)
 class TensorEntries:
-    """The entries of a tensor file: 0-based coordinates (nnz x rank), values,
-    the dimension sizes and how the file declared its values."""
+    """The entries of a tensor file: 0-based coordinates (one integer array
+    per dimension), values, the dimension sizes and how the file declared its
+    values."""
 
     shape: tuple[int, ...]
-    coords: IntArray
+    coordinates: tuple[AnyArray, ...]
     values: AnyArray
     kind: ValueKind
     symmetry: str = "general"
 
 
-# -- reading lines ------------------------------------------------------------
+# -- Matrix Market (scipy.io) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _MatrixMarketHeader:
+    """What `scipy.io.mminfo` says of a file."""
+
+    rows: int
+    cols: int
+    entries: int
+    format: str
+    field: str
+    symmetry: str
+
+    @property
+    def kind(self) -> ValueKind:
+        if self.field in ("integer", "unsigned-integer"):
+            return "integer"
+        return cast(ValueKind, self.field)
+
+
+_SCIPY_LINE = re.compile(r"Line (\d+): (.*)", re.DOTALL)
+
+
+def _file_name(file: MatrixMarketFile) -> str:
+    if isinstance(file, str | os.PathLike):
+        return os.fspath(file)
+    name = getattr(file, "name", None)
+    return name if isinstance(name, str) else "<file object>"
+
+
+@contextlib.contextmanager
+def _scipy_errors(name: str) -> Generator[None]:
+    """scipy's `ValueError("Line N: Message.")` as `FileFormatError`
+    (`name:N: message`), a missing file as `open` says it."""
+    try:
+        yield
+    except FileNotFoundError:  # scipy's message: give the one `open` gives
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name) from None
+    except ValueError as error:
+        text = " ".join(str(error).split())
+        match = _SCIPY_LINE.fullmatch(text)
+        line, message = (int(match[1]), match[2]) if match else (None, text)
+        message = message.rstrip(".")
+        raise FileFormatError(name, line, message[:1].lower() + message[1:]) from None
+
+
+def _scipy_source(file: MatrixMarketFile) -> PathLike | io.BytesIO:
+    """What scipy reads: a path, or the rest of an open file in memory (scipy
+    rewinds a stream after reading its header, and aborts the process where
+    the stream's `seek` fails)."""
+    if isinstance(file, str | os.PathLike):
+        return file
+    data = file.read()
+    return io.BytesIO(data.encode() if isinstance(data, str) else data)
+
+
+def _read_header(name: str, source: PathLike | io.BytesIO) -> _MatrixMarketHeader:
+    import scipy.io
+
+    with _scipy_errors(name):
+        info = cast("tuple[int, int, int, str, str, str]", scipy.io.mminfo(source))
+    header = _MatrixMarketHeader(*info)
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    return header
+
+
+def _check_header(
+    name: str, header: _MatrixMarketHeader, mlir_compatible: bool
+) -> None:
+    symmetry = header.symmetry
+    if symmetry != "general" and header.rows != header.cols:
+        raise FileFormatError(
+            name,
+            None,
+            f"a {symmetry} matrix must be square, found {header.rows}x{header.cols}",
+        )
+    if not mlir_compatible:
+        return
+    if symmetry not in ("general", "symmetric"):
+        raise FileFormatError(
+            name, None, f"{symmetry} matrices are not supported (MLIR's reader)"
+        )
+    if header.format != "coordinate":
+        raise FileFormatError(
+            name, None, "array (dense) files are not supported (MLIR's reader)"
+        )
+
+
+def _matrix_entries(
+    header: _MatrixMarketHeader, matrix: Any, expand_symmetry: bool
+) -> tuple[tuple[AnyArray, AnyArray], AnyArray]:
+    """Rows, columns and values of what `scipy.io.mmread` read (a coo_array,
+    or an ndarray for an array file), symmetry expanded or not."""
+    stored_only = not expand_symmetry and header.symmetry != "general"
+    if header.format == "array":
+        dense = cast(AnyArray, np.tril(matrix) if stored_only else matrix)
+        rows, cols = np.nonzero(dense)
+        return (rows, cols), dense[rows, cols]
+    rows, cols, values = (
+        cast(AnyArray, matrix.row),
+        cast(AnyArray, matrix.col),
+        cast(AnyArray, matrix.data),
+    )
+    if stored_only:
+        # mmread lists the entries of the file first, then their mirror images.
+        count = header.entries
+        rows, cols, values = rows[:count], cols[:count], values[:count]
+    return (rows, cols), values
+
+
+def load_matrix_market(
+    file: MatrixMarketFile,
+    *,
+    expand_symmetry: bool = True,
+    mlir_compatible: bool = False,
+) -> TensorEntries:
+    """The entries of a Matrix Market file (`scipy.io.mmread`). Symmetric
+    entries are mirrored unless `expand_symmetry` is False. `mlir_compatible`
+    follows MLIR 22's reader: only `general` and `symmetric` coordinate files
+    are accepted."""
+    import scipy.io
+
+    name = _file_name(file)
+    source = _scipy_source(file)
+    header = _read_header(name, source)
+    _check_header(name, header, mlir_compatible)
+    with _scipy_errors(name):
+        matrix: Any = scipy.io.mmread(source, spmatrix=False)
+    coordinates, values = _matrix_entries(header, matrix, expand_symmetry)
+    shape = (header.rows, header.cols)
+    return TensorEntries(shape, coordinates, values, header.kind, header.symmetry)
+
+
+# -- FROSTT: reading lines ------------------------------------------------------
+
+_COMMENT = "#"
 
 
 class _Lines:
@@ -103,7 +239,7 @@ class _Lines:
         self.offset = 0
         self.number = 0
 
-    def next(self, comment: str) -> str | None:
+    def next(self) -> str | None:
         """The next line that is not blank and not a comment (None at the end)."""
         while self.offset < len(self.text):
             end = self.text.find("\n", self.offset)
@@ -112,7 +248,7 @@ class _Lines:
             self.offset = end + 1
             self.number += 1
             stripped = line.strip()
-            if stripped and not stripped.startswith(comment):
+            if stripped and not stripped.startswith(_COMMENT):
                 return stripped
         return None
 
@@ -142,37 +278,42 @@ def _count(token: str, what: str, lines: _Lines) -> int:
     return value
 
 
-# -- entries ------------------------------------------------------------------
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
+
+
+# -- FROSTT: entries ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Layout:
-    """What each entry line holds: `rank` coordinates then the value columns."""
+    """What each entry line holds: `rank` coordinates then a value."""
 
     rank: int
-    kind: ValueKind
     integer_values: bool
-    comment: str
 
     @property
     def columns(self) -> int:
-        return self.rank + _VALUE_COLUMNS[self.kind]
+        return self.rank + 1
 
-    def describe(self) -> str:
-        values = {0: "", 1: " and a value", 2: " and a real and an imaginary part"}
-        return f"{self.rank} coordinates{values[_VALUE_COLUMNS[self.kind]]}"
+    @property
+    def value_dtype(self) -> type[np.int64] | type[np.float64]:
+        return np.int64 if self.integer_values else np.float64
 
     def dtype(self) -> np.dtype[Any]:
         fields: list[tuple[str, Any]] = [(f"c{d}", np.int64) for d in range(self.rank)]
-        value = np.int64 if self.integer_values else np.float64
-        fields += [(f"v{i}", value) for i in range(_VALUE_COLUMNS[self.kind])]
-        return np.dtype(fields)
+        return np.dtype([*fields, ("value", self.value_dtype)])
 
 
 def _parse_entries(
     lines: _Lines, layout: _Layout, nnz: int | None, shape: Sequence[int] | None
-) -> tuple[IntArray, AnyArray]:
-    """The entries after the header: 0-based coordinates and values. numpy
+) -> tuple[tuple[IntArray, ...], AnyArray]:
+    """The entries after the header: 0-based coordinates (one array per
+    dimension) and values. numpy
     parses the text at once; any problem (a bad line, too few or too many
     entries, a coordinate out of range) is located by a line-by-line scan."""
     first_line = lines.number + 1
@@ -182,45 +323,27 @@ def _parse_entries(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "input contained no data"
             table = np.loadtxt(
-                io.StringIO(body),
-                dtype=layout.dtype(),
-                comments=layout.comment,
-                ndmin=1,
+                io.StringIO(body), dtype=layout.dtype(), comments=_COMMENT, ndmin=1
             )
     except ValueError:
         table = None
     if table is not None:
-        coords = _columns(table, "c", layout.rank, np.int64)
-        values = _values(table, layout)
-        count_ok = nnz is None or coords.shape[0] == nnz
-        if count_ok and _in_range(coords, shape):
-            return coords - 1, values
+        columns = [np.asarray(table[f"c{d}"], np.int64) for d in range(layout.rank)]
+        count_ok = nnz is None or int(table.shape[0]) == nnz
+        if count_ok and _in_range(columns, shape):
+            return tuple(c - 1 for c in columns), np.asarray(table["value"])
     # Name the first problem (the scan raises).
     return _scan_entries(lines, layout, nnz, shape, first_line, body)
 
 
-def _columns(table: Any, prefix: str, n: int, dtype: Any) -> Any:
-    rows = int(table.shape[0])
-    if n == 0:
-        return np.zeros((rows, 0), dtype)
-    return np.stack([np.asarray(table[f"{prefix}{i}"]) for i in range(n)], axis=1)
-
-
-def _values(table: Any, layout: _Layout) -> AnyArray:
-    rows = int(table.shape[0])
-    if layout.kind == "pattern":
-        return np.ones(rows, np.float64)
-    if layout.kind == "complex":
-        return np.asarray(table["v0"]) + 1j * np.asarray(table["v1"])
-    return np.asarray(table["v0"])
-
-
-def _in_range(coords: IntArray, shape: Sequence[int] | None) -> bool:
-    if coords.size == 0:
-        return True
-    if int(coords.min()) < 1:
-        return False
-    return shape is None or bool(np.all(coords.max(axis=0) <= np.asarray(shape)))
+def _in_range(columns: list[IntArray], shape: Sequence[int] | None) -> bool:
+    """Whether the 1-based coordinates lie in the shape (or are positive)."""
+    for d, column in enumerate(columns):
+        if column.size == 0:
+            return True
+        if int(column.min()) < 1 or (shape is not None and column.max() > shape[d]):
+            return False
+    return True
 
 
 def _scan_entries(
@@ -230,20 +353,20 @@ def _scan_entries(
     shape: Sequence[int] | None,
     first_line: int,
     body: str,
-) -> tuple[IntArray, AnyArray]:
+) -> tuple[tuple[IntArray, ...], AnyArray]:
     """The entries parsed line by line, raising at the first bad line."""
     coords: list[list[int]] = []
-    values: list[Any] = []
+    values: list[int | float] = []
     number = first_line - 1
-    for number, fields in _entry_lines(body, layout.comment, first_line):
+    for number, fields in _entry_lines(body, first_line):
         if nnz is not None and len(coords) == nnz:
             raise lines.error(
                 f"more entries than the {nnz} the header announces", number
             )
         if len(fields) != layout.columns:
             raise lines.error(
-                f"expected {layout.columns} fields ({layout.describe()}), "
-                f"found {len(fields)}",
+                f"expected {layout.columns} fields ({layout.rank} coordinates "
+                f"and a value), found {len(fields)}",
                 number,
             )
         entry: list[int] = []
@@ -264,132 +387,34 @@ def _scan_entries(
                 )
             entry.append(c - 1)
         coords.append(entry)
-        values.append(_parse_value(fields[layout.rank :], layout, lines, number))
+        values.append(_parse_value(fields[layout.rank], layout, lines, number))
     if nnz is not None and len(coords) != nnz:
         raise lines.error(
             f"expected {nnz} entries, found {len(coords)}", max(number, first_line - 1)
         )
     array = np.asarray(coords, np.int64).reshape(len(coords), layout.rank)
-    if layout.kind == "pattern":
-        return array, np.ones(len(coords), np.float64)
-    dtype = (
-        np.complex128
-        if layout.kind == "complex"
-        else np.int64
-        if layout.integer_values
-        else np.float64
-    )
-    return array, np.asarray(values, dtype)
+    return tuple(array.T), np.asarray(values, layout.value_dtype)
 
 
-def _entry_lines(
-    body: str, comment: str, first_line: int
-) -> Iterator[tuple[int, list[str]]]:
+def _entry_lines(body: str, first_line: int) -> Iterator[tuple[int, list[str]]]:
     for number, line in enumerate(body.split("\n"), start=first_line):
         stripped = line.strip()
-        if stripped and not stripped.startswith(comment):
+        if stripped and not stripped.startswith(_COMMENT):
             yield number, stripped.split()
 
 
-def _parse_value(tokens: list[str], layout: _Layout, lines: _Lines, number: int) -> Any:
+def _parse_value(token: str, layout: _Layout, lines: _Lines, number: int) -> Any:
     parse = int if layout.integer_values else float
-    kind = "an integer" if layout.integer_values else "a number"
-    parsed: list[Any] = []
-    for token in tokens:
-        try:
-            parsed.append(parse(token))
-        except ValueError:
-            raise lines.error(
-                f"invalid value '{token}' (expected {kind})", number
-            ) from None
-    if layout.kind == "complex":
-        return complex(parsed[0], parsed[1])
-    return parsed[0] if parsed else 1.0
-
-
-# -- Matrix Market --------------------------------------------------------------
-
-
-def load_matrix_market(
-    path: PathLike, *, expand_symmetry: bool = True, mlir_compatible: bool = False
-) -> TensorEntries:
-    """The entries of a Matrix Market coordinate file. Symmetric entries are
-    mirrored unless `expand_symmetry` is False. `mlir_compatible` follows
-    MLIR 22's reader: only `general` and `symmetric` files are accepted."""
-    name, text = _read_text(path)
-    lines = _Lines(name, text)
-    banner = lines.next(comment="\0")
-    if banner is None:
-        raise FileFormatError(name, 1, "empty file: expected a Matrix Market banner")
-    tokens = banner.split()
-    expected = "'%%MatrixMarket matrix coordinate <field> <symmetry>'"
-    if len(tokens) != 5 or tokens[0].lower() != "%%matrixmarket":
-        raise lines.error(f"expected the banner {expected}")
-    obj, fmt, field, symmetry = (t.lower() for t in tokens[1:])
-    if obj != "matrix":
-        raise lines.error(f"expected a matrix, found '{tokens[1]}'")
-    if fmt != "coordinate":
-        raise lines.error(
-            f"only coordinate (sparse) files are supported, found '{tokens[2]}'"
-        )
-    if field not in _FIELDS:
-        raise lines.error(
-            f"unknown field '{tokens[3]}' (expected real, integer, pattern or complex)"
-        )
-    if symmetry not in _SYMMETRIES:
-        raise lines.error(
-            f"unknown symmetry '{tokens[4]}' "
-            "(expected general, symmetric, skew-symmetric or hermitian)"
-        )
-    if mlir_compatible and symmetry not in ("general", "symmetric"):
-        raise lines.error(f"{symmetry} matrices are not supported (MLIR's reader)")
-    kind = _FIELDS[field]
-    size_line = lines.next(comment="%")
-    if size_line is None:
-        raise lines.error("missing the size line 'ROWS COLUMNS ENTRIES'")
-    sizes = size_line.split()
-    if len(sizes) != 3:
-        raise lines.error(
-            f"expected the size line 'ROWS COLUMNS ENTRIES', found '{size_line}'"
-        )
-    rows = _count(sizes[0], "the number of rows", lines)
-    cols = _count(sizes[1], "the number of columns", lines)
-    nnz = _count(sizes[2], "the number of entries", lines)
-    if symmetry != "general" and rows != cols:
-        raise lines.error(f"a {symmetry} matrix must be square, found {rows}x{cols}")
-    layout = _Layout(2, kind, kind == "integer", "%")
-    coords, values = _parse_entries(lines, layout, nnz, (rows, cols))
-    if expand_symmetry and symmetry != "general":
-        coords, values = _mirror(coords, values, symmetry)
-    return TensorEntries((rows, cols), coords, values, kind, symmetry)
-
-
-def _mirror(
-    coords: IntArray, values: AnyArray, symmetry: str
-) -> tuple[IntArray, AnyArray]:
-    """The stored triangle and its mirror image (the diagonal once)."""
-    off = coords[:, 0] != coords[:, 1]
-    mirrored = coords[off][:, ::-1]
-    image = values[off]
-    if symmetry == "skew-symmetric":
-        image = -image
-    elif symmetry == "hermitian":
-        image = np.conj(image)
-    return (
-        np.concatenate([coords, mirrored]),
-        np.concatenate([values, image]),
-    )
-
-
-# -- FROSTT -----------------------------------------------------------------------
-
-
-def _is_int(token: str) -> bool:
     try:
-        int(token)
+        return parse(token)
     except ValueError:
-        return False
-    return True
+        kind = "an integer" if layout.integer_values else "a number"
+        raise lines.error(
+            f"invalid value '{token}' (expected {kind})", number
+        ) from None
+
+
+# -- FROSTT: files ------------------------------------------------------------------
 
 
 def load_frostt(
@@ -410,7 +435,7 @@ def load_frostt(
         header = _has_extended_header(_Lines(name, text))
     if not header:
         return _load_plain_frostt(lines, shape, integer_values)
-    meta = lines.next(comment="#")
+    meta = lines.next()
     if meta is None:
         raise lines.error("empty file: expected the header line 'RANK NNZ'")
     tokens = meta.split()
@@ -418,7 +443,7 @@ def load_frostt(
         raise lines.error(f"expected the header line 'RANK NNZ', found '{meta}'")
     rank = _count(tokens[0], "the rank", lines)
     nnz = _count(tokens[1], "the number of entries", lines)
-    dims_line = lines.next(comment="#")
+    dims_line = lines.next()
     if dims_line is None:
         raise lines.error(f"missing the line of the {rank} dimension sizes")
     dims = dims_line.split()
@@ -431,19 +456,19 @@ def load_frostt(
     )
     if shape is not None and tuple(shape) != file_shape:
         raise lines.error(f"the file's shape {file_shape} is not {tuple(shape)}")
-    layout = _Layout(rank, "undefined", integer_values, "#")
-    coords, values = _parse_entries(lines, layout, nnz, file_shape)
-    return TensorEntries(file_shape, coords, values, "undefined")
+    layout = _Layout(rank, integer_values)
+    coordinates, values = _parse_entries(lines, layout, nnz, file_shape)
+    return TensorEntries(file_shape, coordinates, values, "undefined")
 
 
 def _has_extended_header(lines: _Lines) -> bool:
-    first = lines.next(comment="#")
+    first = lines.next()
     if first is None:
         return False
     tokens = first.split()
     if len(tokens) != 2 or not all(_is_int(t) for t in tokens):
         return False
-    second = lines.next(comment="#")
+    second = lines.next()
     if second is None:
         return int(tokens[1]) == 0
     dims = second.split()
@@ -454,7 +479,7 @@ def _load_plain_frostt(
     lines: _Lines, shape: Sequence[int] | None, integer_values: bool
 ) -> TensorEntries:
     probe = _Lines(lines.path, lines.text)
-    first = probe.next(comment="#")
+    first = probe.next()
     if first is None:
         if shape is None:
             raise lines.error("empty FROSTT file: give its shape")
@@ -469,15 +494,11 @@ def _load_plain_frostt(
         raise probe.error(
             f"the file holds a rank-{rank} tensor, shape has {len(shape)} dimensions"
         )
-    layout = _Layout(rank, "undefined", integer_values, "#")
-    coords, values = _parse_entries(lines, layout, None, shape)
+    layout = _Layout(rank, integer_values)
+    coordinates, values = _parse_entries(lines, layout, None, shape)
     if shape is None:
-        shape = (
-            tuple(int(m) + 1 for m in coords.max(axis=0))
-            if coords.shape[0]
-            else (0,) * rank
-        )
-    return TensorEntries(tuple(shape), coords, values, "undefined")
+        shape = tuple(int(c.max()) + 1 if c.size else 0 for c in coordinates)
+    return TensorEntries(tuple(shape), coordinates, values, "undefined")
 
 
 # -- SparseTensor -------------------------------------------------------------------
@@ -519,9 +540,18 @@ def entries_to_tensor(
         )
     want = _default_dtype(entries.kind) if dtype is None else np.dtype(dtype)
     _check_value_kind(path, entries.kind, want)
-    return SparseTensor.from_coo(
-        entries.coords, entries.values.astype(want), entries.shape, enc, dtype=want
-    )
+    values = entries.values.astype(want, copy=False)
+    scipy_format = compressed_2d_kind(enc)
+    if scipy_format is not None and want != np.float16:
+        # scipy sorts and sums duplicates as from_coo does, several times
+        # faster; it checked the coordinates, so there is nothing to validate.
+        import scipy.sparse as sp
+
+        coo = sp.coo_array((values, entries.coordinates), shape=entries.shape)
+        matrix = coo.asformat(scipy_format)
+        return SparseTensor.from_scipy(matrix, enc, validate=False)
+    coords = np.stack(entries.coordinates, axis=1)
+    return SparseTensor.from_coo(coords, values, entries.shape, enc, dtype=want)
 
 
 def _coo_encoding(rank: int) -> str:
@@ -543,20 +573,22 @@ _CSR = "#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed
 
 
 def read_mtx(
-    path: PathLike,
+    file: MatrixMarketFile,
     encoding: EncodingLike | None = None,
     *,
     dtype: npt.DTypeLike | None = None,
     expand_symmetry: bool = True,
 ) -> SparseTensor:
-    """A Matrix Market coordinate file as a `SparseTensor` in `encoding`
-    (default CSR). Values are float64 (int64 for an `integer` file,
-    complex128 for a `complex` one) unless `dtype` says otherwise; real values
-    never read as integers. Symmetric, skew-symmetric and hermitian files are
-    expanded to the whole matrix unless `expand_symmetry` is False.
-    Raises `FileFormatError` (file:line: message) on a malformed file."""
-    entries = load_matrix_market(path, expand_symmetry=expand_symmetry)
-    return entries_to_tensor(os.fspath(path), entries, encoding or _CSR, dtype)
+    """A Matrix Market file (coordinate or array; a path, `.gz` / `.bz2`
+    decompressed, or an open file) as a `SparseTensor` in `encoding` (default
+    CSR), read by `scipy.io.mmread`. Values are float64 (int64 for an
+    `integer` file, complex128 for a `complex` one) unless `dtype` says
+    otherwise; real values never read as integers. Symmetric, skew-symmetric
+    and hermitian files are expanded to the whole matrix unless
+    `expand_symmetry` is False. Raises `FileFormatError` (file:line: message)
+    on a malformed file."""
+    entries = load_matrix_market(file, expand_symmetry=expand_symmetry)
+    return entries_to_tensor(_file_name(file), entries, encoding or _CSR, dtype)
 
 
 def read_tns(
@@ -622,33 +654,36 @@ def tensor_entries(tensor: Any) -> tuple[tuple[int, ...], IntArray, AnyArray]:
     )
 
 
-def _exact(values: AnyArray) -> list[str]:
-    """Values written so that reading them back gives the same numbers."""
-    if values.dtype.kind == "c":
-        return [f"{v.real!r} {v.imag!r}" for v in values.astype(np.complex128).tolist()]
-    if values.dtype.kind in "iub":
-        return [str(int(v)) for v in values.tolist()]
-    return [repr(float(v)) for v in values.tolist()]
-
-
-def _entry_text(coords: IntArray, values: list[str] | None) -> str:
-    rows = [" ".join(map(str, c)) for c in (coords + 1).tolist()]
-    if values is not None:
-        rows = [f"{r} {v}" for r, v in zip(rows, values, strict=True)]
-    return "".join(f"{r}\n" for r in rows)
+def _write_bytes(file: MatrixMarketFile, data: bytes) -> None:
+    """`data` into a path (compressed by a `.gz` / `.bz2` suffix) or an open
+    file, text or binary."""
+    if isinstance(file, io.TextIOBase):
+        file.write(data.decode("ascii"))
+        return
+    if not isinstance(file, str | os.PathLike):
+        file.write(data)
+        return
+    name = os.fspath(file)
+    if name.endswith(".gz"):
+        data = gzip.compress(data)
+    elif name.endswith(".bz2"):
+        data = bz2.compress(data)
+    with open(name, "wb") as f:
+        f.write(data)
 
 
 def write_mtx(
-    path: PathLike,
+    file: MatrixMarketFile,
     tensor: Any,
     *,
     field: Literal["real", "integer", "complex", "pattern"] | None = None,
     comment: str | None = None,
 ) -> None:
     """Write a matrix (SparseTensor, scipy.sparse or dense numpy) as a general
-    Matrix Market coordinate file, its stored entries in storage order with
-    values written exactly. `field` defaults from the dtype (`pattern` writes
-    coordinates only)."""
+    Matrix Market coordinate file (`scipy.io.mmwrite`; a path, compressed by a
+    `.gz` / `.bz2` suffix, or an open file), its stored entries in storage
+    order with values written exactly. `field` defaults from the dtype
+    (`pattern` writes coordinates only)."""
     shape, coords, values = tensor_entries(tensor)
     if len(shape) != 2:
         raise ValueError(f"Matrix Market files hold matrices, got shape {shape}")
@@ -659,13 +694,20 @@ def write_mtx(
         raise ValueError(f"cannot write {values.dtype} values as integers")
     if field != "complex" and values.dtype.kind == "c":
         raise ValueError(f"cannot write complex values as {field}")
-    head = f"%%MatrixMarket matrix coordinate {field} general\n"
-    if comment:
-        head += "".join(f"%{line}\n" for line in comment.split("\n"))
-    head += f"{shape[0]} {shape[1]} {coords.shape[0]}\n"
-    body = _entry_text(coords, None if field == "pattern" else _exact(values))
-    with open(os.fspath(path), "w", encoding="ascii") as f:
-        f.write(head + body)
+    import scipy.io
+    import scipy.sparse as sp
+
+    matrix = sp.coo_array((values, (coords[:, 0], coords[:, 1])), shape=shape)
+    # Into memory: scipy's writer seeks in its stream, which a compressed file
+    # or a pipe cannot do, and adds `.mtx` to a path without it.
+    text = io.BytesIO()
+    scipy.io.mmwrite(text, matrix, comment=comment, field=field, symmetry="general")
+    _write_bytes(file, text.getvalue())
+
+
+def _entry_text(coords: IntArray, values: list[str]) -> str:
+    rows = [" ".join(map(str, c)) for c in (coords + 1).tolist()]
+    return "".join(f"{r} {v}\n" for r, v in zip(rows, values, strict=True))
 
 
 def frostt_text(shape: Sequence[int], coords: IntArray, values: list[str]) -> str:
@@ -677,6 +719,15 @@ def frostt_text(shape: Sequence[int], coords: IntArray, values: list[str]) -> st
         f"{' '.join(map(str, shape))}\n"
     )
     return head + _entry_text(coords, values)
+
+
+def _exact(values: AnyArray) -> list[str]:
+    """Values written so that reading them back gives the same numbers."""
+    if values.dtype.kind == "c":
+        return [f"{v.real!r} {v.imag!r}" for v in values.astype(np.complex128).tolist()]
+    if values.dtype.kind in "iub":
+        return [str(int(v)) for v in values.tolist()]
+    return [repr(float(v)) for v in values.tolist()]
 
 
 def write_tns(path: PathLike, tensor: Any) -> None:

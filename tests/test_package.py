@@ -1,0 +1,53 @@
+"""The package as a user meets it: `dir(xsparse)` lists the API before any
+of it loads, and `python -m xsparse` answers `--version` and `--help`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from importlib.metadata import version
+from typing import cast
+
+import llvmlite.binding as llvm
+
+import xsparse
+
+
+def run_python(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def test_dir_lists_the_lazy_api_without_loading_it() -> None:
+    script = (
+        "import sys, xsparse; names = dir(xsparse); "
+        "print(sorted(names)); print('xsparse.backend.kernel' in sys.modules)"
+    )
+    names, loaded = run_python("-c", script).splitlines()
+    for name in xsparse.__all__:
+        assert repr(name) in names, name
+    assert loaded == "False"
+
+
+def test_version() -> None:
+    line = run_python("-m", "xsparse", "--version").strip()
+    llvm_version_info = cast("tuple[int, int, int]", llvm.llvm_version_info)
+    llvm_version = ".".join(map(str, llvm_version_info))
+    assert line == (
+        f"xsparse {xsparse.__version__} (xDSL {version('xdsl')}, "
+        f"llvmlite {version('llvmlite')}, LLVM {llvm_version})"
+    )
+    assert re.fullmatch(
+        r"xsparse \S+ \(xDSL \S+, llvmlite \S+, LLVM \d+\.\d+\.\d+\)", line
+    )
+
+
+def test_help() -> None:
+    text = run_python("-m", "xsparse", "--help")
+    assert text.startswith("usage: python -m xsparse")
+    for name in ("xsparse-opt", "xsparse-run", "xsparse.compile", "--version"):
+        assert name in text
+    assert run_python("-m", "xsparse") == text
