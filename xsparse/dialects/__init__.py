@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from xdsl.ir import Dialect
 
+from xsparse.dialects.gpu_ext import extend_gpu
 from xsparse.dialects.linalg_ext import extend_linalg
 from xsparse.dialects.scf_ext import extend_scf
 from xsparse.dialects.xdsl_ext import extend_xdsl_dialects
@@ -11,6 +12,7 @@ from xsparse.dialects.xdsl_ext import extend_xdsl_dialects
 extend_linalg()
 extend_scf()
 extend_xdsl_dialects()
+extend_gpu()
 
 
 def get_sparse_tensor() -> Dialect:

@@ -8,11 +8,16 @@ them (and `arith.index_castui`, `memref.realloc`, an `arith.select` that takes a
 vector condition) to xDSL's dialect objects, so that any context that
 loads those dialects afterwards (xsparse-opt, xdsl-opt with the xsparse
 universe) parses and prints them. Importing `xsparse.dialects` calls it.
+
+It also gives the builtin tensor type MLIR's `VerifiableTensorEncoding` hook:
+an encoding that implements `VerifiableTensorEncoding` is checked against the
+tensor's shape and element type as the type is parsed.
 """
 
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -52,9 +57,10 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xsparse.dialects.type_guards import is_vector_type
@@ -496,11 +502,52 @@ VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
 )
 
 
-def _extend(dialect: Dialect, ops: tuple[type[Operation], ...]) -> None:
-    """Add `ops` to `dialect`, replacing any op of the same name."""
+def extend_dialect(
+    dialect: Dialect,
+    ops: Sequence[type[Operation]],
+    attrs: Sequence[type[Attribute]] = (),
+) -> None:
+    """Add `ops` and `attrs` to `dialect`, replacing any of the same name."""
     names = {op.name for op in ops}
     kept = [op for op in dialect.operations if op.name not in names]
     dialect._operations[:] = kept + list(ops)
+    attr_names = {attr.name for attr in attrs}
+    kept_attrs = [a for a in dialect.attributes if a.name not in attr_names]
+    dialect._attributes[:] = kept_attrs + list(attrs)
+
+
+class VerifiableTensorEncoding(ABC):
+    """MLIR's `VerifiableTensorEncoding` interface: an encoding attribute that
+    checks itself against the shape and element type of the tensor it types."""
+
+    @abstractmethod
+    def verify_encoding(self, shape: Sequence[int], element_type: Attribute) -> None:
+        """Raise VerifyException with MLIR's message when the encoding does not
+        fit a tensor of this shape and element type."""
+
+
+# Private: xDSL 0.74 parses `tensor<...>` in `AttrParser._parse_tensor_attrs`
+# only, with no hook for the encoding.
+_parse_tensor_type = AttrParser._parse_tensor_attrs  # pyright: ignore[reportPrivateUsage]
+
+
+def _parse_verified_tensor_type(parser: AttrParser) -> Attribute:
+    tensor = _parse_tensor_type(parser)
+    if isinstance(tensor, TensorType):
+        encoding = tensor.encoding
+        if isinstance(encoding, VerifiableTensorEncoding):
+            try:
+                encoding.verify_encoding(tensor.get_shape(), tensor.element_type)
+            except VerifyException as e:
+                # MLIR reports at the token after the encoding: the `>`.
+                parser.raise_error(str(e), parser.pos, parser.pos + 1)
+    return tensor
+
+
+def _verify_tensor_encodings() -> None:
+    """Check a `VerifiableTensorEncoding` when its tensor type is parsed, as
+    MLIR's type parser does."""
+    AttrParser._parse_tensor_attrs = _parse_verified_tensor_type  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
 
 
 def _linear_time_string_literals() -> None:
@@ -515,11 +562,12 @@ def _linear_time_string_literals() -> None:
 def extend_xdsl_dialects() -> None:
     """Append the ops above to xDSL's dialects of the same name (idempotent)."""
     _linear_time_string_literals()
-    _extend(Arith, ARITH_EXTENSION_OPS)
-    _extend(Bufferization, BUFFERIZATION_EXTENSION_OPS)
-    _extend(MemRef, MEMREF_EXTENSION_OPS)
-    _extend(LLVM, LLVM_EXTENSION_OPS)
-    _extend(Vector, VECTOR_EXTENSION_OPS)
+    _verify_tensor_encodings()
+    extend_dialect(Arith, ARITH_EXTENSION_OPS)
+    extend_dialect(Bufferization, BUFFERIZATION_EXTENSION_OPS)
+    extend_dialect(MemRef, MEMREF_EXTENSION_OPS)
+    extend_dialect(LLVM, LLVM_EXTENSION_OPS)
+    extend_dialect(Vector, VECTOR_EXTENSION_OPS)
     _allow_vector_conditions()
     _allow_vector_casts()
     _allow_vector_geps()

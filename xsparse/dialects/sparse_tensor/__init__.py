@@ -5,6 +5,7 @@ from xdsl.ir import Dialect
 from xsparse.dialects.sparse_tensor.encoding import (
     DimSlice,
     Encoding,
+    SparseTensorDimSliceAttr,
     SparseTensorEncodingAttr,
 )
 from xsparse.dialects.sparse_tensor.levels import LEVEL_FORMATS, LevelFormat, LevelType
@@ -14,7 +15,7 @@ from xsparse.dialects.sparse_tensor.types import SPARSE_TENSOR_ATTRS
 SparseTensor = Dialect(
     "sparse_tensor",
     list(SPARSE_TENSOR_OPS),
-    [SparseTensorEncodingAttr, *SPARSE_TENSOR_ATTRS],
+    [SparseTensorEncodingAttr, SparseTensorDimSliceAttr, *SPARSE_TENSOR_ATTRS],
 )
 
 __all__ = [
@@ -24,5 +25,6 @@ __all__ = [
     "LevelFormat",
     "LevelType",
     "SparseTensor",
+    "SparseTensorDimSliceAttr",
     "SparseTensorEncodingAttr",
 ]

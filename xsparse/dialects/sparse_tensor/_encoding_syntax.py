@@ -312,13 +312,25 @@ def print_affine(expr: AffineExpr, strong: bool = False) -> str:
 # ---------------------------------------------------------------------------
 
 
-@dataclass
-class ParsedSlice:
-    """`#sparse_tensor<slice(offset, size, stride)>`, None for `?`."""
+@dataclass(frozen=True)
+class DimSlice:
+    """`#sparse_tensor<slice(offset, size, stride)>`; None stands for `?`."""
 
     offset: int | None
     size: int | None
     stride: int | None
+
+    def parameters(self) -> str:
+        """`(offset, size, stride)` as MLIR prints it."""
+        values = (self.offset, self.size, self.stride)
+        return "(" + ", ".join("?" if v is None else str(v) for v in values) + ")"
+
+    def __str__(self) -> str:
+        return f"#sparse_tensor<slice{self.parameters()}>"
+
+
+DEFAULT_SLICE = DimSlice(0, None, 1)
+"""The slice MLIR gives an unsliced dimension of a sliced encoding."""
 
 
 @dataclass
@@ -328,7 +340,7 @@ class ParsedEncoding:
     name_span: Span
     """Where MLIR reports verification errors: the `encoding` mnemonic."""
     lvl_types: list[LevelType] = field(default_factory=lambda: [])
-    dim_slices: list[ParsedSlice] = field(default_factory=lambda: [])
+    dim_slices: list[DimSlice] = field(default_factory=lambda: [])
     num_dims: int = 0
     num_symbols: int = 0
     lvl_exprs: tuple[AffineExpr, ...] = ()
@@ -448,10 +460,9 @@ class EncodingParser:
 
     # -- the attribute ----------------------------------------------------------
 
-    def _check_balanced(self) -> None:
-        """MLIR first scans a pretty dialect attribute's body for balanced
-        punctuation (Parser::parseDialectSymbolBody)."""
-        lt = self.tok.span
+    def check_balanced(self, lt: Span) -> None:
+        """MLIR first scans a pretty dialect attribute's body, from its `<` at
+        `lt`, for balanced punctuation (Parser::parseDialectSymbolBody)."""
         text = lt.input.content
         stack: list[str] = []
         closing = {">": "<", "]": "[", ")": "(", "}": "{"}
@@ -494,7 +505,7 @@ class EncodingParser:
                     return
 
     def parse(self) -> ParsedEncoding:
-        self._check_balanced()
+        self.check_balanced(self.tok.span)
         self.expect("<")
         self.expect("{")
         while self.is_ident():
@@ -611,7 +622,7 @@ class EncodingParser:
         declared_lvls = counts["l"]
 
         dim_exprs: list[AffineExpr | None] = []
-        slices: list[ParsedSlice | None] = []
+        slices: list[DimSlice | None] = []
 
         def dim_spec() -> None:
             bind("d")
@@ -674,19 +685,21 @@ class EncodingParser:
         # Level types and slices accumulate over repeated `map` keys, as in MLIR.
         self.result.lvl_types.extend(lvl_types)
         if any(s is not None for s in slices):
-            self.result.dim_slices.extend(s or ParsedSlice(0, None, 1) for s in slices)
+            self.result.dim_slices.extend(s or DEFAULT_SLICE for s in slices)
 
-    def _parse_slice(self) -> ParsedSlice:
-        """`#sparse_tensor<slice(offset, size, stride)>`, MLIR 22's
-        SparseTensorDimSliceAttr: parsed first, then verified."""
+    def _parse_slice(self) -> DimSlice:
+        """`#sparse_tensor<slice(offset, size, stride)>` (or an alias of one),
+        MLIR 22's SparseTensorDimSliceAttr: parsed first, then verified."""
         start = self.tok.span
         if (
             self.tok.kind != MLIRTokenKind.HASH_IDENT
             or self.tok.text != "#sparse_tensor"
         ):
-            # Anything else is an attribute, but not a slice.
-            self._parse_attribute()
-            self.error("expected SparseTensorDimSliceAttr", start)
+            # Anything else is an attribute, a slice only through an alias.
+            parsed = getattr(self._parse_attribute(), "data", None)
+            if not isinstance(parsed, DimSlice):
+                self.error("expected SparseTensorDimSliceAttr", start)
+            return parsed
         advance(self.p)  # `#sparse_tensor`
         self.expect("<")
         keyword = self.tok
@@ -695,6 +708,13 @@ class EncodingParser:
         if keyword.text != "slice":
             self.error(f"unknown attribute `{keyword.text}` in dialect `sparse_tensor`")
         _, name_span = self.ident()
+        slice_ = self.slice_parameters(name_span)
+        self.expect(">")
+        return slice_
+
+    def slice_parameters(self, name_span: Span) -> DimSlice:
+        """`(offset, size, stride)` after the `slice` mnemonic at `name_span`,
+        where MLIR reports a zero size or stride."""
         self.expect("(")
         values: list[int | None] = []
         for i in range(3):
@@ -715,12 +735,11 @@ class EncodingParser:
                 self.error("expect positive value or ? for slice offset/size/stride")
             values.append(value)
         self.expect(")")
-        self.expect(">")
         offset, size, stride = values
         for what, value in (("size", size), ("stride", stride)):
             if value == 0:
                 self.error(f"expect positive value or ? for slice {what}", name_span)
-        return ParsedSlice(offset, size, stride)
+        return DimSlice(offset, size, stride)
 
     def _parse_lvl_type(self) -> LevelType:
         span = self.tok.span
@@ -964,3 +983,19 @@ class AffineExprParser:
             else "expected affine expression"
         )
         raise AssertionError("unreachable")
+
+
+def parse_slice_parameters(parser: AttrParser) -> DimSlice:
+    """The `(offset, size, stride)` of a standalone `#sparse_tensor<slice...>`,
+    read right after its `slice` mnemonic, with MLIR 22's messages."""
+    text = peek(parser).span.input
+
+    def token_before(pos: int, length: int) -> Span:
+        while pos > 0 and text.content[pos - 1].isspace():
+            pos -= 1
+        return Span(pos - length, pos, text)
+
+    name_span = token_before(parser.pos, len("slice"))
+    syntax = EncodingParser(parser)
+    syntax.check_balanced(token_before(name_span.start, 1))
+    return syntax.slice_parameters(name_span)

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.complex import ComplexNumberAttr
-from xdsl.ir import Attribute, Data
+from xdsl.ir import Attribute, Data, OpaqueSyntaxAttribute
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineConstantExpr,
@@ -33,12 +33,15 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.sparse_tensor._encoding_syntax import (
+    DEFAULT_SLICE,
     FLOORDIV,
     MOD,
+    DimSlice,
     EncodingParser,
     ParsedEncoding,
     add,
     mul,
+    parse_slice_parameters,
     print_affine,
 )
 from xsparse.dialects.sparse_tensor.levels import (
@@ -50,26 +53,31 @@ from xsparse.dialects.sparse_tensor.levels import (
     STRUCTURED,
     LevelType,
 )
+from xsparse.dialects.xdsl_ext import VerifiableTensorEncoding
 from xsparse.errors import XSparseError, format_parse_error
 
 
-@dataclass(frozen=True)
-class DimSlice:
-    """`#sparse_tensor<slice(offset, size, stride)>`; None stands for `?`."""
+@irdl_attr_definition
+class SparseTensorDimSliceAttr(Data[DimSlice], OpaqueSyntaxAttribute):
+    """`#sparse_tensor<slice(offset, size, stride)>` (SparseTensorDimSliceAttr),
+    `?` for a dynamic value; encodings hold it as a `DimSlice` per dimension."""
 
-    offset: int | None
-    size: int | None
-    stride: int | None
+    name = "sparse_tensor.slice"
 
-    def __str__(self) -> str:
-        parts = (
-            "?" if v is None else str(v) for v in (self.offset, self.size, self.stride)
-        )
-        return f"#sparse_tensor<slice({', '.join(parts)})>"
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> DimSlice:
+        return parse_slice_parameters(parser)
 
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(self.data.parameters())
 
-DEFAULT_SLICE = DimSlice(0, None, 1)
-"""The slice MLIR gives an unsliced dimension of a sliced encoding."""
+    def verify(self) -> None:
+        offset, size, stride = self.data.offset, self.data.size, self.data.stride
+        if offset is not None and offset < 0:
+            raise VerifyException("expect non-negative value or ? for slice offset")
+        for what, value in (("size", size), ("stride", stride)):
+            if value is not None and value <= 0:
+                raise VerifyException(f"expect positive value or ? for slice {what}")
 
 
 @dataclass(frozen=True)
@@ -323,38 +331,40 @@ def _is_zero(attr: Attribute) -> bool:
     )
 
 
+def tensor_error(
+    data: Encoding, shape: Sequence[int], element: Attribute
+) -> str | None:
+    """The first violated rule of MLIR 22's `verifyEncoding` for a tensor of
+    this shape and element type, or None."""
+    message = data_error(data)
+    if message is not None:
+        return message
+    if not shape:
+        return "expected non-scalar sparse tensor"
+    if data.dim_rank != len(shape):
+        return f"dimension-rank mismatch between encoding and tensor shape: {data.dim_rank} != {len(shape)}"
+    for kind, value in (
+        ("explicit", data.explicit_val),
+        ("implicit", data.implicit_val),
+    ):
+        if value is not None and _element_of(value) != element:
+            return (
+                f"{kind} value type mismatch between encoding and tensor element type: "
+                f"'{_element_of(value)}' != '{element}'"
+            )
+    if data.implicit_val is not None and not _is_zero(data.implicit_val):
+        return "implicit value must be zero"
+    return None
+
+
 def verify_encoding_for_tensor(
     enc: SparseTensorEncodingAttr | Encoding, tensor_type: TensorType[Attribute]
 ) -> None:
-    """MLIR 22's `verifyEncoding`: the encoding against the tensor it types.
-
-    xDSL's TensorType has no hook for its encoding, so callers (op verifiers,
-    a module-wide type check) call this; raises VerifyException."""
+    """MLIR 22's `verifyEncoding`: the encoding against the tensor it types;
+    raises VerifyException. (The parser checks every tensor type it reads;
+    this checks the types that passes and Python code build.)"""
     data = enc.data if isinstance(enc, SparseTensorEncodingAttr) else enc
-    message = data_error(data)
-    if message is None:
-        dim_rank = len(tensor_type.get_shape())
-        element = tensor_type.element_type
-        if dim_rank == 0:
-            message = "expected non-scalar sparse tensor"
-        elif data.dim_rank != dim_rank:
-            message = f"dimension-rank mismatch between encoding and tensor shape: {data.dim_rank} != {dim_rank}"
-        elif (
-            data.explicit_val is not None and _element_of(data.explicit_val) != element
-        ):
-            message = (
-                "explicit value type mismatch between encoding and tensor element type: "
-                f"'{_element_of(data.explicit_val)}' != '{element}'"
-            )
-        elif (
-            data.implicit_val is not None and _element_of(data.implicit_val) != element
-        ):
-            message = (
-                "implicit value type mismatch between encoding and tensor element type: "
-                f"'{_element_of(data.implicit_val)}' != '{element}'"
-            )
-        elif data.implicit_val is not None and not _is_zero(data.implicit_val):
-            message = "implicit value must be zero"
+    message = tensor_error(data, tensor_type.get_shape(), tensor_type.element_type)
     if message is not None:
         raise VerifyException(message)
 
@@ -388,7 +398,7 @@ def _build(parsed: ParsedEncoding) -> tuple[Encoding, AffineMap | None]:
         )
         given = AffineMap(len(parsed.lvl_exprs), parsed.num_symbols, exprs)
     lvl_to_dim = infer_lvl_to_dim(dim_to_lvl) or AffineMap(len(parsed.lvl_types), 0, ())
-    slices = tuple(DimSlice(s.offset, s.size, s.stride) for s in parsed.dim_slices)
+    slices = tuple(parsed.dim_slices)
     enc = Encoding(
         dim_to_lvl=dim_to_lvl,
         lvl_to_dim=lvl_to_dim,
@@ -403,7 +413,7 @@ def _build(parsed: ParsedEncoding) -> tuple[Encoding, AffineMap | None]:
 
 
 @irdl_attr_definition
-class SparseTensorEncodingAttr(Data[Encoding]):
+class SparseTensorEncodingAttr(Data[Encoding], VerifiableTensorEncoding):
     """`#sparse_tensor.encoding<{ map = ..., posWidth = ..., ... }>`."""
 
     name = "sparse_tensor.encoding"
@@ -465,6 +475,11 @@ class SparseTensorEncodingAttr(Data[Encoding]):
 
     def verify(self) -> None:
         message = data_error(self.data)
+        if message is not None:
+            raise VerifyException(message)
+
+    def verify_encoding(self, shape: Sequence[int], element_type: Attribute) -> None:
+        message = tensor_error(self.data, shape, element_type)
         if message is not None:
             raise VerifyException(message)
 
@@ -652,6 +667,7 @@ __all__ = [
     "DEFAULT_SLICE",
     "DimSlice",
     "Encoding",
+    "SparseTensorDimSliceAttr",
     "SparseTensorEncodingAttr",
     "block_sizes",
     "infer_lvl_to_dim",

@@ -8,7 +8,8 @@ Mirrors the direct-codegen part of MLIR 22's `-post-sparsification-rewrite`
 * `sparse_tensor.print` -> the header, `nse`, the dimension and level sizes,
   then each level's positions and coordinates and the values, printed through
   the print functions of MLIR's runner utilities (`printU64`, `printOpen`, ...)
-  exactly as `mlir-runner` prints them;
+  exactly as `mlir-runner` prints them, buffers as MLIR 22 would hold them
+  (`mlir_layout`);
 * `sparse_tensor.number_of_entries` -> the size of the values buffer;
 * `sparse_tensor.convert` of a sparse tensor to a dense one -> a zero-filled
   buffer and a loop nest over the stored entries.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -38,7 +40,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -48,7 +50,16 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, PrintOp
+from xsparse.dialects.sparse_tensor.levels import (
+    LOOSE_COMPRESSED,
+    STRUCTURED,
+    LevelType,
+)
+from xsparse.dialects.sparse_tensor.ops_conversion import (
+    AssembleOp,
+    ConvertOp,
+    PrintOp,
+)
 from xsparse.dialects.sparse_tensor.ops_storage import (
     CrdTranslateOp,
     NumberOfEntriesOp,
@@ -67,6 +78,7 @@ from xsparse.transforms.codegen_utils.stored_entries import (
     level_sizes,
 )
 from xsparse.transforms.errors import LocatingApplier, PassFailure
+from xsparse.transforms.storage.level_buffers import is_nonzero
 
 
 def print_text(e: Emitter, text: str) -> None:
@@ -120,12 +132,12 @@ def print_values(e: Emitter, values: Sequence[SSAValue]) -> None:
 def print_buffer(
     e: Emitter,
     buffer: SSAValue,
-    size: SSAValue | None = None,
     elements: Callable[[Emitter, SSAValue], Sequence[SSAValue]] | None = None,
+    trailing: SSAValue | None = None,
 ) -> None:
-    """`( a, b, c )` of the first `size` elements of a 1-D buffer, or of
-    `elements(i)` for each i (several values per i, all comma-separated)."""
-    n = size if size is not None else e.dim(buffer)
+    """`( a, b, c )` of the elements of a 1-D buffer, or of `elements(i)` for
+    each i (several values per i, all comma-separated), then `trailing`."""
+    n = e.dim(buffer)
     print_punctuation(e, "printOpen")
 
     def one(b: Emitter, i: SSAValue) -> None:
@@ -141,7 +153,112 @@ def print_buffer(
             print_scalar(b, item)
 
     e.for_each(e.index(0), n, one)
+    if trailing is not None:
+        e.when(e.cmp(n, "ne", e.index(0)), lambda c: print_punctuation(c, "printComma"))
+        print_scalar(e, trailing)
     print_punctuation(e, "printClose")
+
+
+Keep = Callable[[Emitter, SSAValue], SSAValue]
+"""Whether the entry at a position is printed (an i1)."""
+
+
+def print_kept(e: Emitter, buffer: SSAValue, keep: Keep) -> None:
+    """`( a, b, c )` of the elements i of a 1-D buffer where `keep(i)` holds."""
+    print_punctuation(e, "printOpen")
+
+    def one(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        printed = carried[0]
+
+        def emit(c: Emitter) -> list[SSAValue]:
+            c.when(
+                c.cmp(printed, "ne", c.index(0)),
+                lambda d: print_punctuation(d, "printComma"),
+            )
+            print_scalar(c, c.load(buffer, [i]))
+            return [c.add(printed, c.index(1))]
+
+        return b.branch(keep(b, i), emit, lambda c: [printed])
+
+    e.loop(e.index(0), e.dim(buffer), [e.index(0)], one)
+    print_punctuation(e, "printClose")
+
+
+def count_kept(e: Emitter, size: SSAValue, keep: Keep) -> SSAValue:
+    """How many positions below `size` `keep` holds for."""
+
+    def one(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        step = b.select(keep(b, i), b.index(1), b.index(0))
+        return [b.add(carried[0], step)]
+
+    return e.loop(e.index(0), size, [e.index(0)], one)[0]
+
+
+def last_or_zero(e: Emitter, buffer: SSAValue) -> SSAValue:
+    """The last element of a 1-D buffer, 0 when it is empty."""
+    n = e.dim(buffer)
+    zero = e.constant(0, buffer_element_type(buffer))
+    return e.branch(
+        e.cmp(n, "eq", e.index(0)),
+        lambda b: [zero],
+        lambda b: [b.load(buffer, [b.sub(n, b.index(1))])],
+    )[0]
+
+
+def buffer_element_type(buffer: SSAValue) -> Attribute:
+    t = buffer.type
+    assert isinstance(t, MemRefType)
+    return cast(MemRefType[Attribute], t).element_type
+
+
+@dataclass(frozen=True)
+class MlirLayout:
+    """What MLIR 22's storage of a tensor holds that xsparse's does not, so
+    that the print shows MLIR's buffers. MLIR stores no padding in 2:4 blocks
+    (xsparse pads a block with fewer than 2 nonzeros with explicit zeros,
+    which MLIR's own kernels need but its conversions leave out); the
+    positions of a `loose_compressed` level that MLIR builds end with one more
+    entry, a repeat of the last (the initial entry of MLIR's positions
+    buffers). A tensor assembled from the program's buffers is printed as
+    given, as MLIR prints it."""
+
+    skip_padding: bool
+    trailing_position: bool
+
+    @staticmethod
+    def of(tensor: SSAValue, stt: SparseTensorType) -> MlirLayout:
+        if isinstance(tensor.owner, AssembleOp):
+            return MlirLayout(skip_padding=False, trailing_position=False)
+        structured = stt.lvl_types[-1].format is STRUCTURED
+        return MlirLayout(skip_padding=structured, trailing_position=True)
+
+
+def print_positions(
+    e: Emitter, positions: SSAValue, lt: LevelType, layout: MlirLayout
+) -> None:
+    trailing = lt.format is LOOSE_COMPRESSED and layout.trailing_position
+    print_buffer(
+        e, positions, trailing=last_or_zero(e, positions) if trailing else None
+    )
+
+
+def print_coordinates(
+    e: Emitter, tensor: SSAValue, stt: SparseTensorType, level: int, keep: Keep | None
+) -> None:
+    """crd[level], or the interleaved crd buffers of the AoS COO region that
+    starts at `level`."""
+    aos = stt.aos_coo_start
+    if level < aos:
+        crd = e.value(ToCoordinatesOp(tensor, level))
+        if keep is None:
+            print_buffer(e, crd)
+        else:
+            print_kept(e, crd, keep)
+        return
+    crds = [e.value(ToCoordinatesOp(tensor, k)) for k in range(aos, stt.lvl_rank)]
+    print_buffer(
+        e, crds[0], elements=lambda b, i, crds=crds: [b.load(c, [i]) for c in crds]
+    )
 
 
 class LowerPrint(RewritePattern):
@@ -156,10 +273,16 @@ class LowerPrint(RewritePattern):
         if stt is None or not stt.has_encoding:
             return
         e = Emitter(rewriter, InsertPoint.before(op))
+        layout = MlirLayout.of(tensor, stt)
         newline = "printNewline"
         print_text(e, "---- Sparse Tensor ----\n")
         values = e.value(ToValuesOp(tensor))
-        nse = e.dim(values)
+
+        def nonzero(b: Emitter, i: SSAValue) -> SSAValue:
+            return is_nonzero(b, b.load(values, [i]))
+
+        keep = nonzero if layout.skip_padding else None
+        nse = e.dim(values) if keep is None else count_kept(e, e.dim(values), keep)
         print_text(e, "nse = ")
         print_scalar(e, nse)
         print_punctuation(e, newline)
@@ -170,30 +293,20 @@ class LowerPrint(RewritePattern):
         print_text(e, "lvl = ")
         print_values(e, lvl)
         print_punctuation(e, newline)
-        aos = stt.aos_coo_start
         for level, lt in enumerate(stt.lvl_types):
             if lt.format.has_positions:
                 print_text(e, f"pos[{level}] : ")
-                print_buffer(e, e.value(ToPositionsOp(tensor, level)))
+                print_positions(e, e.value(ToPositionsOp(tensor, level)), lt, layout)
                 print_punctuation(e, newline)
-            if not lt.format.has_coordinates or level > aos:
-                continue
-            print_text(e, f"crd[{level}] : ")
-            if level < aos:
-                print_buffer(e, e.value(ToCoordinatesOp(tensor, level)))
-            else:
-                crds = [
-                    e.value(ToCoordinatesOp(tensor, k))
-                    for k in range(aos, stt.lvl_rank)
-                ]
-                print_buffer(
-                    e,
-                    crds[0],
-                    elements=lambda b, i, crds=crds: [b.load(c, [i]) for c in crds],
-                )
-            print_punctuation(e, newline)
+            if lt.format.has_coordinates and level <= stt.aos_coo_start:
+                print_text(e, f"crd[{level}] : ")
+                print_coordinates(e, tensor, stt, level, keep)
+                print_punctuation(e, newline)
         print_text(e, "values : ")
-        print_buffer(e, values)
+        if keep is None:
+            print_buffer(e, values)
+        else:
+            print_kept(e, values, keep)
         print_punctuation(e, newline)
         print_text(e, "----\n")
         rewriter.erase(op)

@@ -411,6 +411,49 @@
 
 // -----
 
+// Slice through an alias of something else.
+#n = [1]
+// expected-error@+1 {{expected SparseTensorDimSliceAttr}}
+#e = #sparse_tensor.encoding<{ map = (d0 : #n) -> (d0 : compressed) }>
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:44: error: expected SparseTensorDimSliceAttr
+
+// -----
+
+// A slice on its own: zero size.
+// expected-error@+1 {{expect positive value or ? for slice size}}
+#s = #sparse_tensor<slice(1, 0, 1)>
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:21: error: expect positive value or ? for slice size
+
+// -----
+
+// A slice on its own: zero stride, as an attribute value.
+// expected-error@+1 {{expect positive value or ? for slice stride}}
+func.func private @f() attributes {s = #sparse_tensor<slice(1, 4, 0)>}
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:55: error: expect positive value or ? for slice stride
+
+// -----
+
+// A slice on its own: negative offset.
+// expected-error@+1 {{expect positive value or ? for slice offset/size/stride}}
+#s = #sparse_tensor<slice(-1, 4, 1)>
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:29: error: expect positive value or ? for slice offset/size/stride
+
+// -----
+
+// A slice on its own: two values.
+// expected-error@+1 {{expected ','}}
+#s = #sparse_tensor<slice(1, 4)>
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:31: error: expected ','
+
+// -----
+
+// A slice on its own: unbalanced.
+// expected-error@+1 {{unbalanced '<' character in pretty dialect name}}
+#s = #sparse_tensor<slice 1, 4, 1)>
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:20: error: unbalanced '<' character in pretty dialect name
+
+// -----
+
 // Slice unknown.
 // expected-error@+1 {{unknown attribute `foo` in dialect `sparse_tensor`}}
 #e = #sparse_tensor.encoding<{ map = (d0 : #sparse_tensor<foo(0, 4, 1)>) -> (d0 : compressed) }>
@@ -520,3 +563,72 @@
 // expected-error@+1 {{missing right operand of binary operator}}
 #e = #sparse_tensor.encoding<{ map = (d0) -> (d0 + 1.5 : dense) }>
 // CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:52: error: missing right operand of binary operator
+
+// -----
+
+// The encoding against the tensor type it is used in: MLIR's verifyEncoding,
+// reported at the `>` that closes the tensor type.
+
+// Dimension rank.
+#e = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
+// expected-error@+1 {{dimension-rank mismatch between encoding and tensor shape: 2 != 1}}
+func.func @f(%a: tensor<4xf32, #e>) { return }
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:34: error: dimension-rank mismatch between encoding and tensor shape: 2 != 1
+
+// -----
+
+// Dimension rank, in a type alias and an op's result type.
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>
+// expected-error@+1 {{dimension-rank mismatch between encoding and tensor shape: 1 != 2}}
+!t = tensor<4x?xf64, #e>
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:24: error: dimension-rank mismatch between encoding and tensor shape: 1 != 2
+
+// -----
+
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>
+func.func @f() {
+  // expected-error@+1 {{dimension-rank mismatch between encoding and tensor shape: 1 != 3}}
+  %0 = tensor.empty() : tensor<2x3x4xf32, #e>
+  // CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:45: error: dimension-rank mismatch between encoding and tensor shape: 1 != 3
+  return
+}
+
+// -----
+
+// Scalar.
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>
+// expected-error@+1 {{expected non-scalar sparse tensor}}
+func.func @f(%a: tensor<f32, #e>) { return }
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:32: error: expected non-scalar sparse tensor
+
+// -----
+
+// Explicit value type.
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed), explicitVal = 1 : i32 }>
+// expected-error@+1 {{explicit value type mismatch between encoding and tensor element type: 'i32' != 'f32'}}
+func.func @f(%a: tensor<4xf32, #e>) { return }
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:34: error: explicit value type mismatch between encoding and tensor element type: 'i32' != 'f32'
+
+// -----
+
+// Explicit complex value type.
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed), explicitVal = #complex.number<:f32 1.0, 0.0> }>
+// expected-error@+1 {{explicit value type mismatch between encoding and tensor element type: 'complex<f32>' != 'f64'}}
+func.func @f(%a: tensor<4xf64, #e>) { return }
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:34: error: explicit value type mismatch between encoding and tensor element type: 'complex<f32>' != 'f64'
+
+// -----
+
+// Implicit value type.
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed), implicitVal = 0 : i32 }>
+// expected-error@+1 {{implicit value type mismatch between encoding and tensor element type: 'i32' != 'f32'}}
+func.func @f(%a: tensor<4xf32, #e>) { return }
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:34: error: implicit value type mismatch between encoding and tensor element type: 'i32' != 'f32'
+
+// -----
+
+// Implicit value not zero.
+#e = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed), implicitVal = 1.0 : f32 }>
+// expected-error@+1 {{implicit value must be zero}}
+func.func @f(%a: tensor<4xf32, #e>) { return }
+// CHECK: encoding-invalid.mlir:[[# @LINE - 1]]:34: error: implicit value must be zero

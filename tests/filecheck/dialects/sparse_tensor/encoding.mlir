@@ -366,6 +366,17 @@ func.func private @comment_inside(tensor<?x?xf32, #comment_inside>)
 // CHECK-LABEL: func.func private @comment_inside
 // CHECK-SAME: (tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>) -> ()
 
+// -----
+
+// A dimension slice on its own (MLIR's SparseTensorDimSliceAttr): an attribute
+// value, an alias, and a slice of an encoding given by that alias.
+#slice = #sparse_tensor<slice(1, 4, 1)>
+#slice_alias = #sparse_tensor.encoding<{ map = (i : #slice, j) -> (i : dense, j : compressed) }>
+func.func private @slice_attr(tensor<?x?xf64, #slice_alias>) attributes {a_static = #slice, b_dynamic = #sparse_tensor<slice(?, ?, ?)>, c_list = [#sparse_tensor<slice( 0 , ? , 2 )>, #sparse_tensor<slice(3, 1, ?)>]}
+// CHECK-LABEL: func.func private @slice_attr
+// CHECK-SAME: (tensor<?x?xf64, #sparse_tensor.encoding<{ map = (d0 : #sparse_tensor<slice(1, 4, 1)>, d1 : #sparse_tensor<slice(0, ?, 1)>) -> (d0 : dense, d1 : compressed) }>>) -> ()
+// CHECK-SAME: attributes {a_static = #sparse_tensor<slice(1, 4, 1)>, b_dynamic = #sparse_tensor<slice(?, ?, ?)>, c_list = [#sparse_tensor<slice(0, ?, 2)>, #sparse_tensor<slice(3, 1, ?)>]}
+
 // LEGACY-SPELLINGS follow: seed 000's spellings that MLIR 22 dropped, accepted
 // on input and printed in MLIR 22's form (mlir-interop stops here).
 
