@@ -428,3 +428,192 @@ def test_complex_kernel_is_refused_by_the_sparsifier_with_a_location() -> None:
     assert ":6:3: error: 'linalg.generic' op" in result.stderr
     assert "element type complex<f64> is not supported" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# The decisions of MLIR 22's vectorizer, run natively ------------------------
+
+OUTER = """
+#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>
+func.func @outer(%a: tensor<{m}xf64, #SV>, %x: tensor<{n}xf64>,
+                 %y: tensor<{m}x{n}xf64>) -> tensor<{m}x{n}xf64> {{
+  %0 = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>,
+                                        affine_map<(i, j) -> (j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%a, %x : tensor<{m}xf64, #SV>, tensor<{n}xf64>)
+      outs(%y : tensor<{m}x{n}xf64>) {{
+  ^bb0(%av: f64, %xv: f64, %yv: f64):
+    %r = arith.mulf %av, %xv : f64
+    linalg.yield %r : f64
+  }} -> tensor<{m}x{n}xf64>
+  return %0 : tensor<{m}x{n}xf64>
+}}
+"""
+
+ROWS = """
+#CD = #sparse_tensor.encoding<{{ map = (i, j) -> (i : compressed, j : dense) }}>
+func.func @rows(%a: tensor<{m}x{n}x{t}, #CD>, %y: tensor<{m}x{t}>) -> tensor<{m}x{t}> {{
+  %0 = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}}
+      ins(%a : tensor<{m}x{n}x{t}, #CD>) outs(%y : tensor<{m}x{t}>) {{
+  ^bb0(%av: {t}, %yv: {t}):
+    %r = arith.{op} %yv, %av : {t}
+    linalg.yield %r : {t}
+  }} -> tensor<{m}x{t}>
+  return %0 : tensor<{m}x{t}>
+}}
+"""
+
+ELEMENTWISE = """
+#SV = #sparse_tensor.encoding<{{ map = (i) -> (i : compressed) }}>
+func.func @elementwise(%a: tensor<?x{t}, #SV>, %x: tensor<?x{t}>) -> tensor<?x{t}> {{
+  %0 = linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}}
+      ins(%a : tensor<?x{t}, #SV>) outs(%x : tensor<?x{t}>) {{
+  ^bb0(%p: {t}, %o: {t}):
+    %c = arith.constant {c} : {t}
+    %r = arith.{op} %p, %c : {t}
+    linalg.yield %r : {t}
+  }} -> tensor<?x{t}>
+  return %0 : tensor<?x{t}>
+}}
+"""
+
+SHIFT_BY_SCALAR = """
+#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
+func.func @shift(%a: tensor<?xi32, #SV>, %s: tensor<i32>, %x: tensor<?xi32>)
+    -> tensor<?xi32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>,
+                                        affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%a, %s : tensor<?xi32, #SV>, tensor<i32>) outs(%x : tensor<?xi32>) {
+  ^bb0(%p: i32, %n: i32, %o: i32):
+    %r = arith.shrsi %p, %n : i32
+    linalg.yield %r : i32
+  } -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+"""
+
+
+def _vector_ops(source: str, vl: int) -> set[str]:
+    """The vector ops that `sparse-vectorization` leaves in `source`'s kernel."""
+    from xsparse.backend.kernel import make_context
+    from xsparse.diagnostics import parse_module
+    from xsparse.transforms.pipeline import sparsifier_passes
+    from xsparse.transforms.sparsifier.vectorization import SparseVectorizationPass
+
+    ctx = make_context()
+    module = parse_module(ctx, source, "<source>")
+    for p in sparsifier_passes(vl=vl):
+        p.apply(ctx, module)
+        if isinstance(p, SparseVectorizationPass):
+            break
+    return {op.name for op in module.walk() if op.name.startswith("vector.")}
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "vl", "ops"),
+    [
+        (64, 32, 8, {"vector.load", "vector.store"}),
+        (23, 29, 8, {"vector.maskedload", "vector.maskedstore"}),
+        (23, 29, 16, {"vector.maskedload", "vector.maskedstore"}),
+    ],
+)
+def test_dense_innermost_loop(m: int, n: int, vl: int, ops: set[str]) -> None:
+    """x[j] and y[i][j] at the dense loop's index: contiguous vector accesses,
+    masked unless vl divides the (static) trip count."""
+    source = OUTER.format(m=m, n=n)
+    assert ops <= _vector_ops(source, vl)
+    assert not {"vector.gather", "vector.scatter"} & _vector_ops(source, vl)
+    rng = np.random.default_rng(3)
+    a = sparse(rng, (m,), 0.4)
+    x = rng.random(n)
+    result = xsparse.compile(source, vl=vl)(
+        SparseTensor.from_dense(a, SV), x, np.zeros((m, n))
+    )
+    np.testing.assert_allclose(result, np.outer(a, x), rtol=1e-12)
+
+
+ROW_CASES: list[tuple[str, str, int, int, type[np.generic]]] = [
+    ("addf", "f64", 16, 32, np.float64),
+    ("addf", "f32", 13, 21, np.float32),
+    ("mulf", "f64", 16, 32, np.float64),
+    ("mulf", "f64", 13, 21, np.float64),
+    ("muli", "i32", 16, 32, np.int32),
+    ("muli", "i64", 13, 21, np.int64),
+]
+
+
+@pytest.mark.parametrize(("op", "t", "m", "n", "dtype"), ROW_CASES)
+@pytest.mark.parametrize("vl", [4, 8])
+def test_dense_innermost_reduction(
+    op: str, t: str, m: int, n: int, dtype: type[np.generic], vl: int
+) -> None:
+    """Rows of a (compressed, dense) matrix reduced by add or mul: the dense
+    level's values are contiguous (vector.load where vl divides the row), a
+    product starts from | 1 .. 1 r |."""
+    source = ROWS.format(m=m, n=n, t=t, op=op)
+    ops = _vector_ops(source, vl)
+    assert "vector.reduction" in ops
+    assert ("vector.load" if n % vl == 0 else "vector.maskedload") in ops
+    rng = np.random.default_rng(5)
+    a = rng.choice(np.array([-3, -2, -1, 1, 2, 3]), (m, n)).astype(dtype)
+    a[rng.random(m) < 0.3] = 0  # rows not stored
+    a[1] = 0
+    init = np.full(m, 3, dtype)
+    encoding = (
+        "#sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : dense) }>"
+    )
+    kernel = xsparse.compile(source, vl=vl)
+    result = kernel(SparseTensor.from_dense(a, encoding), init.copy())
+    expected = init + a.sum(axis=1) if op == "addf" else init * a.prod(axis=1)
+    np.testing.assert_allclose(result, expected.astype(dtype), rtol=1e-5)
+
+
+Lanewise = Callable[[np.ndarray], np.ndarray]
+
+BY_CONSTANT: list[tuple[str, str, str, type[np.generic], Lanewise]] = [
+    ("divf", "f64", "3.0", np.float64, lambda a: a / 3.0),
+    ("divf", "f32", "-2.5", np.float32, lambda a: a / np.float32(-2.5)),
+    ("divsi", "i32", "7", np.int32, lambda a: _trunc_div(a, np.full_like(a, 7))),
+    ("divui", "i64", "3", np.int64, lambda a: (a.view(np.uint64) // 3).view(np.int64)),
+    ("shli", "i32", "3", np.int32, lambda a: a << 3),
+    ("shrsi", "i64", "2", np.int64, lambda a: a >> 2),
+    ("shrui", "i32", "5", np.int32, lambda a: (a.view(np.uint32) >> 5).view(np.int32)),
+]
+
+
+@pytest.mark.parametrize(("op", "t", "c", "dtype", "expect"), BY_CONSTANT)
+@pytest.mark.parametrize("vl", [4, 16])
+def test_by_constant(
+    op: str,
+    t: str,
+    c: str,
+    dtype: type[np.generic],
+    expect: Lanewise,
+    vl: int,
+) -> None:
+    """Division and shifts by a constant of the kernel body vectorize (the
+    constant is hoisted and splat, as in MLIR 22's form of the loop); the
+    results are numpy's to the bit."""
+    source = ELEMENTWISE.format(op=op, t=t, c=c)
+    assert {"vector.maskedload", "vector.scatter"} <= _vector_ops(source, vl)
+    rng = np.random.default_rng(11)
+    a = (rng.integers(-1000, 1000, 83) * (rng.random(83) < 0.5)).astype(dtype)
+    kernel = xsparse.compile(source, vl=vl)
+    result = kernel(SparseTensor.from_dense(a, SV), np.zeros(83, dtype))
+    np.testing.assert_array_equal(result, expect(a))
+
+
+def test_shift_by_scalar_tensor() -> None:
+    """A shift by a scalar tensor operand (read once, broadcast) vectorizes."""
+    assert "vector.broadcast" in _vector_ops(SHIFT_BY_SCALAR, 8)
+    rng = np.random.default_rng(13)
+    a = (rng.integers(-(10**6), 10**6, 61) * (rng.random(61) < 0.5)).astype(np.int32)
+    kernel = xsparse.compile(SHIFT_BY_SCALAR, vl=8)
+    result = kernel(
+        SparseTensor.from_dense(a, SV), np.array(3, np.int32), np.zeros(61, np.int32)
+    )
+    np.testing.assert_array_equal(result, a >> 3)

@@ -15,7 +15,8 @@ enable-simd-index32=B}` (SparseVectorization.cpp), with the same patterns:
   loop index give `vector.maskedload`/`maskedstore`, subscripts loaded in the
   loop give `vector.gather`/`scatter` (narrow index vectors zero-extended, to
   i64 unless `enable-simd-index32`), invariants are broadcast and the loop
-  index used as a value becomes `broadcast(i) + step`.
+  index used as a value becomes `broadcast(i) + step`. Shifts vectorize by an
+  amount the same in every lane only.
 - `ReducChainInsertRewriter` / `ReducChainBroadcastRewriter`: a vector loop
   whose initial vector is built from the `vector.reduction` of another
   sparsifier loop starts from that loop's vector instead, so chains of loops
@@ -23,11 +24,20 @@ enable-simd-index32=B}` (SparseVectorization.cpp), with the same patterns:
 - `StepToConstant`: `vector.step` of a fixed length becomes a constant, as
   MLIR's vector-step lowering does inside the pass.
 
-The mask is `vector.broadcast true` when the trip count is a known multiple of
-the vector length, else `vector.create_mask (affine.min(step, hi - i))`. Unlike
-MLIR 22, the divisor of `arith.divsi`/`divui` is then `select(mask, divisor, 1)`
-(a masked-off lane must not divide by the zero its masked load passed through);
-no other integer division or remainder vectorizes, nor any complex value.
+The mask is all-true when the trip count is a known multiple of the vector
+length, else `vector.create_mask (affine.min(step, hi - i))`. Under the
+all-true mask the accesses are plain `vector.load`/`vector.store` and the
+reduction needs no merge, as MLIR 22's rewrite driver folds them. Unlike
+MLIR 22, the divisor of `arith.divsi`/`divui` under a prefix mask is
+`select(mask, divisor, 1)` (a masked-off lane must not divide by the zero its
+masked load passed through); no other integer division or remainder
+vectorizes, nor any complex value.
+
+Our sparsifier leaves in the loop body what MLIR's computes in front of the
+loop: the constants (MLIR's driver hoists every constant) and the offset of a
+dense level into a sparse tensor's own buffers (MLIR's LoopEmitter). Both count
+as invariant and move out of the loop it vectorizes, so that the decisions are
+MLIR's on MLIR's form of the same loop.
 
 `sparse-vector-peel` (xsparse's own pass, run by the `sparsifier` pipeline
 after this one) lowers that shape for speed: an unmasked vector main loop,
@@ -71,9 +81,16 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import (
+    ConstantLike,
+    IsTerminator,
+    is_side_effect_free,
+    is_speculatable,
+)
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
+from xsparse.dialects.sparse_tensor.ops_storage import ToBufferOp
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import (
     GatherOp,
@@ -212,8 +229,49 @@ def _defined_in(value: SSAValue, block: Block) -> bool:
 
 
 def _is_invariant_value(value: SSAValue, block: Block) -> bool:
-    """An op result defined outside `block` (MLIR's isInvariantValue)."""
-    return isinstance(value.owner, Operation) and not _defined_in(value, block)
+    """An op result that `block` does not change (MLIR's isInvariantValue).
+
+    Defined outside `block`, or a constant in it: MLIR's rewrite driver hoists
+    every constant out of the sparsifier's loops, `hoist_invariants` ours.
+    """
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return False
+    return not _defined_in(value, block) or owner.has_trait(ConstantLike)
+
+
+def _hoistable(op: Operation, block: Block) -> bool:
+    """`op`, in `block`, is loop-invariant code that LICM would hoist: no
+    region, no side effect, safe to speculate, operands from outside `block`
+    or from ops of `block` hoistable themselves."""
+    if op.regions or op.has_trait(IsTerminator):
+        return False
+    if not is_side_effect_free(op) or not is_speculatable(op):
+        return False
+    return all(
+        not _defined_in(v, block)
+        or (isinstance(v.owner, Operation) and _hoistable(v.owner, block))
+        for v in op.operands
+    )
+
+
+def _is_storage_offset(value: SSAValue, mem: SSAValue, block: Block) -> bool:
+    """`value` is the invariant offset of `mem[value + i]` as MLIR places it.
+
+    Into a sparse tensor's own buffer, the offset is a dense level's parent
+    position times its size: MLIR's LoopEmitter computes it in front of the
+    loop, our sparsifier in the body (`_hoistable`, moved out by `hoist`). The
+    offset into a dense operand located by a coordinate (`x[crd * 2 + i]` in
+    BSR) both compute in the body: not invariant, the loop stays scalar.
+    """
+    if _is_invariant_value(value, block):
+        return True
+    owner = value.owner
+    return (
+        isinstance(mem.owner, ToBufferOp)
+        and isinstance(owner, Operation)
+        and _hoistable(owner, block)
+    )
 
 
 def _valid_element_type(t: Attribute) -> bool:
@@ -257,6 +315,25 @@ class _LoopVectorizer:
         self.rewriter.insert(op, self.at)
         return op
 
+    def hoist_invariants(self) -> None:
+        """Move the constants and the `scalar_read`s of the body in front of it."""
+        for op in list(self.block.ops):
+            if op.has_trait(ConstantLike) or (
+                isinstance(op, memref.LoadOp) and self.scalar_read(op)
+            ):
+                op.detach()
+                self.rewriter.insert(op, InsertPoint.before(self.loop))
+
+    def hoist(self, value: SSAValue) -> None:
+        """Move the ops of the body computing `value` (`_hoistable`) out of it."""
+        op = value.owner
+        if not isinstance(op, Operation) or not _defined_in(value, self.block):
+            return
+        for operand in op.operands:
+            self.hoist(operand)
+        op.detach()
+        self.rewriter.insert(op, InsertPoint.before(self.anchor or self.loop))
+
     def emit_before_loop(self, op: Operation) -> SSAValue:
         self.rewriter.insert(op, InsertPoint.before(self.anchor or self.loop))
         return op.results[0]
@@ -295,6 +372,7 @@ class _LoopVectorizer:
         last = yield_op.prev_op
         new_loop: scf.ForOp | None = None
         if self.codegen:
+            self.hoist_invariants()
             step = self.index_constant(self.vl.length)
             if self.vl.scalable:
                 vscale = self.emit_before_loop(VectorScaleOp())
@@ -337,9 +415,10 @@ class _LoopVectorizer:
                 return False
             if self.codegen:
                 assert new_loop is not None and self.mask is not None
-                viter = new_loop.body.block.args[1]
-                select = self.emit(arith.SelectOp(self.mask, vrhs, viter))
-                self.emit(scf.YieldOp(select.results[0]))
+                if not self.all_lanes:
+                    viter = new_loop.body.block.args[1]
+                    vrhs = self.emit(arith.SelectOp(self.mask, vrhs, viter)).results[0]
+                self.emit(scf.YieldOp(vrhs))
                 reduction = vector.ReductionOp.create(
                     operands=[new_loop.results[0]],
                     result_types=[red.type],
@@ -355,7 +434,7 @@ class _LoopVectorizer:
         if isinstance(last, memref.StoreOp):
             if not self.unit_stride(last.memref):
                 return False
-            idxs = self.subscripts(last.indices)
+            idxs = self.subscripts(last.memref, last.indices)
             if idxs is None:
                 return False
             vrhs = self.expression(last.value)
@@ -383,13 +462,15 @@ class _LoopVectorizer:
     def vector_mask(
         self, iv: SSAValue, lo: SSAValue, hi: SSAValue, step: SSAValue
     ) -> SSAValue:
-        """genVectorMask: all-true for a known multiple trip count, else a prefix."""
+        """genVectorMask: all-true for a known multiple trip count, else a prefix.
+
+        (MLIR's rewrite driver folds the broadcast of `true` to a constant.)
+        """
         mtype = self.vl.of(i1)
         lo_c, hi_c, step_c = constant_int(lo), constant_int(hi), constant_int(step)
         known = lo_c is not None and hi_c is not None and step_c is not None
         if known and (hi_c - lo_c) % step_c == 0:  # pyright: ignore[reportOperatorIssue]
-            true = self.emit(arith.ConstantOp(IntegerAttr(1, i1)))
-            return self.emit(vector.BroadcastOp(true.results[0], mtype)).results[0]
+            return self.splat_constant(mtype, 1)
         d0, d1, s0 = (
             AffineExpr.dimension(0),
             AffineExpr.dimension(1),
@@ -399,6 +480,12 @@ class _LoopVectorizer:
         bound = AffineMap(2, 1, (first, d0 - d1))
         end = self.emit(affine.MinOp([hi, iv, step], AffineMapAttr(bound)))
         return self.emit(vector.CreateMaskOp([end.results[0]], mtype)).results[0]
+
+    @property
+    def all_lanes(self) -> bool:
+        """The mask is the all-true constant (a known multiple trip count)."""
+        assert self.mask is not None
+        return isinstance(self.mask.owner, arith.ConstantOp)
 
     # Memory ---------------------------------------------------------------
 
@@ -417,10 +504,13 @@ class _LoopVectorizer:
         return not strides or strides[-1] is None or strides[-1] == 1
 
     def load(self, mem: SSAValue, idxs: Sequence[SSAValue]) -> SSAValue:
-        """genVectorLoad: a gather when the last subscript is a vector."""
+        """genVectorLoad: a gather when the last subscript is a vector, a plain
+        `vector.load` under the all-true mask (as MLIR's driver folds it)."""
         vtype = self.vl.of(mem.type.element_type)  # pyright: ignore[reportUnknownArgumentType, reportAttributeAccessIssue]
-        zero = self.splat_constant(vtype, 0)
         assert self.mask is not None
+        if self.all_lanes and not is_vector_type(idxs[-1].type):
+            return self.emit(vector.LoadOp(mem, idxs, vtype)).results[0]
+        zero = self.splat_constant(vtype, 0)
         if is_vector_type(idxs[-1].type):
             base = [*idxs[:-1], self.index_constant(0)]
             op: Operation = GatherOp(mem, base, idxs[-1], self.mask, zero)
@@ -428,32 +518,39 @@ class _LoopVectorizer:
             op = vector.MaskedLoadOp(mem, idxs, self.mask, zero, vtype)
         return self.emit(op).results[0]
 
-    def scalar_load(self, load: memref.LoadOp) -> SSAValue | None:
-        """A load of a 0-d buffer: the same value in every lane (a broadcast of
-        the scalar load), unless the loop also uses the buffer otherwise."""
-        if any(
+    def scalar_read(self, load: memref.LoadOp) -> bool:
+        """`load` reads a 0-d buffer (a scalar tensor operand) that the loop
+        uses nowhere else: loop-invariant, read in front of the loop (where
+        MLIR's sparsifier reads it) and broadcast."""
+        return not load.indices and not any(
             use.operation is not load and self.loop.is_ancestor(use.operation)
             for use in load.memref.uses
-        ):
-            return None
-        if not self.codegen:
-            return load.res
-        scalar = self.emit(memref.LoadOp.get(load.memref, [])).results[0]
-        return self.emit(vector.BroadcastOp(scalar, self.vl.of(load.res.type))).results[
-            0
-        ]
+        )
+
+    def uniform(self, value: SSAValue) -> bool:
+        """`value` is the same in every lane: a shift amount that vectorizes
+        (MLIR's shift-by-invariant rule, with our sparsifier's scalar reads)."""
+        load = value.owner
+        if isinstance(load, memref.LoadOp) and self.scalar_read(load):
+            return True
+        return _is_invariant_value(value, self.block)
 
     def store(self, mem: SSAValue, idxs: Sequence[SSAValue], value: SSAValue) -> None:
-        """genVectorStore: a scatter when the last subscript is a vector."""
+        """genVectorStore: a scatter when the last subscript is a vector, a plain
+        `vector.store` under the all-true mask."""
         assert self.mask is not None
         if is_vector_type(idxs[-1].type):
             base = [*idxs[:-1], self.index_constant(0)]
             self.emit(ScatterOp(mem, base, idxs[-1], self.mask, value))
+        elif self.all_lanes:
+            self.emit(vector.StoreOp(value, mem, idxs))
         else:
             self.emit(vector.MaskedStoreOp(mem, idxs, self.mask, value))
 
-    def subscripts(self, subs: Sequence[SSAValue]) -> list[SSAValue] | None:
-        """vectorizeSubscripts: the subscripts of a vector load or store, or None."""
+    def subscripts(
+        self, mem: SSAValue, subs: Sequence[SSAValue]
+    ) -> list[SSAValue] | None:
+        """vectorizeSubscripts: the subscripts of a vector access to `mem`, or None."""
         block = self.block
         if not subs:
             return None  # a 0-d buffer: no lane dimension
@@ -480,7 +577,7 @@ class _LoopVectorizer:
                 load = cast.owner
                 if not innermost or not self.unit_stride(load.memref):
                     return None
-                inner = self.subscripts(load.indices)
+                inner = self.subscripts(load.memref, load.indices)
                 if inner is None:
                     return None
                 if self.codegen:
@@ -492,15 +589,16 @@ class _LoopVectorizer:
             if isinstance(cast.owner, arith.AddiOp):
                 # a[inv + i] (after LICM).
                 inv, idx = cast.owner.lhs, cast.owner.rhs
-                if not _is_invariant_value(inv, block):
+                if not _is_storage_offset(inv, mem, block):
                     inv, idx = idx, inv
                 if (
-                    _is_invariant_value(inv, block)
+                    _is_storage_offset(inv, mem, block)
                     and isinstance(idx, BlockArgument)
                     and idx.block is block
                     and innermost
                 ):
                     if self.codegen:
+                        self.hoist(inv)
                         add = arith.AddiOp(inv, self.substitutes.get(idx, idx))
                         idxs.append(self.emit(add).results[0])
                     else:
@@ -567,14 +665,15 @@ class _LoopVectorizer:
             return self.invariant(exp) if self.codegen else exp
         def_op = exp.owner
         assert isinstance(def_op, Operation)
-        if def_op.parent_block() is not block:
+        if _is_invariant_value(exp, block):
             return self.invariant(exp) if self.codegen else exp
         if isinstance(def_op, memref.LoadOp):
             if not def_op.indices:
-                return self.scalar_load(def_op)
+                # Hoisted, then broadcast, by the rewrite (`hoist_invariants`).
+                return exp if self.scalar_read(def_op) else None
             if not self.unit_stride(def_op.memref):
                 return None
-            idxs = self.subscripts(def_op.indices)
+            idxs = self.subscripts(def_op.memref, def_op.indices)
             if idxs is None:
                 return None
             return self.load(def_op.memref, idxs) if self.codegen else exp
@@ -585,13 +684,11 @@ class _LoopVectorizer:
                 return None
             return self.clone_lanewise(def_op, [vx]) if self.codegen else exp
         if len(operands) == 2 and isinstance(def_op, _BINARY_OPS):
+            if isinstance(def_op, _SHIFT_OPS) and not self.uniform(operands[1]):
+                return None
             vx = self.expression(operands[0])
             vy = self.expression(operands[1]) if vx is not None else None
             if vx is None or vy is None:
-                return None
-            if isinstance(def_op, _SHIFT_OPS) and not _is_invariant_value(
-                operands[1], block
-            ):
                 return None
             if self.codegen and isinstance(def_op, _INT_DIVISIONS):
                 vy = self.guarded_divisor(def_op, vy)
@@ -609,7 +706,7 @@ class _LoopVectorizer:
         on (a known multiple trip count) or `op` divides any dividend.
         """
         assert self.mask is not None
-        if isinstance(self.mask.owner, vector.BroadcastOp) or _divides_any_dividend(op):
+        if self.all_lanes or _divides_any_dividend(op):
             return divisor
         vtype = divisor.type
         assert is_vector_type(vtype)
@@ -915,9 +1012,6 @@ class _Scalarizer(OpEmitter):
         elif isinstance(op, arith.ConstantOp) and is_vector_type(op.result.type):
             pass  # its lane 0 is made where it is used (`lane`)
         elif isinstance(op, vector.BroadcastOp):
-            if op.source.type == i1 and constant_int(op.source) == 1:
-                self.masks.add(op.vector)
-                return
             self.mapping[op.vector] = self.lane(op.source)
         elif isinstance(op, StepOp):
             self.mapping[op.result] = self.index(0)

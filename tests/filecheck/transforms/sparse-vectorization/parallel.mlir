@@ -126,6 +126,33 @@ func.func @iota(%y: memref<?xf64>, %lo: index, %hi: index) {
 
 // -----
 
+// A scalar tensor operand read in the loop (a 0-d buffer the loop does not
+// otherwise use) is read once in front of it and broadcast where it is used,
+// here twice (once as a shift amount).
+// CHECK-LABEL: func.func @scalar_read
+// CHECK:         %[[N:.*]] = memref.load %s[] : memref<i32>
+// CHECK:         scf.for %[[I:.*]] = %lo to %hi step %{{.*}} {
+// CHECK:           %[[X:.*]] = vector.maskedload %a[%[[I]]]
+// CHECK-NEXT:      %[[B1:.*]] = vector.broadcast %[[N]] : i32 to vector<8xi32>
+// CHECK-NEXT:      %[[Y:.*]] = arith.addi %[[X]], %[[B1]] : vector<8xi32>
+// CHECK-NEXT:      %[[B2:.*]] = vector.broadcast %[[N]] : i32 to vector<8xi32>
+// CHECK-NEXT:      %[[Z:.*]] = arith.shli %[[Y]], %[[B2]] : vector<8xi32>
+// CHECK-NEXT:      vector.maskedstore %a[%[[I]]], %{{.*}}, %[[Z]]
+// CHECK-NEXT:    } {"Emitted from" = "linalg.generic"}
+func.func @scalar_read(%a: memref<?xi32>, %s: memref<i32>, %lo: index, %hi: index) {
+  %c1 = arith.constant 1 : index
+  scf.for %i = %lo to %hi step %c1 {
+    %x = memref.load %a[%i] : memref<?xi32>
+    %n = memref.load %s[] : memref<i32>
+    %y = arith.addi %x, %n : i32
+    %z = arith.shli %y, %n : i32
+    memref.store %z, %a[%i] : memref<?xi32>
+  } {"Emitted from" = "linalg.generic"}
+  return
+}
+
+// -----
+
 // Rejected: an invariant innermost subscript, an indirect outer subscript, a
 // second store (it would run once per vector), a loop with only a yield.
 // CHECK-LABEL: func.func @rejected
