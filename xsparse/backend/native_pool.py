@@ -57,9 +57,21 @@ call, keeps its core instead of going through the scheduler, which on a
 loaded machine can take milliseconds to give it back."""
 
 
+_SPIN_HINT = {
+    "x86_64": "call void @llvm.x86.sse2.pause()",
+    "AMD64": "call void @llvm.x86.sse2.pause()",
+    "aarch64": 'call void asm sideeffect "yield", ""()',
+    "arm64": 'call void asm sideeffect "yield", ""()',
+}
+"""Tells the core that a thread spins (x86 `pause`, Arm `yield`): a spinning
+worker leaves more of a shared physical core to the thread beside it."""
+
+
 def pool_ir(max_chunks: int, chunks_per_thread: int) -> str:
     """The module defining `xsparse_parallel_run` and `xsparse_parallel_bounds`."""
     futex = _FUTEX[platform.machine()]
+    hint = _SPIN_HINT[platform.machine()]
+    pause_declaration = "declare void @llvm.x86.sse2.pause()" if "x86" in hint else ""
     return f"""
 @{NUM_THREADS} = external global i64
 @{BUSY} = global i32 0
@@ -74,6 +86,7 @@ def pool_ir(max_chunks: int, chunks_per_thread: int) -> str:
 @pool.bounds = internal global [{max_chunks + 1} x i64] zeroinitializer
 
 declare i64 @syscall(i64, ...)
+{pause_declaration}
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_detach(i64)
 
@@ -103,6 +116,7 @@ idle:
   %patient = icmp ult i64 %spins1, {SPINS}
   br i1 %patient, label %spin, label %sleep
 spin:
+  {hint}
   br label %check
 sleep:
   call void @pool.wait(ptr %word, i32 %from)
