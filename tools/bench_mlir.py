@@ -45,7 +45,7 @@ from xdsl.ir import Attribute
 
 from xsparse.backend import jit
 from xsparse.backend.abi import NativeFunction
-from xsparse.backend.kernel import _entry_function, make_context
+from xsparse.backend.kernel import entry_function, make_context
 from xsparse.backend.sparse_storage import SparseTensor
 from xsparse.diagnostics import parse_module
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
@@ -161,7 +161,7 @@ def wrapper_source(
     and which arguments are sparse. `shapes[i]` is the shape of sparse argument i
     (None for dense ones)."""
     module = parse_module(make_context(), source, "<bench>")
-    function: func.FuncOp = _entry_function(module, entry)
+    function: func.FuncOp = entry_function(module, entry)
     inputs = list(function.function_type.inputs.data)
     outputs = list(function.function_type.outputs.data)
     params: list[str] = []

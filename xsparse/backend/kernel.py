@@ -860,7 +860,7 @@ def _compile_kernel(
 ) -> Kernel:
     ctx = make_context()
     module, spans = parse_module_with_spans(ctx, source, "<source>")
-    function = _entry_function(module, entry)
+    function = entry_function(module, entry)
     _check_boundary(function, spans)
     signature = function.function_type
     groups = shared_sizes(function)
@@ -998,7 +998,7 @@ def _check_boundary(function: func.FuncOp, spans: Spans) -> None:
             raise XSparseError(format_span(spans[function], message))
 
 
-def _entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
+def entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     functions = [
         op
         for op in module.ops

@@ -6,8 +6,10 @@ does says why. When an xDSL release renames one, `tests/test_xdsl_adapter.py`
 fails here rather than the dialects built on it.
 """
 
-from xdsl.ir import SSAValue
-from xdsl.parser import BaseParser
+from collections.abc import Callable
+
+from xdsl.ir import Attribute, SSAValue
+from xdsl.parser import AttrParser, BaseParser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
 
@@ -42,3 +44,19 @@ def share_ssa_name(printer: Printer, value: SSAValue, named: SSAValue) -> None:
     # Private: Printer keeps its value-to-name map in `_ssa_values` only.
     names = printer._ssa_values  # pyright: ignore[reportPrivateUsage]
     names[value] = names[named]
+
+
+def check_parsed_tensor_types(check: Callable[[AttrParser, Attribute], None]) -> None:
+    """Call `check(parser, type)` on each `tensor<...>` type xDSL parses, as
+    soon as it is parsed (the parser stands after its `>`).
+
+    xDSL 0.74 parses tensor types in `AttrParser._parse_tensor_attrs` only,
+    with no hook for their encoding: it is wrapped."""
+    parse = AttrParser._parse_tensor_attrs  # pyright: ignore[reportPrivateUsage]
+
+    def parse_checked(parser: AttrParser) -> Attribute:
+        parsed = parse(parser)
+        check(parser, parsed)
+        return parsed
+
+    AttrParser._parse_tensor_attrs = parse_checked  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.arith import Arith
@@ -64,6 +64,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xsparse.dialects.type_guards import is_vector_type
+from xsparse.dialects.xdsl_adapter import check_parsed_tensor_types
 
 
 @irdl_op_definition
@@ -526,14 +527,10 @@ class VerifiableTensorEncoding(ABC):
         fit a tensor of this shape and element type."""
 
 
-# Private: xDSL 0.74 parses `tensor<...>` in `AttrParser._parse_tensor_attrs`
-# only, with no hook for the encoding.
-_parse_tensor_type = AttrParser._parse_tensor_attrs  # pyright: ignore[reportPrivateUsage]
-
-
-def _parse_verified_tensor_type(parser: AttrParser) -> Attribute:
-    tensor = _parse_tensor_type(parser)
-    if isinstance(tensor, TensorType):
+def _verify_encoding_of(parser: AttrParser, parsed: Attribute) -> None:
+    """Check a `VerifiableTensorEncoding` of a just-parsed tensor type."""
+    if isinstance(parsed, TensorType):
+        tensor = cast(TensorType[Attribute], parsed)
         encoding = tensor.encoding
         if isinstance(encoding, VerifiableTensorEncoding):
             try:
@@ -541,13 +538,12 @@ def _parse_verified_tensor_type(parser: AttrParser) -> Attribute:
             except VerifyException as e:
                 # MLIR reports at the token after the encoding: the `>`.
                 parser.raise_error(str(e), parser.pos, parser.pos + 1)
-    return tensor
 
 
 def _verify_tensor_encodings() -> None:
     """Check a `VerifiableTensorEncoding` when its tensor type is parsed, as
     MLIR's type parser does."""
-    AttrParser._parse_tensor_attrs = _parse_verified_tensor_type  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+    check_parsed_tensor_types(_verify_encoding_of)
 
 
 def _linear_time_string_literals() -> None:

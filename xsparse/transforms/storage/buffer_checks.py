@@ -425,6 +425,8 @@ class _LevelChecks:
                 in_range, sorted_so_far, least = inner
                 x = read(c, k)
                 in_range = c.all_of([in_range, c.cmp(x, "ult", limit)])
+                if not ordered:  # (LLVM drops the unused carried values)
+                    return [in_range, sorted_so_far, least]
                 sorted_so_far = c.all_of([sorted_so_far, c.cmp(x, "uge", least)])
                 return [in_range, sorted_so_far, c.add(x, c.index(gap))]
 
