@@ -8,20 +8,15 @@ from typing import Any
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
 from xdsl.parser import Parser
 
 from xsparse.backend import jit, lower_to_llvm
 from xsparse.backend.jit import JITModule
-from xsparse.dialects import get_all_dialects as get_xsparse_dialects
+from xsparse.dialect_registry import make_context
 
 
 def compile_mlir(text: str, **options: Any) -> JITModule:
-    ctx = Context()
-    for name, factory in {**get_all_dialects(), **get_xsparse_dialects()}.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
+    ctx = make_context()
     return jit.compile(lower_to_llvm(Parser(ctx, text).parse_module()), **options)
 
 

@@ -102,9 +102,9 @@ def test_dealloc_tensor_frees_every_buffer(capfd: pytest.CaptureFixture[str]) ->
     """`bufferization.dealloc_tensor` (generic form: xDSL 0.74 lacks the op)
     frees the positions, coordinates and values buffers of each tensor."""
     from xsparse.backend import jit
-    from xsparse.backend.kernel import make_context
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
     from xsparse.transforms.pipeline import sparsifier_passes
 
     ctx = make_context()

@@ -306,8 +306,8 @@ def test_a_patterns_value_error_is_located_at_its_op() -> None:
         RewritePattern,
     )
 
-    from xsparse.backend.kernel import make_context
     from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
     from xsparse.transforms.errors import LocatingApplier, PassFailure
 
     class Refuse(RewritePattern):

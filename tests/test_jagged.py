@@ -6,8 +6,8 @@ import numpy as np
 import scipy.sparse as sp
 
 import xsparse
-from xsparse.backend.kernel import make_context
 from xsparse.diagnostics import parse_module
+from xsparse.dialect_registry import make_context
 from xsparse.transforms.structured.lower_jagged import LowerJaggedPass
 from xsparse.transforms.structured.lower_subset import LowerSubsetPass
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from xsparse.backend.kernel import make_context
 from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.dialect_registry import make_context
 
 TESTS = Path(__file__).parent
 TOKEN = re.compile(r'"[^"\n]*"|[%^#!@]?[\w$.]+|->|\S')

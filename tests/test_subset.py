@@ -195,7 +195,7 @@ def _fused(source: str) -> str:
     """`source` after `fuse-through-gather`, printed."""
     from xdsl.parser import Parser
 
-    from xsparse.backend.kernel import make_context
+    from xsparse.dialect_registry import make_context
     from xsparse.transforms.structured.fuse_through_gather import FuseThroughGatherPass
 
     ctx = make_context()

@@ -158,9 +158,9 @@ def test_simd_index32(name: str) -> None:
 
 
 def _llvm_ir(source: str, **options: Any) -> str:
-    from xsparse.backend.kernel import make_context
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
     from xsparse.transforms.pipeline import sparsifier_passes
 
     ctx = make_context()
@@ -335,9 +335,10 @@ def _compile_unpeeled(source: str, vl: int) -> Any:
     from xdsl.dialects import func
 
     from xsparse.backend import jit
-    from xsparse.backend.kernel import Kernel, make_context, shared_sizes
+    from xsparse.backend.kernel import Kernel, shared_sizes
     from xsparse.backend.lowering import lower_to_llvm
     from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
     from xsparse.transforms.pipeline import sparsifier_passes
     from xsparse.transforms.sparsifier.vectorization import SparseVectorPeelPass
 
@@ -499,8 +500,8 @@ func.func @shift(%a: tensor<?xi32, #SV>, %s: tensor<i32>, %x: tensor<?xi32>)
 
 def _vector_ops(source: str, vl: int) -> set[str]:
     """The vector ops that `sparse-vectorization` leaves in `source`'s kernel."""
-    from xsparse.backend.kernel import make_context
     from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
     from xsparse.transforms.pipeline import sparsifier_passes
     from xsparse.transforms.sparsifier.vectorization import SparseVectorizationPass
 

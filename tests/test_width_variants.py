@@ -12,8 +12,8 @@ import pytest
 import scipy.sparse as sp
 
 import xsparse
-from xsparse.backend.kernel import make_context
 from xsparse.backend.width_variants import narrowed_source
+from xsparse.dialect_registry import make_context
 
 KERNELS = Path(__file__).parent / "kernels"
 SPMV = (KERNELS / "spmv_csr.mlir").read_text()

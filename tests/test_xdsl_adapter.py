@@ -1,4 +1,4 @@
-"""`xsparse.dialects.xdsl_adapter`: what it wraps still behaves as xsparse's
+"""`xsparse.xdsl_adapter`: what it wraps still behaves as xsparse's
 hand-written syntax relies on, and nothing else reaches into xDSL's privates."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from xsparse.dialects.xdsl_adapter import advance, peek, share_ssa_name
+from xsparse.xdsl_adapter import advance, peek, share_ssa_name
 
 
 def parser_for(text: str) -> Parser:

@@ -30,13 +30,11 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
 from xdsl.parser import Parser
 
 import xsparse
 from xsparse.backend import jit, lower_to_llvm
-from xsparse.dialects import get_all_dialects as get_xsparse_dialects
+from xsparse.dialect_registry import make_context
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,10 +66,7 @@ def best_us(f: Callable[[], object], number: int = 20000, repeat: int = 7) -> fl
 
 
 def compile_memref_module(text: str) -> jit.JITModule:
-    ctx = Context()
-    for name, factory in {**get_all_dialects(), **get_xsparse_dialects()}.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
+    ctx = make_context()
     return jit.compile(lower_to_llvm(Parser(ctx, text).parse_module()))
 
 

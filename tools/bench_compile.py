@@ -16,13 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from xsparse.backend import jit, lower_to_llvm
-from xsparse.dialects import get_all_dialects as get_xsparse_dialects
+from xsparse.dialect_registry import make_context
 
 SPMV = (
     Path(__file__).parents[1] / "tests" / "kernels" / "memref" / "spmv.mlir"
@@ -68,10 +66,7 @@ def big_module(blocks: int) -> str:
 
 
 def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in {**get_all_dialects(), **get_xsparse_dialects()}.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
+    ctx = make_context()
     return Parser(ctx, text).parse_module()
 
 

@@ -45,9 +45,10 @@ from xdsl.ir import Attribute
 
 from xsparse.backend import jit
 from xsparse.backend.abi import NativeFunction
-from xsparse.backend.kernel import entry_function, make_context
+from xsparse.backend.kernel import entry_function
 from xsparse.backend.sparse_storage import SparseTensor
 from xsparse.diagnostics import parse_module
+from xsparse.dialect_registry import make_context
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 
 WRAPPER = "xs_bench_wrap"

@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
-from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
@@ -32,9 +31,10 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from xsparse.dialects.xdsl_adapter import peek
 from xsparse.errors import XSparseError, format_parse_error, format_span
+from xsparse.xdsl_adapter import peek
 
 Spans = dict[Operation, Span]
 """Where each parsed operation starts. The references are strong: an op a pass
@@ -90,6 +90,10 @@ def float_from_literal(token: str, t: AnyFloat) -> float:
     return value
 
 
+NOTHING_PARSED = "Could not parse entire input!"
+"""xDSL's message for an input with no operation in it."""
+
+
 class LocatingParser(Parser):
     """xDSL's parser, remembering the source span where each operation starts;
     float literals read as MLIR reads them (`float_from_literal`), where xDSL
@@ -99,6 +103,17 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str, name: str = "<input>") -> None:
         super().__init__(ctx, text, name)
         self.op_spans: Spans = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """xDSL's, where an input of no operations (empty, or only alias
+        definitions) is an empty module, as in MLIR."""
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as e:
+            at_end = peek(self).kind == MLIRTokenKind.EOF
+            if allow_implicit_module and at_end and e.msg == NOTHING_PARSED:
+                return ModuleOp([])
+            raise
 
     def parse_operation(self) -> Operation:
         start = peek(self).span
@@ -259,7 +274,12 @@ def _verify_sparse_encoding(t: TensorType[Attribute]) -> None:
 def _empty_sizes_problem(op: Operation) -> str | None:
     """MLIR's `tensor.empty` verifier, which xDSL's lacks: one size operand per
     dynamic dimension."""
-    if not isinstance(op, TensorEmptyOp):
+    if op.name != "tensor.empty":
+        return None
+    # Imported here: a file without tensors never loads xDSL's tensor dialect.
+    from xdsl.dialects.tensor import EmptyOp
+
+    if not isinstance(op, EmptyOp):
         return None
     expected = sum(1 for d in op.tensor.type.get_shape() if d == DYNAMIC_INDEX)
     given = len(op.dynamic_sizes)

@@ -11,12 +11,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
 from xdsl.parser import Parser
 
 from xsparse.backend import jit, lower_to_llvm
-from xsparse.dialects import get_all_dialects as get_xsparse_dialects
+from xsparse.dialect_registry import make_context
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,10 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-e", "--entry", default="main")
     parser.add_argument("--emit-llvm", action="store_true")
     args = parser.parse_args(argv)
-    ctx = Context()
-    for name, factory in {**get_all_dialects(), **get_xsparse_dialects()}.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
+    ctx = make_context()
     with open(args.file) as f:
         module = Parser(ctx, f.read(), args.file).parse_module()
     lowered = lower_to_llvm(module)

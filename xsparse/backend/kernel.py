@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects import func, get_all_dialects
+from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.tensor import DimOp as TensorDimOp
@@ -76,6 +75,7 @@ from xsparse.diagnostics import (
     locate_error,
     parse_module_with_spans,
 )
+from xsparse.dialect_registry import make_context
 from xsparse.dialects.sparse_tensor.encoding import (
     Encoding,
     SparseTensorEncodingAttr,
@@ -87,20 +87,7 @@ from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.errors import ConversionWarning
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
-from xsparse.universe import XSPARSE_UNIVERSE
 from xsparse.version import __version__
-
-
-def make_context() -> Context:
-    """A context with xDSL's dialects and xsparse's."""
-    ctx = Context()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    for name, factory in XSPARSE_UNIVERSE.all_dialects.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
 
 Size = Dimension | int
 """An argument dimension, or a size fixed in the kernel."""

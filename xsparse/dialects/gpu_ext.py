@@ -80,7 +80,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from xsparse.dialects.xdsl_ext import extend_dialect
+from xsparse.xdsl_adapter import extend_dialect
 
 # ----------------------------------------------------------------------------
 # Types and enum attributes of the sparse ops

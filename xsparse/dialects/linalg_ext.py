@@ -19,7 +19,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from xsparse.dialects.xdsl_adapter import peek
+from xsparse.xdsl_adapter import peek
 
 _inline_parse: Callable[[Parser], GenericOp] = GenericOp.parse
 

@@ -16,7 +16,6 @@ tensor's shape and element type as the type is parsed.
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, cast
@@ -39,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVM, GenericCastOp
 from xdsl.dialects.memref import MemRef
 from xdsl.dialects.vector import Vector
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     AttrConstraint,
@@ -61,10 +60,13 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xsparse.dialects.type_guards import is_vector_type
-from xsparse.dialects.xdsl_adapter import check_parsed_tensor_types
+from xsparse.xdsl_adapter import (
+    check_parsed_tensor_types,
+    extend_dialect,
+    lex_string_literals_in_linear_time,
+)
 
 
 @irdl_op_definition
@@ -503,20 +505,6 @@ VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
 )
 
 
-def extend_dialect(
-    dialect: Dialect,
-    ops: Sequence[type[Operation]],
-    attrs: Sequence[type[Attribute]] = (),
-) -> None:
-    """Add `ops` and `attrs` to `dialect`, replacing any of the same name."""
-    names = {op.name for op in ops}
-    kept = [op for op in dialect.operations if op.name not in names]
-    dialect._operations[:] = kept + list(ops)
-    attr_names = {attr.name for attr in attrs}
-    kept_attrs = [a for a in dialect.attributes if a.name not in attr_names]
-    dialect._attributes[:] = kept_attrs + list(attrs)
-
-
 class VerifiableTensorEncoding(ABC):
     """MLIR's `VerifiableTensorEncoding` interface: an encoding attribute that
     checks itself against the shape and element type of the tensor it types."""
@@ -546,18 +534,9 @@ def _verify_tensor_encodings() -> None:
     check_parsed_tensor_types(_verify_encoding_of)
 
 
-def _linear_time_string_literals() -> None:
-    """xDSL 0.74 lexes string literals with a nested quantifier, which takes
-    exponential time on an unterminated string (a missing `"` hangs the
-    parser); the same language, matched one character at a time."""
-    MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
-        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-    )
-
-
 def extend_xdsl_dialects() -> None:
     """Append the ops above to xDSL's dialects of the same name (idempotent)."""
-    _linear_time_string_literals()
+    lex_string_literals_in_linear_time()
     _verify_tensor_encodings()
     extend_dialect(Arith, ARITH_EXTENSION_OPS)
     extend_dialect(Bufferization, BUFFERIZATION_EXTENSION_OPS)

@@ -19,7 +19,6 @@ from itertools import accumulate
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects import get_all_dialects as get_xdsl_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.targets import get_all_targets as get_xdsl_targets
@@ -42,8 +41,7 @@ from xsparse.diagnostics import (
     locate_error,
     verify_located,
 )
-from xsparse.dialects import get_all_dialects
-from xsparse.dialects.xdsl_adapter import peek
+from xsparse.dialect_registry import get_all_dialects
 from xsparse.targets import get_all_targets, get_llvm_target
 from xsparse.tools.command_line import (
     CommandLineParser,
@@ -61,6 +59,7 @@ from xsparse.tools.verify_diagnostics import (
     read_expectations,
 )
 from xsparse.transforms import get_all_passes
+from xsparse.xdsl_adapter import peek
 
 SPLIT_MARKER = b"// -----"
 
@@ -113,10 +112,8 @@ class XSparseOptMain(xDSLOptMain):
         self.setup_pipeline()
 
     def register_all_dialects(self) -> None:
-        for registry in (get_xdsl_dialects(), get_all_dialects()):
-            for name, factory in registry.items():
-                if name not in self.ctx.registered_dialect_names:
-                    self.ctx.register_dialect(name, factory)
+        for name, factory in get_all_dialects().items():
+            self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
         for registry in (get_xdsl_passes(), get_all_passes()):

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import get_args
 
 from xsparse.backend import jit, runtime_errors, threads
-from xsparse.backend.kernel import make_context
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.dialect_registry import make_context
 from xsparse.tools.command_line import (
     CommandLineParser,
     UsageError,

@@ -40,7 +40,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     STRUCTURED,
     LevelType,
 )
-from xsparse.dialects.xdsl_adapter import advance, peek
+from xsparse.xdsl_adapter import advance, peek
 
 # ---------------------------------------------------------------------------
 # Affine expressions, simplified on construction as MLIR simplifies them.

@@ -640,7 +640,7 @@ def parse_encoding(text: str) -> SparseTensorEncodingAttr:
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
-    from xsparse.dialects.xdsl_adapter import peek
+    from xsparse.xdsl_adapter import peek
 
     source = text.strip()
     if source.startswith("<"):

@@ -70,7 +70,7 @@ from xsparse.dialects.sparse_tensor.types import (
     parse_level_range,
     print_level_range,
 )
-from xsparse.dialects.xdsl_adapter import share_ssa_name
+from xsparse.xdsl_adapter import share_ssa_name
 
 
 def _bits(mask: int) -> list[int]:

@@ -6,9 +6,10 @@ does says why. When an xDSL release renames one, `tests/test_xdsl_adapter.py`
 fails here rather than the dialects built on it.
 """
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.parser import AttrParser, BaseParser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
@@ -60,3 +61,31 @@ def check_parsed_tensor_types(check: Callable[[AttrParser, Attribute], None]) ->
         return parsed
 
     AttrParser._parse_tensor_attrs = parse_checked  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+
+
+def extend_dialect(
+    dialect: Dialect,
+    ops: Sequence[type[Operation]],
+    attrs: Sequence[type[Attribute]] = (),
+) -> None:
+    """Add `ops` and `attrs` to `dialect`, replacing any of the same name.
+
+    A context copies a dialect's ops and attributes when it loads it, so this
+    must run before. xDSL's `Dialect` is immutable to the public."""
+    names = {op.name for op in ops}
+    kept = [op for op in dialect.operations if op.name not in names]
+    # Private: Dialect keeps its definitions in `_operations`/`_attributes` only.
+    dialect._operations[:] = kept + list(ops)  # pyright: ignore[reportPrivateUsage]
+    attr_names = {attr.name for attr in attrs}
+    kept_attrs = [a for a in dialect.attributes if a.name not in attr_names]
+    dialect._attributes[:] = kept_attrs + list(attrs)  # pyright: ignore[reportPrivateUsage]
+
+
+def lex_string_literals_in_linear_time() -> None:
+    """xDSL 0.74 lexes string literals with a nested quantifier, which takes
+    exponential time on an unterminated string (a missing `"` hangs the
+    parser); the same language, matched one character at a time."""
+    # Private: the lexer's string-literal pattern has no public setter.
+    MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
