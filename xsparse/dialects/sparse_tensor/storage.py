@@ -11,6 +11,7 @@ buffer per level (structure of arrays).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -209,7 +210,7 @@ def build_level_buffers(
     vals = values
     if lvl:
         lvl, vals = _pad_structured(enc, sizes, lvl, vals)
-        order = np.lexsort(tuple(reversed(lvl)))
+        order = _level_order(lvl, sizes)
         lvl = [c[order] for c in lvl]
         vals = vals[order]
         if enc.lvl_types[-1].is_unique and vals.shape[0] > 1:
@@ -250,7 +251,9 @@ def build_level_buffers(
             positions.append(None)
             coordinates.append(c)
         else:  # singleton: one coordinate at the parent's position
-            if np.unique(parent).shape[0] != parent.shape[0]:
+            # parent never decreases (entries are in level order): a
+            # repeated position is one beside its equal.
+            if np.any(parent[1:] == parent[:-1]):
                 raise ValueError(
                     "a singleton level needs one entry per parent position"
                 )
@@ -260,6 +263,34 @@ def build_level_buffers(
             positions.append(None)
             coordinates.append(stored)
         parent, num_parents = node, num_nodes
-    result = np.zeros(num_parents, vals.dtype)
-    np.add.at(result, parent, vals)
-    return LevelBuffers(positions, coordinates, result, sizes)
+    return LevelBuffers(
+        positions, coordinates, _sum_at(parent, vals, num_parents), sizes
+    )
+
+
+def _level_order(lvl: list[IntArray], sizes: Sequence[int]) -> IntArray:
+    """The stable lexicographic order of the entries' level coordinates: one
+    argsort of a combined key (about 3x faster than `np.lexsort`) where the
+    product of the level sizes fits in 63 bits."""
+    if math.prod(sizes) >= 1 << 63:
+        return np.lexsort(tuple(reversed(lvl)))
+    key = lvl[0].astype(np.int64)
+    for c, size in zip(lvl[1:], sizes[1:], strict=True):
+        key = key * size + c
+    return cast(IntArray, np.argsort(key, kind="stable"))
+
+
+def _sum_at(parent: IntArray, vals: AnyArray, size: int) -> AnyArray:
+    """`size` values, each the sum of `vals` at its position in `parent`
+    (which never decreases): one pass where `np.add.at` takes many."""
+    result = np.zeros(size, vals.dtype)
+    if parent.shape[0] == 0:
+        return result
+    new = np.ones(parent.shape[0], bool)
+    new[1:] = parent[1:] != parent[:-1]
+    starts = np.flatnonzero(new)
+    if starts.shape[0] == parent.shape[0]:
+        result[parent] = vals
+    else:
+        result[parent[starts]] = np.add.reduceat(vals, starts, dtype=vals.dtype)
+    return result
