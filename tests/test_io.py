@@ -144,6 +144,36 @@ def test_duplicates_are_summed(tmp_path: Path) -> None:
     np.testing.assert_array_equal(coo.to_dense(), [[3.5, 0], [0, 4]])
 
 
+UNORDERED_COO = (
+    "#sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique, "
+    "nonordered), j : singleton(nonunique, nonordered)) }>"
+)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_unordered_coo_keeps_the_file_as_it_is(tmp_path: Path, seed: int) -> None:
+    """An all-nonordered, all-nonunique COO stores the entries in file order,
+    duplicates and all (scipy.io.mmread's layout, with no sort); a sorted COO
+    of the same file holds them sorted and summed."""
+    rng = np.random.default_rng(seed)
+    nnz = int(rng.integers(0, 60))
+    rows, cols = rng.integers(0, 7, nnz), rng.integers(0, 5, nnz)
+    values = rng.standard_normal(nnz)
+    path = tmp_path / "u.mtx"
+    scipy.io.mmwrite(path, sp.coo_array((values, (rows, cols)), shape=(7, 5)))
+    read = scipy.io.mmread(path, spmatrix=False)
+    kept = read_mtx(path, UNORDERED_COO)
+    np.testing.assert_array_equal(kept.positions[0], [0, nnz])
+    np.testing.assert_array_equal(kept.coordinates[0], read.row)
+    np.testing.assert_array_equal(kept.coordinates[1], read.col)
+    np.testing.assert_array_equal(kept.values, read.data)
+    sorted_coo = read_mtx(path, COO)
+    order = np.lexsort((sorted_coo.coordinates[1], sorted_coo.coordinates[0]))
+    np.testing.assert_array_equal(order, np.arange(sorted_coo.nse))
+    np.testing.assert_allclose(kept.to_dense(), read.toarray())
+    np.testing.assert_allclose(sorted_coo.to_dense(), read.toarray())
+
+
 # -- what scipy reads ---------------------------------------------------------------
 
 

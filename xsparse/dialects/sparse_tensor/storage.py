@@ -208,6 +208,11 @@ def build_level_buffers(
     dims = [coords[:, d] for d in range(len(shape))]
     lvl = [eval_affine(e, dims) for e in enc.dim_to_lvl.results]
     vals = values
+    if lvl and _kept_as_given(enc):
+        # One segment of every entry at the first level, as they come.
+        kept: list[IntArray | None] = [None] * len(lvl)
+        kept[0] = np.array([0, vals.shape[0]], np.int64)
+        return LevelBuffers(kept, list(lvl), vals, sizes)
     if lvl:
         lvl, vals = _pad_structured(enc, sizes, lvl, vals)
         order = _level_order(lvl, sizes)
@@ -265,6 +270,25 @@ def build_level_buffers(
         parent, num_parents = node, num_nodes
     return LevelBuffers(
         positions, coordinates, _sum_at(parent, vals, num_parents), sizes
+    )
+
+
+def _kept_as_given(enc: Encoding) -> bool:
+    """Whether the encoding stores entries in any order, duplicates included:
+    a COO whose levels are all `nonordered` and `nonunique` (`scipy.io.mmread`'s
+    layout), where the entries are stored as they come, without a sort."""
+    first, *rest = enc.lvl_types
+    return (
+        first.format.has_positions
+        and not first.is_ordered
+        and not first.is_unique
+        and all(
+            lt.format.is_branchless
+            and not lt.n
+            and not lt.is_ordered
+            and not lt.is_unique
+            for lt in rest
+        )
     )
 
 
