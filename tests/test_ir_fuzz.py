@@ -52,7 +52,7 @@ def test_every_kind_of_edit_is_drawn() -> None:
     edits = collections.Counter(e for seed in SEEDS for e in mutant(seed).edits)
     expected = {
         "token_edit", "line_edit", "element_type", "shape", "level_format",
-        "bit_width", "affine_map", "integer", "float_literal",
+        "bit_width", "affine_map", "integer", "float_literal", "slice", "gpu",
     }  # fmt: skip
     assert set(edits) == expected
     assert min(edits.values()) >= 10, edits
@@ -63,3 +63,30 @@ def test_corpus_holds_kernels_and_dialect_tests() -> None:
     assert sum(n.startswith("kernels/") for n in names) >= 30
     assert any(n.startswith("filecheck/dialects/sparse_tensor/") for n in names)
     assert all("invalid" not in n for n in names)
+
+
+def test_corpus_holds_gpu_and_sliced_texts() -> None:
+    """MLIR 22's sparse GPU code generation (library calls and outlined
+    kernels) and sliced encodings are in the corpus, and drawn."""
+    texts = {s.name: s.text for s in corpus()}
+    gpu = [n for n in texts if n.startswith("ir_corpus/gpu/")]
+    assert any("gpu.spmv" in texts[n] for n in gpu)
+    assert any("gpu.launch_func" in texts[n] for n in gpu)
+    assert any("#sparse_tensor<slice(" in texts[n] for n in texts if "slice" in n)
+    drawn = collections.Counter(mutant(seed).source.name for seed in SEEDS)
+    assert sum(n in drawn for n in gpu) >= len(gpu) // 2, drawn
+
+
+def test_gpu_and_slice_edits_change_what_they_name() -> None:
+    """A gpu edit changes a gpu op's line; a slice edit a slice or an
+    encoding's dimensions."""
+    for seed in SEEDS:
+        m = mutant(seed)
+        if m.edits != ("gpu",) and m.edits != ("slice",):
+            continue
+        before, after = m.source.text.splitlines(), m.text.splitlines()
+        changed = [line for line in before if line not in after]
+        changed += [line for line in after if line not in before]
+        assert changed, (seed, m.edits)
+        words = ("gpu",) if m.edits == ("gpu",) else ("map = (", "slice(")
+        assert any(w in line for w in words for line in changed), (seed, changed)

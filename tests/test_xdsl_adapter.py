@@ -7,6 +7,7 @@ import re
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, i32
 from xdsl.ir import Block
@@ -81,3 +82,44 @@ def test_the_sparse_tensor_dialect_goes_through_the_adapter() -> None:
         if PRIVATE.search(line)
     ]
     assert users == []
+
+
+def test_contexts_do_not_stack_the_additions() -> None:
+    """Every context applies xsparse's additions to xDSL's dialects as it
+    loads them, once per process: wraps of xDSL's methods never nest, so a
+    long-running process can build contexts without end (each nesting level
+    cost ~3 frames: a RecursionError came after a few hundred)."""
+    from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
+
+    text = (
+        "func.func @f(%t: tensor<4xf64>, %a: i32) -> i32 {\n"
+        "  %b = arith.addi %a, %a : i32\n"
+        "  gpu.wait\n"
+        "  return %b : i32\n"
+        "}\n"
+    )
+    for _ in range(1500):
+        module = parse_module(make_context(), text)
+    assert "arith.addi" in str(module)
+
+
+def test_an_indexing_map_dividing_by_zero_is_a_diagnostic() -> None:
+    from xsparse.diagnostics import parse_module
+    from xsparse.dialect_registry import make_context
+    from xsparse.errors import XSparseError
+
+    text = (
+        "#map = affine_map<(i, j) -> (j mod 0)>\n"
+        "func.func @f(%a: tensor<4xf64>, %o: tensor<4x4xf64>) -> tensor<4x4xf64> {\n"
+        "  %r = linalg.generic {indexing_maps = [#map, affine_map<(i, j) -> (i, j)>],"
+        ' iterator_types = ["parallel", "parallel"]}'
+        " ins(%a : tensor<4xf64>) outs(%o : tensor<4x4xf64>) {\n"
+        "  ^bb0(%x: f64, %y: f64):\n"
+        "    linalg.yield %x : f64\n"
+        "  } -> tensor<4x4xf64>\n"
+        "  return %r : tensor<4x4xf64>\n"
+        "}\n"
+    )
+    with pytest.raises(XSparseError, match="divides by zero"):
+        parse_module(make_context(), text)

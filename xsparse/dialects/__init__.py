@@ -7,13 +7,17 @@ xsparse's IR imports it first, so the additions are always there. The `gpu`
 ops and the lazy factories for contexts are in `xsparse.dialect_registry`.
 """
 
+import functools
+
 from xsparse.dialects.linalg_ext import extend_linalg
 from xsparse.dialects.scf_ext import extend_scf
 from xsparse.dialects.xdsl_ext import extend_xdsl_dialects
 
 
+@functools.cache
 def extend_xdsl() -> None:
-    """Add xsparse's ops and syntax to xDSL's dialects (idempotent)."""
+    """Add xsparse's ops and syntax to xDSL's dialects, once per process (some
+    additions wrap xDSL's methods: a second wrap would nest)."""
     extend_linalg()
     extend_scf()
     extend_xdsl_dialects()

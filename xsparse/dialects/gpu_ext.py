@@ -13,27 +13,35 @@ into xDSL's `gpu` dialect, replacing xDSL's ops of the same name.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
+    MemRefLayoutAttr,
     MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
     i32,
     i64,
 )
+from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.dialects.gpu import GPU, AsyncTokenType, DimensionAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     OpaqueSyntaxAttribute,
+    Operation,
     ParametrizedAttribute,
     TypeAttribute,
 )
@@ -69,6 +77,7 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
+    CallableOpInterface,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -406,6 +415,13 @@ class IndexOp(IRDLOperation):
     # adds one of its own).
     assembly_format = "` ` $dimension (`upper_bound` $upper_bound^)? attr-dict"
 
+    def verify_(self) -> None:
+        """An upper bound that fits in 64 bits: MLIR's parser refuses an
+        `index` attribute past them, xDSL's declarative format takes any."""
+        bound = self.upper_bound
+        if bound is not None and not -(2**63) <= bound.value.data < 2**63:
+            raise VerifyException("integer constant out of range for attribute")
+
 
 @irdl_op_definition
 class BlockDimOp(IndexOp):
@@ -476,6 +492,62 @@ class LaunchFuncOp(IRDLOperation):
         " attr-dict"
     )
 
+    def verify_(self) -> None:
+        """`LaunchFuncOp::verify` and what the `gpu.container_module` attribute
+        checks of each launch (`GPUDialect::verifyOperationAttribute`): the
+        kernel is a `kernel` function of a `gpu.module` of the closest module,
+        and takes the launch's operands."""
+        module = self.parent_op()
+        while module is not None and not isinstance(module, BuiltinModuleOp):
+            module = module.parent_op()
+        if module is None:
+            raise VerifyException("expected to belong to a module")
+        if "gpu.container_module" not in module.attributes:
+            raise VerifyException(
+                "expected the closest surrounding module to have the "
+                "'gpu.container_module' attribute"
+            )
+        container_name = self.kernel.root_reference.data
+        container = SymbolTable.lookup_symbol(module, StringAttr(container_name))
+        if container is None:
+            raise VerifyException(f"kernel container '{container_name}' is undefined")
+        if not isinstance(container, ModuleOp):
+            raise VerifyException(f"kernel module '{container_name}' is undefined")
+        kernel = _lookup_nested(container, self.kernel)
+        if kernel is None:
+            raise VerifyException(f"kernel function '{self.kernel}' is undefined")
+        if not isinstance(kernel, FuncOp) and not kernel.has_trait(CallableOpInterface):
+            raise VerifyException(
+                f"referenced kernel '{self.kernel}' is not a function"
+            )
+        if "gpu.kernel" not in kernel.attributes:
+            raise VerifyException(
+                "kernel function is missing the 'gpu.kernel' attribute"
+            )
+        if not isinstance(kernel, FuncOp):
+            return
+        expected = kernel.function_type.inputs.data
+        if len(self.kernelOperands) != len(expected):
+            raise VerifyException(
+                f"got {len(self.kernelOperands)} kernel operands but expected "
+                f"{len(expected)}"
+            )
+        for i, (operand, type) in enumerate(
+            zip(self.kernelOperands, expected, strict=True)
+        ):
+            if operand.type != type:
+                raise VerifyException(f"type of function argument {i} does not match")
+
+
+def _lookup_nested(container: ModuleOp, kernel: SymbolRefAttr) -> Operation | None:
+    """The op `kernel` (`@container::@name...`) names in `container`; the
+    container itself when `kernel` has no nested reference, as MLIR's
+    `lookupSymbol` from the enclosing module finds it."""
+    if not kernel.nested_references.data:
+        return container
+    root, *rest = kernel.nested_references.data
+    return SymbolTable.lookup_symbol(container, SymbolRefAttr(root, rest))
+
 
 # ----------------------------------------------------------------------------
 # Host-side memory and synchronization
@@ -519,6 +591,36 @@ class AllocOp(IRDLOperation):
         " (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)"
     )
 
+    def verify_(self) -> None:
+        """A size per dynamic dimension, a symbol per symbol of the layout."""
+        memref = self.memref.type
+        assert isinstance(memref, MemRefType)
+        dynamic = sum(1 for d in memref.get_shape() if d == DYNAMIC_INDEX)
+        if len(self.dynamicSizes) != dynamic:
+            raise VerifyException(
+                f"incorrect number of dynamic sizes, has {len(self.dynamicSizes)}, "
+                f"expected {dynamic}"
+            )
+        symbols = _layout_symbols(memref.layout)
+        if len(self.symbolOperands) != symbols:
+            raise VerifyException(
+                "symbol operand count does not equal memref symbol count"
+            )
+
+
+def _layout_symbols(layout: Attribute) -> int:
+    """The symbols of a memref layout's affine map: those of the map, or, for
+    `strided<...>`, one per dynamic stride and one for a dynamic offset
+    (MLIR's `makeStridedLinearLayoutMap`)."""
+    if isinstance(layout, NoneAttr):
+        return 0
+    if isinstance(layout, StridedLayoutAttr):
+        strides = sum(isinstance(s, NoneAttr) for s in layout.strides.data)
+        return strides + isinstance(layout.offset, NoneAttr)
+    if isinstance(layout, MemRefLayoutAttr):
+        return layout.get_affine_map().num_symbols
+    return 0
+
 
 @irdl_op_definition
 class DeallocOp(IRDLOperation):
@@ -549,6 +651,19 @@ class MemcpyOp(IRDLOperation):
     custom_directives = (AsyncDependencies,)
 
     assembly_format = f"{ASYNC} $dst `,` $src `:` type($dst) `,` type($src) attr-dict"
+
+    def verify_(self) -> None:
+        """The same element type, and shapes that agree where both are static."""
+        dst, src = self.dst.type, self.src.type
+        assert isinstance(dst, MemRefType) and isinstance(src, MemRefType)
+        if dst.element_type != src.element_type:
+            raise VerifyException("arguments have incompatible element type")
+        dst_shape, src_shape = dst.get_shape(), src.get_shape()
+        if len(dst_shape) != len(src_shape) or any(
+            d != s and DYNAMIC_INDEX not in (d, s)
+            for d, s in zip(dst_shape, src_shape, strict=True)
+        ):
+            raise VerifyException("arguments have incompatible shape")
 
 
 # ----------------------------------------------------------------------------
@@ -1062,6 +1177,7 @@ GPU_EXTENSION_ATTRS: tuple[type[Attribute], ...] = (
 )
 
 
+@functools.cache
 def extend_gpu() -> None:
     """Put the ops and attributes above into xDSL's `gpu` dialect (idempotent)."""
     extend_dialect(GPU, GPU_EXTENSION_OPS, GPU_EXTENSION_ATTRS)

@@ -65,8 +65,25 @@ def _verify_index(op: IndexOp) -> None:
         )
 
 
+XDSL_VERIFY_GENERIC = GenericOp.verify_
+"""xDSL's own `linalg.generic` verifier (before `extend_linalg`)."""
+
+
+def _verify_generic(op: GenericOp) -> None:
+    """xDSL's verifier, where an indexing map that divides by zero (`d0 mod 0`,
+    which xDSL evaluates to bound the loops) is a diagnostic, not a
+    ZeroDivisionError."""
+    try:
+        XDSL_VERIFY_GENERIC(op)
+    except ZeroDivisionError:
+        raise VerifyException(
+            "an indexing map divides by zero (`floordiv`, `ceildiv` or `mod` by 0)"
+        ) from None
+
+
 def extend_linalg() -> None:
-    """Install the alias-accepting parser on xDSL's `linalg.generic` and the
-    bounds check on `linalg.index` (idempotent)."""
+    """Install the alias-accepting parser and the division check on xDSL's
+    `linalg.generic` and the bounds check on `linalg.index` (idempotent)."""
+    GenericOp.verify_ = _verify_generic  # pyright: ignore[reportAttributeAccessIssue]
     GenericOp.parse = classmethod(_parse_generic)  # pyright: ignore[reportAttributeAccessIssue]
     IndexOp.verify_ = _verify_index  # pyright: ignore[reportAttributeAccessIssue]

@@ -1,12 +1,20 @@
 """Mutants of the kernel corpus: each must compile or get a located diagnostic.
 
-A seed picks a text of the corpus (the kernels of `tests/kernels` and the
-round-trip chunks of `tests/filecheck/dialects`) and one to three edits:
-tokens dropped, repeated, swapped or replaced; lines deleted, duplicated or
-swapped; element types (f16, bf16, i8, complex, ...), shapes and ranks
-changed; level formats, their properties and bit widths changed; affine maps
-permuted, shortened, widened or given out-of-range dimensions; integer
-constants pushed past a rank; float literals made huge or hexadecimal.
+A seed picks a text of the corpus (the kernels of `tests/kernels`, the gpu
+and sliced-tensor texts of `tests/ir_corpus` and the round-trip chunks of
+`tests/filecheck/dialects`) and one to three edits: tokens dropped, repeated,
+swapped or replaced; lines deleted, duplicated or swapped; element types
+(f16, bf16, i8, complex, ...), shapes and ranks changed; level formats, their
+properties and bit widths changed; affine maps permuted, shortened, widened or
+given out-of-range dimensions; integer constants pushed past a rank; float
+literals made huge or hexadecimal; dimension slices
+(`#sparse_tensor<slice(offset, size, stride)>`) added to an encoding's
+dimensions, dropped or given other (dynamic, zero, negative, huge) values;
+the gpu ops of MLIR 22's sparse GPU code generation (`gpu_ext`) made
+synchronous or asynchronous, their token dependencies, dimensions, bounds,
+transpose modes, launch configurations and kernel symbols changed, or an op
+swapped for one of its family (`create_csr` for `create_coo`, `spmv` for
+`spmm`, ...).
 
 The mutant goes through `xsparse-opt -p sparsifier` (in process) and
 `xsparse.compile`. Either works, or gets a located diagnostic
@@ -84,7 +92,11 @@ LEVEL_FORMATS = [
 WIDTH = re.compile(r"\b(posWidth|crdWidth) = \d+")
 ENCODING_END = re.compile(r"\)(?= *\}>)")
 WIDTHS = ["0", "1", "2", "7", "8", "16", "32", "64", "128"]
-AFFINE_MAP = re.compile(r"\(([\w, ]*)\) -> \(([^()<>]*)\)")
+AFFINE_MAP = re.compile(
+    r"\(((?:[\w, ]|: #[\w.]+(?:<slice\([^()]*\)>)?)*)\) -> \(([^()<>]*)\)"
+)
+"""An affine map or an encoding's map; its dimensions may be sliced
+(`i : #sparse_tensor<slice(...)>`, `i : #alias`)."""
 INTEGER = re.compile(r"(?<![\w.#%@^$-])-?\d+(?![\w.])")
 INTEGERS = [
     "0",
@@ -112,6 +124,74 @@ PYTHON_ERROR = re.compile(
 )
 MODULE_LEVEL = ("name the entry function", "no public function")
 """`xsparse.compile`'s diagnostics about the module as a whole (no line to name)."""
+EXTRA_CORPUS = "ir_corpus"
+"""Texts beside the kernels, under `tests/`: MLIR 22's sparse GPU code
+generation (`gpu/`, library calls and outlined kernels) and sliced sparse
+tensors (`slice/`)."""
+
+SLICE = re.compile(r"#sparse_tensor<slice\(([^()]*)\)>")
+"""A dimension slice, standalone or in an encoding's map."""
+SLICE_VALUES = [
+    "?", "?", "0", "1", "2", "3", "4", "8", "-1", "1000000000000",
+    "9223372036854775807", "9223372036854775808",
+]  # fmt: skip
+"""An offset, size or stride: dynamic, zero, within a shape, past it, negative,
+past an int64_t."""
+ENCODING_DIMS = re.compile(r"(?<=map = \()((?:[^()]|\([^()]*\))*)(?=\) ->)")
+"""The dimensions of an encoding's map, with their slices
+(`i : #sparse_tensor<slice(...)>`)."""
+
+GPU_OP = re.compile(r"\bgpu\.\w+")
+GPU_FAMILIES: list[list[str]] = [
+    ["create_csr", "create_csc", "create_coo", "create_bsr"],
+    ["spmv", "spmm", "sddmm"],
+    ["spmv_buffer_size", "spmm_buffer_size", "sddmm_buffer_size"],
+    ["destroy_sp_mat", "destroy_dn_tensor", "spgemm_destroy_descr"],
+    ["thread_id", "block_id", "block_dim", "grid_dim", "global_id"],
+    ["alloc", "dealloc"],
+    ["spgemm_copy", "set_csr_pointers", "spmat_get_size"],
+    ["wait", "memcpy"],
+]
+"""gpu ops that take one another's place: similar syntax, other operands
+(all registered by `gpu_ext` or xDSL)."""
+ASYNC_OPS = re.compile(
+    r"\bgpu\.(?:alloc|dealloc|memcpy|wait|launch_func|create_\w+|destroy_\w+|spmv\w*|"
+    r"spmm\w*|sddmm\w*|spgemm_\w+|spmat_get_size|set_csr_pointers)\b(?! async)"
+)
+"""The gpu ops that may be asynchronous, where they are not."""
+DEPENDENCIES = re.compile(r"\bgpu\.\w+ +(?:async +)?(\[(?:%[\w#]+(?:, %[\w#]+)*)?\])")
+"""A gpu op's token dependencies (group 1)."""
+GPU_DIMENSION = re.compile(
+    r"\bgpu\.(?:thread_id|block_id|block_dim|grid_dim|global_id) +[xyz]\b"
+)
+"""A kernel index op up to its dimension (the match's last character)."""
+UPPER_BOUND = re.compile(r" upper_bound -?\d+")
+TRANSPOSE = re.compile(r"\{ *(?:NON_TRANSPOSE|TRANSPOSE|CONJUGATE_TRANSPOSE)\}")
+TRANSPOSED_OPERAND = re.compile(
+    r"\bgpu\.(?:spmv|spmm|sddmm)(?:_buffer_size)? +(?:async +)?(?:\[[^\]]*\] +)?%[\w#]+"
+)
+"""A sparse op up to its first operand, which a transpose mode may follow."""
+TRANSPOSE_MODES: list[str] = [
+    "{TRANSPOSE}",
+    "{NON_TRANSPOSE}",
+    "{CONJUGATE_TRANSPOSE}",
+    "{ NONE}",
+]
+LAUNCH_SIZES = re.compile(r"\b(?:blocks|threads|clusters) in \(([^()]*)\)")
+KERNEL_SYMBOL = re.compile(r"@(\w+)::@(\w+)")
+LAUNCH_ARGUMENTS = re.compile(r"(?<=args\()([^()]*)(?=\))")
+SSA_VALUE = re.compile(r"%[\w#]+")
+GPU_KEYWORDS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r" attributes \{gpu\.container_module\}"), ""),
+    (re.compile(r"\) kernel \{"), ") {"),
+    (re.compile(r"(?<=gpu\.alloc) +host_shared"), ""),
+    (re.compile(r"(?<=gpu\.alloc)(?= )(?! async| host_shared)"), " host_shared"),
+    (re.compile(r" +dynamic_shared_memory_size %[\w#]+"), ""),
+    (re.compile(r"\{(?:PRUNE_ONLY|PRUNE_AND_CHECK)\}"), "{PRUNE_AND_CHECK}"),
+    (re.compile(r"\{(?:COMPUTE|WORK_ESTIMATION)\}"), "{WORK_ESTIMATION}"),
+    (re.compile(r"\bgpu\.module @\w+"), "gpu.module @other"),
+]
+"""Keywords of the gpu syntax dropped, added or changed (pattern, replacement)."""
 
 
 @dataclass(frozen=True)
@@ -127,15 +207,22 @@ def _uncommented(text: str) -> str:
     return "\n".join(line for line in lines if not line.lstrip().startswith("//"))
 
 
+def _files(directory: str) -> list[Source]:
+    """The `.mlir` files under `tests/<directory>`, comments left out."""
+    return [
+        Source(path.relative_to(TESTS).as_posix(), _uncommented(path.read_text()))
+        for path in sorted((TESTS / directory).rglob("*.mlir"))
+    ]
+
+
 @functools.cache
 def corpus() -> tuple[Source, ...]:
-    """The kernels, then the round-trip chunks of the dialect tests."""
-    sources = [
-        Source(path.relative_to(TESTS).as_posix(), _uncommented(path.read_text()))
-        for path in sorted((TESTS / "kernels").rglob("*.mlir"))
-    ]
+    """The kernels, the gpu and sliced-tensor texts of `tests/ir_corpus`, then
+    the round-trip chunks of the dialect tests."""
+    sources = _files("kernels")
     if not sources:
         raise FileNotFoundError(f"no kernels under {TESTS}: run from a checkout")
+    sources += _files(EXTRA_CORPUS)
     for path in sorted((TESTS / "filecheck" / "dialects").rglob("*.mlir")):
         if "invalid" in path.name or "Output" in path.parts:
             continue
@@ -316,7 +403,8 @@ def _affine_map(text: str, rng: random.Random) -> str | None:
     if not matches:
         return None
     m = rng.choice(matches)
-    dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
+    dims = _split_top_level(m.group(1))
+    names = [d.split(" : ")[0] for d in dims]
     results = _split_top_level(m.group(2))
     if rng.random() < 0.25:
         if dims and rng.random() < 0.5:
@@ -324,9 +412,180 @@ def _affine_map(text: str, rng: random.Random) -> str | None:
         else:
             dims.append(f"d{len(dims) + 7}")
     else:
-        results = _new_affine_results(dims, results, rng)
+        results = _new_affine_results(names, results, rng)
     new = f"({', '.join(dims)}) -> ({', '.join(results)})"
     return text[: m.start()] + new + text[m.end() :]
+
+
+def _new_slice(rng: random.Random) -> str:
+    """A `#sparse_tensor<slice(offset, size, stride)>` of `SLICE_VALUES`."""
+    values = ", ".join(rng.choice(SLICE_VALUES) for _ in range(3))
+    return f"#sparse_tensor<slice({values})>"
+
+
+def _slice_dimensions(text: str, rng: random.Random) -> str | None:
+    """A slice added to a dimension of an encoding's map, or one dropped."""
+    matches = list(ENCODING_DIMS.finditer(text))
+    if not matches:
+        return None
+    m = rng.choice(matches)
+    dims = _split_top_level(m.group(1))
+    if not dims:
+        return None
+    i = rng.randrange(len(dims))
+    name, *annotation = dims[i].split(" : ", 1)
+    dims[i] = name if annotation else f"{name} : {_new_slice(rng)}"
+    return text[: m.start()] + ", ".join(dims) + text[m.end() :]
+
+
+def _slice(text: str, rng: random.Random) -> str | None:
+    """A dimension slice's offset, size or stride changed (to a dynamic, zero,
+    negative or huge value), its values dropped or repeated; or a slice added
+    to or dropped from an encoding's dimension."""
+    matches = list(SLICE.finditer(text))
+    if not matches or rng.random() < 0.4:
+        return _slice_dimensions(text, rng)
+    m = rng.choice(matches)
+    values = [v.strip() for v in m.group(1).split(",")]
+    kind = rng.choice(["value", "value", "value", "drop", "repeat"])
+    i = rng.randrange(len(values))
+    if kind == "drop":
+        del values[i]
+    elif kind == "repeat":
+        values.insert(i, values[i])
+    else:
+        values[i] = rng.choice(SLICE_VALUES)
+    return text[: m.start(1)] + ", ".join(values) + text[m.end(1) :]
+
+
+def _gpu_family(text: str, rng: random.Random) -> str | None:
+    """A gpu op replaced by another of its family."""
+
+    def other(op: str) -> str:
+        name = op.removeprefix("gpu.")
+        family = [f for f in GPU_FAMILIES if name in f]
+        return "gpu." + rng.choice(family[0] if family else [name])
+
+    return _replace_match(text, GPU_OP, rng, other)
+
+
+def _gpu_async(text: str, rng: random.Random) -> str | None:
+    """An op made asynchronous, or synchronous (its dependencies kept or not)."""
+    if rng.random() < 0.5:
+        return _replace_match(text, ASYNC_OPS, rng, lambda op: op + " async")
+    pattern = re.compile(r" async(?: \[[^\]]*\])?" if rng.random() < 0.5 else " async")
+    return _replace_match(text, pattern, rng, lambda _: "")
+
+
+def _gpu_dependencies(text: str, rng: random.Random) -> str | None:
+    """A token dependency dropped, repeated, or replaced by another value."""
+    values = sorted({m.group(0) for m in SSA_VALUE.finditer(text)})
+
+    def edit(deps: str) -> str:
+        tokens = [t.strip() for t in deps.strip("[]").split(",") if t.strip()]
+        kind = rng.choice(["drop", "repeat", "replace", "empty"])
+        if kind == "empty" or not tokens:
+            return "[]"
+        i = rng.randrange(len(tokens))
+        if kind == "drop":
+            del tokens[i]
+        elif kind == "repeat":
+            tokens.insert(i, tokens[i])
+        else:
+            tokens[i] = rng.choice(values)
+        return f"[{', '.join(tokens)}]"
+
+    matches = list(DEPENDENCIES.finditer(text))
+    if not matches:
+        return None
+    m = rng.choice(matches)
+    return text[: m.start(1)] + edit(m.group(1)) + text[m.end(1) :]
+
+
+def _gpu_dimension(text: str, rng: random.Random) -> str | None:
+    """A kernel index op's dimension or upper bound changed."""
+    if UPPER_BOUND.search(text) and rng.random() < 0.5:
+        bound = rng.choice(INTEGERS)
+        return _replace_match(text, UPPER_BOUND, rng, lambda _: f" upper_bound {bound}")
+    new = rng.choice(["x", "y", "z", "w", "x upper_bound 0", "y upper_bound 64"])
+    return _replace_match(text, GPU_DIMENSION, rng, lambda old: old[:-1] + new)
+
+
+def _gpu_transpose(text: str, rng: random.Random) -> str | None:
+    """A transpose mode changed, dropped, or added to a sparse op's operand."""
+    mode = rng.choice(TRANSPOSE_MODES)
+    if TRANSPOSE.search(text) and rng.random() < 0.5:
+        new = mode if rng.random() < 0.7 else ""
+        return _replace_match(text, TRANSPOSE, rng, lambda _: new)
+    return _replace_match(text, TRANSPOSED_OPERAND, rng, lambda old: old + mode)
+
+
+def _gpu_launch(text: str, rng: random.Random) -> str | None:
+    """A launch's grid sizes, kernel symbol or arguments changed."""
+    kind = rng.choice(["sizes", "symbol", "arguments"])
+    if kind == "symbol":
+        return _replace_match(
+            text,
+            KERNEL_SYMBOL,
+            rng,
+            lambda old: rng.choice(
+                [old.split("::")[1], old.split("::")[0], old + "::@x", "@x::@y"]
+            ),
+        )
+    if kind == "arguments":
+
+        def drop_argument(args: str) -> str:
+            parts = _split_top_level(args)
+            if parts:
+                del parts[rng.randrange(len(parts))]
+            return ", ".join(parts)
+
+        return _replace_match(text, LAUNCH_ARGUMENTS, rng, drop_argument)
+
+    matches = list(LAUNCH_SIZES.finditer(text))
+    if not matches:
+        return None
+    m = rng.choice(matches)
+    sizes = [size.strip() for size in m.group(1).split(",")]
+    i = rng.randrange(len(sizes))
+    if rng.random() < 0.5:
+        del sizes[i]
+    else:
+        sizes[i] = rng.choice([*sizes, "%nope"])
+    return text[: m.start(1)] + ", ".join(sizes) + text[m.end(1) :]
+
+
+def _gpu_keyword(text: str, rng: random.Random) -> str | None:
+    """A keyword of the gpu syntax dropped, added or changed (the container
+    module's attribute, `kernel`, `host_shared`, launch options, ...)."""
+    edits = [(p, new) for p, new in GPU_KEYWORDS if p.search(text)]
+    if not edits:
+        return None
+    pattern, new = rng.choice(edits)
+    return _replace_match(text, pattern, rng, lambda _: new)
+
+
+GPU_EDITS: list[Mutation] = [
+    _gpu_family,
+    _gpu_async,
+    _gpu_dependencies,
+    _gpu_dimension,
+    _gpu_transpose,
+    _gpu_launch,
+    _gpu_keyword,
+]
+
+
+def _gpu(text: str, rng: random.Random) -> str | None:
+    """One edit of a gpu op of MLIR 22's sparse GPU code generation: the first
+    of `GPU_EDITS`, in a random order, that applies to the text."""
+    if not GPU_OP.search(text):
+        return None
+    for edit in rng.sample(GPU_EDITS, len(GPU_EDITS)):
+        mutated = edit(text, rng)
+        if mutated is not None and mutated != text:
+            return mutated
+    return None
 
 
 def _integer(text: str, rng: random.Random) -> str | None:
@@ -348,7 +607,9 @@ MUTATIONS: list[tuple[Mutation, int]] = [
     (_bit_width, 2),
     (_affine_map, 4),
     (_integer, 3),
-    (_float_literal, 2),
+    (_float_literal, 3),
+    (_slice, 3),
+    (_gpu, 8),
 ]
 
 
@@ -363,11 +624,16 @@ class Mutant:
 
 
 def mutant(seed: int) -> Mutant:
-    """The mutant a seed makes: a corpus text (a kernel, 7 times in 10) and
-    one to three edits."""
+    """The mutant a seed makes: a corpus text (a kernel 6 times in 10, a gpu or
+    sliced-tensor text of `tests/ir_corpus` 2 times in 10, any text
+    otherwise) and one to three edits."""
     rng = random.Random(seed)
     kernels = [s for s in corpus() if s.name.startswith("kernels/")]
-    source = rng.choice(kernels if rng.random() < 0.7 else corpus())
+    extra = [s for s in corpus() if s.name.startswith(f"{EXTRA_CORPUS}/")]
+    draw = rng.random()
+    source = rng.choice(
+        kernels if draw < 0.6 else extra if draw < 0.8 and extra else corpus()
+    )
     text = source.text
     functions = [f for f, _ in MUTATIONS]
     weights = [w for _, w in MUTATIONS]

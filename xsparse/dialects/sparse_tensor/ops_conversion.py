@@ -40,7 +40,11 @@ from xsparse.dialects.sparse_tensor.ops_common import (
     sparse_result,
     sparse_type,
 )
-from xsparse.dialects.sparse_tensor.ops_storage import LevelAttr, level_attr
+from xsparse.dialects.sparse_tensor.ops_storage import (
+    LevelAttr,
+    in_bounds,
+    level_attr,
+)
 from xsparse.dialects.sparse_tensor.types import (
     SortAlgorithm,
     SortAlgorithmAttr,
@@ -309,9 +313,11 @@ class ConcatenateOp(IRDLOperation):
         dim, rank = self.dimension.value.data, dst.dim_rank
         if len(self.inputs) <= 1:
             raise VerifyException("Need at least two tensors to concatenate.")
-        if dim >= rank:
+        if not in_bounds(dim, rank):
+            unsigned = dim % 2**64  # MLIR's `Dimension` is a uint64_t
             raise VerifyException(
-                f"Concat-dimension is out of bounds for dimension-rank ({dim} >= {rank})"
+                "Concat-dimension is out of bounds for dimension-rank "
+                f"({unsigned} >= {rank})"
             )
         srcs = [sparse_type(v) for v in self.inputs]
         for i, src in enumerate(srcs):

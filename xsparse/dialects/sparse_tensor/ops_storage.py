@@ -68,6 +68,14 @@ def level_attr(level: int) -> LevelAttr:
     return IntegerAttr(level, IndexType())
 
 
+def in_bounds(index: int, rank: int) -> bool:
+    """Whether a level or dimension `index` is below `rank`. MLIR reads both as
+    unsigned (`Level`, `Dimension` are `uint64_t`): a negative one, which
+    `IntegerAttr<IndexType>` and `arith.constant` hold, is out of bounds, not a
+    Python index from the end."""
+    return 0 <= index < rank
+
+
 # ----------------------------------------------------------------------------
 # Level buffers
 # ----------------------------------------------------------------------------
@@ -144,7 +152,7 @@ class ToLevelBufferOp(ToBufferOp):
     def verify_buffer(
         self, stt: SparseTensorType, result: MemRefType[Attribute]
     ) -> None:
-        if self.level.value.data >= stt.lvl_rank:
+        if not in_bounds(self.level.value.data, stt.lvl_rank):
             raise VerifyException("requested level is out of bounds")
         elem, expected = result.element_type, self.element_type(stt)
         if isinstance(expected, IntegerType):
@@ -251,7 +259,7 @@ class LvlOp(IRDLOperation):
     def verify_(self) -> None:
         stt = sparse_operand(self, 0)
         lvl = constant_int(self.index)
-        if lvl is not None and lvl >= stt.lvl_rank:
+        if lvl is not None and not in_bounds(lvl, stt.lvl_rank):
             raise VerifyException(
                 "Level index exceeds the rank of the input sparse tensor"
             )
@@ -301,7 +309,7 @@ class SliceMetadataOp(IRDLOperation):
                 "operand #0 must be sparse tensor slice of any type values, "
                 f"but got '{self.slice.type}'",
             )
-        if not 0 <= self.dim.value.data < stt.dim_rank:
+        if not in_bounds(self.dim.value.data, stt.dim_rank):
             raise VerifyException("requested dimension out of bound")
 
 
@@ -370,7 +378,7 @@ class SpecifierFieldOp(IRDLOperation):
         if kind != StorageSpecifierKind.VAL_MEM_SZ:
             if lvl is None:
                 raise VerifyException("missing level argument")
-            if lvl >= enc.lvl_rank:
+            if not in_bounds(lvl, enc.lvl_rank):
                 raise VerifyException("requested level is out of bounds")
             if kind == StorageSpecifierKind.POS_MEM_SZ and isinstance(
                 enc.lvl_types[lvl].format, SingletonFormat
