@@ -10,13 +10,20 @@ result is checked against scipy's own SpMV-based CG run.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
-import numpy as np
-import scipy.sparse as sp
+# CG's vector operations (dot products of 90k entries) gain nothing from
+# OpenBLAS's threads, and those threads spin after each one, taking the cores
+# that xsparse's SpMV runs on (2.5x slower CG on 2 cores). One BLAS thread,
+# unless the environment says otherwise; set before numpy loads OpenBLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import xsparse
+import numpy as np  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
+
+import xsparse  # noqa: E402
 
 SPMV = """
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
