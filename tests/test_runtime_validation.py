@@ -178,3 +178,27 @@ def test_non_contiguous_dense_arguments_are_copied() -> None:
     x = np.arange(24.0)[::2]
     y = kernel("spmv_csr")(sp.csr_array(a), x, np.zeros(8))
     np.testing.assert_allclose(y, a @ x)
+
+
+@pytest.mark.parametrize(
+    ("widths", "coords", "message"),
+    [
+        ("crdWidth = 8", [[0, 300], [1, 2]], "coordinate 300 does not fit in 8 bits"),
+        (
+            "crdWidth = 16",
+            [[0, 70000], [1, 2]],
+            "coordinate 70000 does not fit in 16 bits",
+        ),
+    ],
+)
+def test_coordinates_wider_than_the_encoding_raise(
+    widths: str, coords: list[list[int]], message: str
+) -> None:
+    """A coordinate that a narrow buffer cannot hold is refused, not wrapped
+    (300 stored as 44 in 8 bits); the widest one that fits is kept."""
+    enc = f"#sparse_tensor.encoding<{{ map = (i, j) -> (i : dense, j : compressed), {widths} }}>"
+    with pytest.raises(ValueError, match=message):
+        SparseTensor.from_coo(coords, [1.0, 2.0], (2, 80000), enc)
+    top = 255 if widths.endswith("8") else 65535
+    kept = SparseTensor.from_coo([[0, top], [1, 2]], [1.0, 2.0], (2, 80000), enc)
+    np.testing.assert_array_equal(kept.coordinates[1], [top, 2])

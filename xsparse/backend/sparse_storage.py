@@ -67,6 +67,18 @@ def overhead_dtype(width: int) -> np.dtype[Any]:
     )
 
 
+def overhead_buffer(buffer: IntArray, width: int, what: str) -> AnyArray:
+    """`buffer` in the dtype of a `width`-bit positions/coordinates buffer;
+    ValueError where an entry does not fit in `width` bits (it would wrap)."""
+    bits = 64 if width == 0 else width
+    if bits < 64 and buffer.size and int(buffer.max()) >> bits:
+        raise ValueError(
+            f"{what} {int(buffer.max())} does not fit in {bits} bits "
+            "(the encoding's posWidth/crdWidth)"
+        )
+    return buffer.astype(overhead_dtype(width))
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
     """numpy dtype of an MLIR element type."""
     if isinstance(element_type, Float64Type):
@@ -264,17 +276,21 @@ class SparseTensor:
                     f"coordinate out of range in dimension {d} (size {size})"
                 )
         buffers = build_level_buffers(enc, shape, crd, vals)
-        pos_dtype, crd_dtype = (
-            overhead_dtype(enc.pos_width),
-            overhead_dtype(enc.crd_width),
-        )
-        return cls(
-            enc,
-            shape,
-            [None if p is None else p.astype(pos_dtype) for p in buffers.positions],
-            [None if c is None else c.astype(crd_dtype) for c in buffers.coordinates],
-            buffers.values,
-        )
+        positions = [
+            None
+            if p is None
+            else overhead_buffer(p, enc.pos_width, f"level {lvl}'s position")
+            for lvl, p in enumerate(buffers.positions)
+        ]
+        coordinates = [
+            None
+            if c is None
+            else overhead_buffer(c, enc.crd_width, f"level {lvl}'s coordinate")
+            for lvl, c in enumerate(buffers.coordinates)
+        ]
+        # Built here from coordinates checked above, in widths that hold them:
+        # valid by construction, so the numpy validation pass is skipped.
+        return cls(enc, shape, positions, coordinates, buffers.values, validate=False)
 
     @classmethod
     def from_dense(
