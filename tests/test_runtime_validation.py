@@ -202,3 +202,18 @@ def test_coordinates_wider_than_the_encoding_raise(
     top = 255 if widths.endswith("8") else 65535
     kept = SparseTensor.from_coo([[0, top], [1, 2]], [1.0, 2.0], (2, 80000), enc)
     np.testing.assert_array_equal(kept.coordinates[1], [top, 2])
+
+
+def test_scipy_indices_wider_than_the_encoding_raise() -> None:
+    """scipy's int32 indices given to an 8-bit encoding are narrowed only where
+    they fit, checked or not."""
+    enc = "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), crdWidth = 8 }>"
+    wide = sp.csr_array(([1.0, 2.0], ([0, 1], [300, 2])), shape=(2, 400))
+    for validate in (True, False):
+        with pytest.raises(
+            ValueError, match="indices entry 300 does not fit in 8 bits"
+        ):
+            SparseTensor.from_scipy(wide, enc, validate=validate)
+    narrow = sp.csr_array(([1.0, 2.0], ([0, 1], [255, 2])), shape=(2, 400))
+    kept = SparseTensor.from_scipy(narrow, enc)
+    np.testing.assert_array_equal(kept.coordinates[1], [255, 2])

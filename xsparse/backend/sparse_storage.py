@@ -71,6 +71,8 @@ def overhead_buffer(buffer: IntArray, width: int, what: str) -> AnyArray:
     """`buffer` in the dtype of a `width`-bit positions/coordinates buffer;
     ValueError where an entry does not fit in `width` bits (it would wrap)."""
     bits = 64 if width == 0 else width
+    if buffer.size and buffer.dtype.kind == "i" and int(buffer.min()) < 0:
+        raise ValueError(f"{what} {int(buffer.min())} is negative")
     if bits < 64 and buffer.size and int(buffer.max()) >> bits:
         raise ValueError(
             f"{what} {int(buffer.max())} does not fit in {bits} bits "
@@ -345,8 +347,8 @@ class SparseTensor:
             return cls(
                 enc,
                 shape,
-                [None, _as_overhead(m.indptr, enc.pos_width)],
-                [None, _as_overhead(m.indices, enc.crd_width)],
+                [None, _as_overhead(m.indptr, enc.pos_width, "indptr entry")],
+                [None, _as_overhead(m.indices, enc.crd_width, "indices entry")],
                 np.asarray(m.data),
                 validate=validate,
             )
@@ -819,13 +821,15 @@ class SparseTensor:
         )
 
 
-def _as_overhead(buf: AnyArray, width: int) -> AnyArray:
+def _as_overhead(buf: AnyArray, width: int, what: str) -> AnyArray:
     """`buf` as a positions/coordinates buffer of `width` bits: a view when only
     the sign differs (scipy's int32 for a 32-bit level), else a converted copy.
     Negative values reinterpreted as unsigned fail validation (out of range)."""
     dtype = overhead_dtype(width)
     if buf.dtype.kind in "iu" and buf.dtype.itemsize == dtype.itemsize:
         return buf.view(dtype)
+    if buf.dtype.itemsize > dtype.itemsize:  # narrower: refuse what would wrap
+        return overhead_buffer(buf, width, what)
     return np.asarray(buf, dtype)
 
 
