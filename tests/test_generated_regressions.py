@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import xsparse
 from xsparse import SparseTensor
@@ -547,3 +548,27 @@ def test_output_size_hint_does_not_count_batched_entries(filled: bool) -> None:
         SparseTensor.from_dense(a, batched), SparseTensor.from_dense(b, csr)
     )
     np.testing.assert_array_equal(result.to_dense(), a @ b)
+
+
+def test_repeated_scipy_indices_are_summed_by_every_kernel() -> None:
+    """Generated einsum seed 11000269: a CSR matrix with a repeated column in
+    a row (scipy sums them) copied by `ki->ki` kept the last one, 2 for 1 + 2:
+    the kernel stored each entry where it must add them. A term that reads
+    the matrix twice (a square) is not linear in its entries: the matrix is
+    made canonical first."""
+    repeated = sp.csr_array(
+        (np.array([1.0, 2.0, 5.0]), np.array([1, 1, 0]), np.array([0, 2, 3, 3])),
+        shape=(3, 3),
+    )
+    assert not repeated.has_canonical_format
+    dense = repeated.toarray()
+    np.testing.assert_array_equal(
+        xsparse.einsum("ki->ki", repeated, format="dense"), dense
+    )
+    np.testing.assert_array_equal(
+        xsparse.einsum("ki->ik", repeated, format="dense"), dense.T
+    )
+    np.testing.assert_array_equal(
+        xsparse.evaluate("y(i,j) = A(i,j) * A(i,j)", A=repeated, format="dense"),
+        dense * dense,
+    )

@@ -30,6 +30,7 @@ from xsparse.frontend.expression import (
     Expr,
     Negate,
     product,
+    signed_terms,
     walk,
 )
 from xsparse.frontend.generic import KernelSpec, build_mlir
@@ -299,9 +300,40 @@ def _canonical_where_needed(
     reads it alone into a dense result; elsewhere (co-iteration, sparse
     results need sorted rows) a canonical copy is made on each call."""
     unordered = [k for k, info in enumerate(infos) if _unordered_scipy(info)]
-    if not unordered or _reads_alone(assignment, infos, format):
+    if not unordered or (
+        _reads_alone(assignment, infos, format)
+        and all(_once_per_term(assignment, k) for k in unordered)
+    ):
         return infos, []
     return _made_canonical(infos, unordered)
+
+
+def _once_per_term(assignment: Assignment, operand: int) -> bool:
+    """Every term of the right side reads `operand` exactly once, as a factor
+    (not under a division): the result is linear in each of its stored
+    entries, so repeated coordinates read as they are sum as scipy sums them."""
+    return all(
+        _factor_count(term, operand) == 1 for _, term in signed_terms(assignment.rhs)
+    )
+
+
+def _factor_count(expr: Expr, operand: int) -> int | None:
+    """How many times a product reads `operand` (None: not as a plain factor)."""
+    if isinstance(expr, Access):
+        return 1 if expr.operand == operand else 0
+    if isinstance(expr, Negate):
+        return _factor_count(expr.operand, operand)
+    if isinstance(expr, Binary):
+        left = _factor_count(expr.lhs, operand)
+        right = _factor_count(expr.rhs, operand)
+        if left is None or right is None:
+            return None
+        if expr.op == "*":
+            return left + right
+        if expr.op == "/":
+            return left if right == 0 else None
+        return left if left == right == 0 else None  # a sum inside a product
+    return 0
 
 
 def _unordered_scipy(info: OperandInfo) -> bool:

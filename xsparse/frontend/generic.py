@@ -128,8 +128,13 @@ def build_mlir(spec: KernelSpec) -> str:
     else:
         current = _empty(e, out_type)
     values = _access_values(e)
+    # Repeated coordinates (a nonunique level) are summed: every entry adds.
+    repeats = any(
+        o.encoding is not None and not o.encoding.lvl_types[-1].is_unique
+        for o in spec.operands
+    )
     for position, (summed, terms) in enumerate(groups(spec.assignment)):
-        accumulate = bool(summed) or position > 0
+        accumulate = bool(summed) or position > 0 or repeats
         current = _generic(e, summed, terms, values, current, out_type, accumulate)
     result_type = out_type
     if spec.final is not None:
