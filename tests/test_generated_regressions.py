@@ -4,6 +4,8 @@ named after what went wrong."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -572,3 +574,25 @@ def test_repeated_scipy_indices_are_summed_by_every_kernel() -> None:
         xsparse.evaluate("y(i,j) = A(i,j) * A(i,j)", A=repeated, format="dense"),
         dense * dense,
     )
+
+
+@pytest.mark.parametrize("fmt", ["dense", None])
+def test_a_divisor_stored_sparsely_is_read_where_it_is_stored(fmt: str | None) -> None:
+    """`x(j) / (A(i,j) + 1)` visited every j of the dense numerator but never
+    co-iterated A, so the divisor read whichever entry of A the position
+    held (4 = 3 + 1 across row 0): a division is visited where its left side
+    is, and its right side is read where it is stored too."""
+    a = sp.csr_array(np.array([[0.0, 3.0, 0.0], [0.0, 0.0, 0.0], [5.0, 0.0, 0.0]]))
+    b = sp.csr_array(np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0], [4.0, 0.0, 1.0]]))
+    x = np.array([1.0, 2.0, 4.0])
+    da, db = a.toarray(), b.toarray()
+    cases: list[tuple[str, dict[str, Any], Any]] = [
+        ("y(i,j) = x(j) / (A(i,j) + 1)", {"A": a, "x": x}, x / (da + 1)),
+        ("y(i,j) = 1 / (A(i,j) + 1)", {"A": a}, 1 / (da + 1)),
+        ("y(i,j) = A(i,j) / (B(i,j) + 1)", {"A": a, "B": b}, da / (db + 1)),
+        ("y(i,j) = A(i,j) / x(j)", {"A": a, "x": x}, da / x),
+    ]
+    for text, operands, expected in cases:
+        result = xsparse.evaluate(text, format=fmt, **operands)
+        dense = result.toarray() if hasattr(result, "toarray") else np.asarray(result)
+        np.testing.assert_allclose(dense, expected, err_msg=text)

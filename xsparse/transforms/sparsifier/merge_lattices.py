@@ -534,7 +534,9 @@ def loop_set(
             if kind == OpKind.CONJUNCTION:
                 return _intersect(sets[0], sets[1])
             if kind == OpKind.LEFT_ANNIHILATED:
-                return sets[0]
+                # Visited where the left side is; the right side is read
+                # where it is stored too (its zero elsewhere), never alone.
+                return _union(sets[0], _intersect(sets[0], sets[1]))
             if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION):
                 return _union(sets[0], sets[1])
             if kind == OpKind.ZERO_PRESERVING:
