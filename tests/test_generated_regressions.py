@@ -563,7 +563,7 @@ def test_repeated_scipy_indices_are_summed_by_every_kernel() -> None:
         shape=(3, 3),
     )
     assert not repeated.has_canonical_format
-    dense = repeated.toarray()
+    dense = np.asarray(repeated.toarray(), dtype=np.float64)
     np.testing.assert_array_equal(
         xsparse.einsum("ki->ki", repeated, format="dense"), dense
     )
@@ -585,7 +585,8 @@ def test_a_divisor_stored_sparsely_is_read_where_it_is_stored(fmt: str | None) -
     a = sp.csr_array(np.array([[0.0, 3.0, 0.0], [0.0, 0.0, 0.0], [5.0, 0.0, 0.0]]))
     b = sp.csr_array(np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0], [4.0, 0.0, 1.0]]))
     x = np.array([1.0, 2.0, 4.0])
-    da, db = a.toarray(), b.toarray()
+    da = np.asarray(a.toarray(), dtype=np.float64)
+    db = np.asarray(b.toarray(), dtype=np.float64)
     cases: list[tuple[str, dict[str, Any], Any]] = [
         ("y(i,j) = x(j) / (A(i,j) + 1)", {"A": a, "x": x}, x / (da + 1)),
         ("y(i,j) = 1 / (A(i,j) + 1)", {"A": a}, 1 / (da + 1)),
