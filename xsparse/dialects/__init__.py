@@ -4,7 +4,8 @@ Importing this package adds to xDSL's `arith`, `bufferization`, `memref`,
 `llvm`, `vector`, `linalg` and `scf` what xsparse's IR needs (ops xDSL lacks,
 MLIR's custom syntax, vector operands): every module that builds or reads
 xsparse's IR imports it first, so the additions are always there. The `gpu`
-ops and the lazy factories for contexts are in `xsparse.dialect_registry`.
+ops (`gpu_ext`) are added by the `gpu` factory of `xsparse.dialect_registry`,
+which holds the lazy factories for contexts.
 """
 
 import functools
