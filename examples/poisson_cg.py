@@ -83,8 +83,10 @@ def main() -> None:
     def xsparse_matvec(v: np.ndarray) -> np.ndarray:
         out.fill(0.0)  # the kernel accumulates into its output: y += A @ v
         # scipy's int32 CSR arrays are read in place (a 32-bit variant of the
-        # kernel, compiled once); CG uses the product before the next call
-        return spmv(a, v, out)
+        # kernel, compiled once); CG uses the product before the next call.
+        # `out` holds nothing to keep: the kernel may check A's column
+        # indices as it reads them instead of in a pass before it.
+        return spmv(a, v, out, scratch_outputs=True)
 
     start = time.perf_counter()
     x, iterations = conjugate_gradient(xsparse_matvec, b)

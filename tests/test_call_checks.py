@@ -238,8 +238,11 @@ spmv, widths, shape, cases = json.loads(sys.argv[1])
 rows, cols = shape
 report = []
 for width in widths:
+  for vl in (1, 8):
     enc = "map = (i, j) -> (i : dense, j : compressed)" + width
-    kernel = xsparse.compile(spmv.replace("map = (i, j) -> (i : dense, j : compressed)", enc))
+    kernel = xsparse.compile(
+        spmv.replace("map = (i, j) -> (i : dense, j : compressed)", enc), vl=vl
+    )
     encoding = kernel.signature.inputs.data[0].encoding
     for seed in range(cases):
         rng = np.random.default_rng(seed)
@@ -265,16 +268,22 @@ for width in widths:
         valid_range = bool(c.size == 0 or c.max() < cols)
         valid_positions = p[0] == 0 and bool(np.all(np.diff(p) >= 0)) and p[-1] == c.size
         x = rng.random(cols)
-        try:
-            y = kernel(tensor, x, np.zeros(rows))
-            verdict = "ran"
-            same = valid_range and valid_positions and bool(np.allclose(y, [
-                sum(tensor.values[q] * x[c[q]] for q in range(p[i], p[i + 1]))
-                for i in range(rows)
-            ]))
-        except ValueError as e:
-            verdict, same = f"refused: {e}", not (valid_range and valid_positions)
-        report.append([width, seed, how, verdict, same])
+        for scratch in (False, True):
+            y = np.full(rows, 0.5)
+            try:
+                kernel(tensor, x, y, scratch_outputs=scratch)
+                verdict = "ran"
+                same = valid_range and valid_positions and bool(np.allclose(y, [
+                    0.5 + sum(tensor.values[q] * x[c[q]] for q in range(p[i], p[i + 1]))
+                    for i in range(rows)
+                ]))
+            except ValueError as e:
+                verdict = f"refused: {e}"
+                # Checked before the kernel, unless the output is scratch.
+                same = not (valid_range and valid_positions) and (
+                    scratch or bool(np.all(y == 0.5))
+                )
+            report.append([width, vl, seed, how, scratch, verdict, same])
 print(json.dumps(report))
 """
 
@@ -284,12 +293,14 @@ def test_a_kernel_that_only_gathers_with_coordinates_checks_their_range_not_orde
 ):
     """SpMV reads A's column coordinates only to gather from x: what it relies
     on is their range and the positions, not their order or uniqueness
-    (`native_checks` classifies the kernel's uses of each buffer). Generated
-    corruptions of a CSR tensor after construction (swapped or repeated
-    coordinates, a random coordinate, a random position), in a child process:
-    order-only changes run and give the sum over the stored entries (as scipy
-    does for such a matrix); out-of-range coordinates and bad positions are
-    refused."""
+    (`native_checks` classifies the kernel's uses of each buffer), and the
+    kernel checks their range itself as it reads them (`fused_checks`).
+    Generated corruptions of a CSR tensor after construction (swapped or
+    repeated coordinates, a random coordinate, a random position), scalar and
+    vector kernels, in a child process: order-only changes run and give the
+    sum over the stored entries (as scipy does for such a matrix);
+    out-of-range coordinates and bad positions are refused, before the kernel
+    writes its output unless the caller says it is scratch."""
     widths = ["", ", posWidth = 32, crdWidth = 32", ", crdWidth = 16"]
     args = json.dumps([SPMV, widths, [7, 11], 40])
     child = subprocess.run(
@@ -300,10 +311,15 @@ def test_a_kernel_that_only_gathers_with_coordinates_checks_their_range_not_orde
     )
     assert child.returncode == 0, f"the child crashed: {child.stderr[-3000:]}"
     report = json.loads(child.stdout)
-    assert len(report) == 3 * 40
-    assert all(row[4] for row in report), [row for row in report if not row[4]][:5]
-    kinds = {(row[2], str(row[3]).split(":")[0]) for row in report}
-    assert {("swap", "ran"), ("repeat", "ran"), ("value", "refused")} <= kinds
+    assert len(report) == 3 * 2 * 40 * 2
+    assert all(row[6] for row in report), [row for row in report if not row[6]][:5]
+    kinds = {(row[3], row[4], str(row[5]).split(":")[0]) for row in report}
+    for scratch in (False, True):
+        assert {
+            ("swap", scratch, "ran"),
+            ("repeat", scratch, "ran"),
+            ("value", scratch, "refused"),
+        } <= kinds
 
 
 def test_a_kernel_that_merges_coordinates_still_needs_them_sorted() -> None:
@@ -320,3 +336,50 @@ def test_a_kernel_that_merges_coordinates_still_needs_them_sorted() -> None:
     a.coordinates[1] = np.array(a.coordinates[1])[[1, 0, 2, 3, 4]]
     with pytest.raises(ValueError, match="argument 0 of .*sorted"):
         kernel(a, b, np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize(
+    ("kernel_file", "columns"),
+    [("spmv_csr.mlir", None), ("spmv_coo.mlir", None), ("spmm_csr.mlir", 5)],
+)
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_a_coordinate_out_of_range_found_inside_the_kernel_is_refused(
+    kernel_file: str, columns: int | None, threads: int
+) -> None:
+    """Where the kernel checks the range of the coordinates it gathers with
+    (scratch outputs), a bad one anywhere (its rows on any thread) is a
+    ValueError naming the argument, and valid ones give scipy's result."""
+    kernel = xsparse.compile(
+        (Path(__file__).parent / "kernels" / kernel_file).read_text()
+    )
+    assert kernel.checks_range_in_kernel
+    encoding = kernel.signature.inputs.data[0].encoding  # type: ignore[attr-defined]
+    rows, cols = 3000, 200
+    a = sp.random_array((rows, cols), density=0.05, format="csr", random_state=3)
+    x = np.random.default_rng(4).random(cols if columns is None else (cols, columns))
+    out_shape = (rows,) if columns is None else (rows, columns)
+    previous = xsparse.get_num_threads()
+    xsparse.set_num_threads(threads)
+    try:
+        good = SparseTensor.from_scipy(a, encoding)
+        np.testing.assert_allclose(
+            kernel(good, x, np.zeros(out_shape), scratch_outputs=True), a @ x
+        )
+        for where in (0, a.nnz // 2, a.nnz - 1):
+            for bad in (cols, 2**31 - 1):
+                coordinates = [
+                    np.array(c) if c is not None else None for c in good.coordinates
+                ]
+                coordinates[1][where] = bad  # type: ignore[index]
+                tensor = SparseTensor(
+                    good.encoding,
+                    good.shape,
+                    good.positions,
+                    coordinates,
+                    good.values,
+                    validate=False,
+                )
+                with pytest.raises(ValueError, match="argument 0 of .*out of range"):
+                    kernel(tensor, x, np.zeros(out_shape), scratch_outputs=True)
+    finally:
+        xsparse.set_num_threads(previous)

@@ -49,6 +49,9 @@ GLOBAL_ALLOCATED = 0xDEADBEEF
 PACKED_PREFIX = "_xsparse_packed_"
 CHECKED_PREFIX = "checked_"
 """After `PACKED_PREFIX`: the packed wrapper that runs the guards first."""
+IN_KERNEL_PREFIX = "in_kernel_checked_"
+"""After `PACKED_PREFIX`: the packed wrapper that runs the guards that
+leave some checks to the function itself (`fused_checks`) first."""
 _PACKED = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
@@ -132,14 +135,17 @@ class Guard:
 
 
 def packed_wrapper_ir(
-    name: str, signature: FunctionType, guards: Sequence[Guard] = ()
+    name: str,
+    signature: FunctionType,
+    guards: Sequence[Guard] = (),
+    checked_prefix: str = CHECKED_PREFIX,
 ) -> str:
     """LLVM IR of `_xsparse_packed_<name>(ptr slots)` calling `@name`; with
-    `guards`, of `_xsparse_packed_checked_<name>`, which calls the guards
-    first and `@name` only when none of them returns true."""
+    `guards`, of `_xsparse_packed_<checked_prefix><name>`, which calls the
+    guards first and `@name` only when none of them returns true."""
     inputs = list(signature.inputs.data)
     outputs = list(signature.outputs.data)
-    wrapper = PACKED_PREFIX + (CHECKED_PREFIX if guards else "") + name
+    wrapper = PACKED_PREFIX + (checked_prefix if guards else "") + name
     lines = [f"define void @{wrapper}(ptr %slots) {{", "entry:"]
     args: list[str] = []
     per_input: list[list[str]] = []

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import FunctionType
 from xsparse.backend import disk_cache, threads
 from xsparse.backend.abi import (
     CHECKED_PREFIX,
+    IN_KERNEL_PREFIX,
     PACKED_PREFIX,
     Guard,
     NativeFunction,
@@ -133,12 +134,19 @@ class JITModule:
         return address
 
     def function(
-        self, name: str, signature: FunctionType | None = None, *, checked: bool = False
+        self,
+        name: str,
+        signature: FunctionType | None = None,
+        *,
+        checked: bool = False,
+        in_kernel: bool = False,
     ) -> NativeFunction:
         """The public function `name` (its memref-level signature is known from
         lowering); `checked`: its entry that runs its guards first (`compile`'s
-        `guards`)."""
-        symbol = PACKED_PREFIX + (CHECKED_PREFIX if checked else "") + name
+        `guards`); `in_kernel`: the one that runs `compile`'s
+        `in_kernel_guards` first."""
+        prefix = IN_KERNEL_PREFIX if in_kernel else CHECKED_PREFIX if checked else ""
+        symbol = PACKED_PREFIX + prefix + name
         found = self._functions.get(symbol)
         if found is not None:
             return found
@@ -151,7 +159,12 @@ class JITModule:
         if name not in self.signatures:
             raise KeyError(f"'{name}' has no packed wrapper in this module")
         native = NativeFunction(
-            name, signature, self.address(symbol), self, self.prints, checked
+            name,
+            signature,
+            self.address(symbol),
+            self,
+            self.prints,
+            checked or in_kernel,
         )
         self._functions[symbol] = native
         return native
@@ -162,6 +175,7 @@ def _full_ir(
     fast_math: bool,
     signatures: dict[str, FunctionType],
     guards: dict[str, Sequence[Guard]],
+    in_kernel_guards: dict[str, Sequence[Guard]],
 ) -> str:
     if isinstance(source, LoweredModule):
         ir = source.llvm_ir(fast_math=fast_math)
@@ -170,6 +184,11 @@ def _full_ir(
     wrappers = "".join(packed_wrapper_ir(n, s) for n, s in signatures.items())
     wrappers += "".join(
         packed_wrapper_ir(n, signatures[n], g) for n, g in guards.items() if g
+    )
+    wrappers += "".join(
+        packed_wrapper_ir(n, signatures[n], g, IN_KERNEL_PREFIX)
+        for n, g in in_kernel_guards.items()
+        if g
     )
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
     parallel = f"@{threads.PARALLEL_FOR}(" in ir
@@ -191,17 +210,20 @@ def compile(
     fast_math: bool = False,
     signatures: dict[str, FunctionType] | None = None,
     guards: dict[str, Sequence[Guard]] | None = None,
+    in_kernel_guards: dict[str, Sequence[Guard]] | None = None,
 ) -> JITModule:
     """Compile a lowered module (or LLVM IR text) to native code, through the caches.
 
     For LLVM IR text, `signatures` names the memref-level types of the
     functions to call from Python (a packed wrapper is generated for each).
     `guards` gives functions a checked entry (`JITModule.function(name,
-    checked=True)`) that calls their guards first.
+    checked=True)`) that calls their guards first; `in_kernel_guards`
+    another (`function(name, in_kernel=True)`), for guards that leave checks
+    to the function itself.
     """
     sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
     sigs.update(signatures or {})
-    ir = _full_ir(source, fast_math, sigs, guards or {})
+    ir = _full_ir(source, fast_math, sigs, guards or {}, in_kernel_guards or {})
     # The signatures too: kernels with the same IR (LLVM pointers are untyped)
     # but other element types must not share a module and its argument checks.
     signature_text = repr(sorted((name, str(sig)) for name, sig in sigs.items()))

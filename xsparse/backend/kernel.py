@@ -173,6 +173,10 @@ class Kernel:
     takes, which ones it writes in place and what it returns."""
     )
 
+    compiled_from: tuple[str, str | None, CompileOptions] | None = None
+    """The `compile` call that made the kernel (source, entry, options): what
+    a pickled kernel carries (`__reduce__`); None for a kernel made otherwise."""
+
     def __init__(
         self,
         name: str,
@@ -184,6 +188,7 @@ class Kernel:
         checkers: dict[int, Any] | None = None,
         narrowable: Sequence[tuple[int, str]] = (),
         checked_native: Any = None,
+        in_kernel_native: Any = None,
     ) -> None:
         self.name = name
         self.written = tuple(written)
@@ -199,6 +204,9 @@ class Kernel:
         self._native = native
         self._checked_native = checked_native if checkers else native
         """The kernel's entry that runs the checkers first (native_checks)."""
+        self._in_kernel_native = in_kernel_native
+        """The entry whose checkers leave the range of the coordinates the
+        kernel only gathers with to the kernel (fused_checks), or None."""
         self._size_groups = size_groups
         self._bounds = tuple(bounds)
         self._inputs: list[Attribute] = list(signature.inputs.data)
@@ -214,13 +222,27 @@ class Kernel:
         self._results = [ResultFromFields(t) for t in signature.outputs.data]
         self._sparse_results = any(r.encoding is not None for r in self._results)
 
-    def __call__(self, *args: Any, validate: bool = True, strict: bool = False) -> Any:
+    def __call__(
+        self,
+        *args: Any,
+        validate: bool = True,
+        strict: bool = False,
+        scratch_outputs: bool = False,
+    ) -> Any:
         """Call the kernel. Sparse arguments are checked in native code first
         (positions, coordinates' range and order, lengths: a ValueError
         names the argument); `validate=False` skips those checks, for
         buffers known to be valid (bad ones are then undefined behaviour).
         A sparse argument in another format than the kernel's is converted
-        with a `ConversionWarning`; `strict=True` refuses it (TypeError)."""
+        with a `ConversionWarning`; `strict=True` refuses it (TypeError).
+
+        The range of coordinates the kernel only gathers with (SpMV's column
+        indices) is checked by the kernel as it reads them, at no extra pass
+        over them, where nothing of the caller's can be lost: when the
+        kernel writes no argument in place, or with `scratch_outputs=True`
+        (the in-place outputs hold nothing to keep; after a ValueError they
+        hold partial results). Otherwise that check runs before the kernel
+        too, so that a ValueError leaves every argument as it was."""
         if len(args) != len(self._arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
@@ -231,11 +253,38 @@ class Kernel:
                 p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
             )
             kernel = (self._variant(narrow) if narrow else None) or self
+        native = kernel._native
+        if validate:
+            native = kernel._checked_native
+            if kernel._in_kernel_native is not None and (
+                scratch_outputs or not kernel.written
+            ):
+                native = kernel._in_kernel_native
         if not kernel.written:
-            return kernel._call(args, validate, strict)
+            return kernel._call(args, native, strict)
         args, copies = prepare_outputs(kernel.written, kernel._where, args)
-        result = kernel._call(args, validate, strict)
+        result = kernel._call(args, native, strict)
         return finish_outputs(copies, result) if copies else result
+
+    def __reduce__(self) -> tuple[Callable[..., Kernel], tuple[str, str | None]]:
+        """A kernel pickles as the `compile` call that made it: unpickling
+        compiles it again through `compile`'s caches (in the process, then on
+        disk), so a process that unpickles it many times compiles it once."""
+        if self.compiled_from is None:
+            raise TypeError(
+                f"kernel {self.name}() was not made by xsparse.compile: it does not pickle"
+            )
+        source, entry, options = self.compiled_from
+        return functools.partial(compile, **dataclasses.asdict(options)), (
+            source,
+            entry,
+        )
+
+    @property
+    def checks_range_in_kernel(self) -> bool:
+        """Whether the kernel checks the range of some coordinates itself, as
+        it gathers with them (`__call__`'s `scratch_outputs`)."""
+        return self._in_kernel_native is not None
 
     def __repr__(self) -> str:
         """`<Kernel spmv(arg0: tensor<?x?xf64, #CSR>, ...) -> tensor<?xf64>>`;
@@ -353,7 +402,7 @@ class Kernel:
                 self._variant_builder = None
         return variant
 
-    def _call(self, args: Sequence[Any], validate: bool, strict: bool) -> Any:
+    def _call(self, args: Sequence[Any], native: Any, strict: bool) -> Any:
         shapes: list[tuple[int, ...] | None] = []
         slots: list[Any] = []
         flat: list[Any] = []
@@ -375,7 +424,6 @@ class Kernel:
                     self._check_sizes(shapes)
         for bound in self._bounds:
             bound.check(self.name, shapes)
-        native = self._checked_native if validate else self._native
         result = native.call_slots(slots, flat)
         raise_pending()  # a failed check, or a failed runtime call (reading a file)
         if not self._sparse_results:
@@ -781,6 +829,7 @@ def compile(
     vl: int = 1,
     enable_simd_index32: bool = False,
     enable_vla_vectorization: bool = False,
+    range_checks_in_kernel: bool = True,
 ) -> Kernel:
     """Compile MLIR text with the sparsifier and return its entry function as a Kernel.
 
@@ -792,7 +841,9 @@ def compile(
     keeps the kernel on the calling thread. Kernels are cached by source text
     and options: in this process, and on disk
     (the object code and the signatures), so a new process skips parsing,
-    the passes and LLVM.
+    the passes and LLVM. `range_checks_in_kernel=False` leaves the range of
+    the coordinates the kernel only gathers with to the checker that runs
+    before it on every call (`Kernel.__call__`'s `scratch_outputs`).
     """
     options = CompileOptions(
         opt_level,
@@ -801,6 +852,7 @@ def compile(
         vl,
         enable_simd_index32,
         enable_vla_vectorization,
+        range_checks_in_kernel,
     )
     key = hashlib.sha256(
         "\0".join(
@@ -819,6 +871,7 @@ def compile(
         kernel = _load_kernel(key, options) or _compile_kernel(
             key, source, entry, options
         )
+        kernel.compiled_from = (source, entry, options)
         if kernel.narrowable:
             name = kernel.name
 
@@ -840,6 +893,7 @@ class CompileOptions:
     vl: int
     enable_simd_index32: bool
     enable_vla_vectorization: bool
+    range_checks_in_kernel: bool
 
 
 def _compile_kernel(
@@ -872,8 +926,13 @@ def _compile_kernel(
             )
             raise XSparseError(message.split("\n", 1)[0]) from None
     name = function.sym_name.data
-    checker_names = add_checkers(module, name, signature.inputs.data)
-    guards = checker_guards(signature.inputs.data, checker_names)
+    checker_names = add_checkers(
+        module, name, signature.inputs.data, options.range_checks_in_kernel
+    )
+    guards = checker_guards(signature.inputs.data, checker_names.full)
+    in_kernel_guards = checker_guards(
+        signature.inputs.data, checker_names.for_in_kernel_entry()
+    )
     try:
         lowered = lower_to_llvm(module, in_place=True)
         compiled = jit.compile(
@@ -881,10 +940,11 @@ def _compile_kernel(
             opt_level=options.opt_level,
             fast_math=options.fast_math,
             guards={name: guards},
+            in_kernel_guards={name: in_kernel_guards},
         )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
-    checkers = {p: compiled.function(n) for p, n in checker_names.items()}
+    checkers = {p: compiled.function(n) for p, n in checker_names.full.items()}
     kernel = Kernel(
         name,
         signature,
@@ -895,6 +955,7 @@ def _compile_kernel(
         checkers,
         narrowable,
         compiled.function(name, checked=True) if guards else None,
+        compiled.function(name, in_kernel=True) if in_kernel_guards else None,
     )
     meta = {
         "name": name,
@@ -910,8 +971,10 @@ def _compile_kernel(
         "written": list(written),
         "narrowable": [list(n) for n in narrowable],
         "checkers": {
-            str(p): [n, str(lowered.signatures[n])] for p, n in checker_names.items()
+            str(p): [n, str(lowered.signatures[n])]
+            for p, n in checker_names.full.items()
         },
+        "in_kernel_checked": bool(in_kernel_guards),
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -962,6 +1025,9 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             checkers,
             narrowable,
             module.function(name, checked=True) if checkers else None,
+            module.function(name, in_kernel=True)
+            if meta["in_kernel_checked"]
+            else None,
         )
     except Exception:  # a stale or damaged entry: compile again
         return None

@@ -27,20 +27,22 @@ unchecked.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, vector
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from xsparse.backend.abi import Guard
+from xsparse.backend.fused_checks import fuse_range_check
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.dialects.xdsl_ext import GatherOp, IndexCastUIOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
 
@@ -51,24 +53,85 @@ def checker_name(kernel: str, position: int) -> str:
     return f"{CHECK_PREFIX}{kernel}_{position}"
 
 
+@dataclass(frozen=True)
+class Checkers:
+    """The checkers `add_checkers` added, by argument position: `full` ones
+    check everything the kernel relies on; `in_kernel` ones (only for the
+    arguments with such coordinates) leave the range of the coordinates the
+    kernel only gathers with to the kernel itself (`fused_checks`), which
+    then reports them after it ran."""
+
+    full: dict[int, str] = field(default_factory=dict[int, str])
+    in_kernel: dict[int, str] = field(default_factory=dict[int, str])
+
+    def for_in_kernel_entry(self) -> dict[int, str]:
+        """The checkers of the entry that relies on the kernel's own range
+        checks (empty when the kernel has none)."""
+        if not self.in_kernel:
+            return {}
+        return {**self.full, **self.in_kernel}
+
+
 def add_checkers(
-    module: ModuleOp, kernel: str, inputs: Sequence[Attribute]
-) -> dict[int, str]:
+    module: ModuleOp, kernel: str, inputs: Sequence[Attribute], in_kernel: bool = True
+) -> Checkers:
     """Add a checker for each sparse argument among `inputs` (the kernel's
-    tensor-level argument types); their names by argument position. The
-    coordinates the kernel (`@kernel` in `module`, at the buffer level) never
-    reads are not checked beyond their length."""
+    tensor-level argument types). The coordinates the kernel (`@kernel` in
+    `module`, at the buffer level) never reads are not checked beyond their
+    length; the range of those it only gathers with is also checked in the
+    kernel itself, as it reads them (the kernel is rewritten so, unless not
+    `in_kernel`), and a second checker leaves it out."""
     function = SymbolTable.lookup_symbol(module, kernel)
     assert isinstance(function, func.FuncOp), f"no function '{kernel}' in the module"
     arguments = function.body.blocks[0].args
-    names: dict[int, str] = {}
+    checkers = Checkers()
     for position, (t, first, count) in _sparse_slices(inputs).items():
         name = checker_name(kernel, position)
         where = f"argument {position} of {kernel}()"
-        uses: list[FieldUse] = [_field_use(a) for a in arguments[first : first + count]]
+        own = arguments[first : first + count]
+        uses: list[FieldUse] = [_field_use(a) for a in own]
         _add_checker(module, name, t, where, uses)
-        names[position] = name
-    return names
+        checkers.full[position] = name
+        fused: set[int] = set()
+        if in_kernel:
+            fused = _fuse_range_checks(module, function, t, where, own, uses)
+        if fused:
+            name = checker_name(kernel, position) + IN_KERNEL_SUFFIX
+            _add_checker(module, name, t, where, uses, fused)
+            checkers.in_kernel[position] = name
+    return checkers
+
+
+IN_KERNEL_SUFFIX = "_in_kernel"
+"""Ends the name of a checker that leaves some range checks to the kernel."""
+
+
+def _fuse_range_checks(
+    module: ModuleOp,
+    function: func.FuncOp,
+    tensor_type: TensorType[Attribute],
+    where: str,
+    fields: Sequence[BlockArgument],
+    uses: Sequence[FieldUse],
+) -> set[int]:
+    """Check, inside the kernel, the range of each coordinates buffer of the
+    argument (its `fields`) that the kernel only gathers with; the levels
+    whose range it now checks."""
+    stt = SparseTensorType(tensor_type)
+    kinds = [(f.kind, f.level) for f in storage_fields(tensor_type)]
+    by_kind = dict(zip(kinds, fields, strict=True))
+    fused: set[int] = set()
+    for (kind, level), argument, use in zip(kinds, fields, uses, strict=True):
+        if kind != "coordinates" or use != "gathered":
+            continue
+        lt = stt.lvl_types[level]
+        if lt.format.is_padded:
+            continue  # (coordinates within a block: the range is not the size)
+        message = f"{where}: level {level} ({lt}): a coordinate is out of range"
+        limit = by_kind["level_size", level]
+        if fuse_range_check(module, function, argument, limit, message):
+            fused.add(level)
+    return fused
 
 
 def _sparse_slices(
@@ -104,6 +167,7 @@ indices of loads (the order of the entries cannot change the result), or
 otherwise."""
 
 _INDEX_CASTS = (arith.IndexCastOp, IndexCastUIOp, arith.ExtUIOp, arith.ExtSIOp)
+_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 
 
 def _field_use(field: SSAValue) -> FieldUse:
@@ -112,20 +176,26 @@ def _field_use(field: SSAValue) -> FieldUse:
         return "unread"
     for use in field.uses:
         load = use.operation
-        if not isinstance(load, memref.LoadOp) or use.index != 0:
+        if isinstance(load, memref.CastOp):
+            if _field_use(load.results[0]) != "gathered":
+                return "any"
+            continue
+        if not isinstance(load, _LOADS) or use.index != 0:
             return "any"
-        if not all(_only_indexes_loads(load.res)):
+        if not all(_only_indexes_loads(load.results[0])):
             return "any"
     return "gathered"
 
 
 def _only_indexes_loads(value: SSAValue) -> Iterator[bool]:
     """For each use of `value` (through integer casts): whether it is an
-    index of a `memref.load`."""
+    index of a `memref.load` or the index vector of a `vector.gather`."""
     for use in value.uses:
         user = use.operation
         if isinstance(user, _INDEX_CASTS):
             yield from _only_indexes_loads(user.results[0])
+        elif isinstance(user, GatherOp):
+            yield use.index == len(user.indices) + 1
         else:
             yield isinstance(user, memref.LoadOp) and use.index > 0
 
@@ -136,8 +206,10 @@ def _add_checker(
     tensor_type: TensorType[Attribute],
     where: str,
     uses: Sequence[FieldUse],
+    range_in_kernel: set[int] | frozenset[int] = frozenset(),
 ) -> None:
-    """`uses`: how the kernel uses each storage field."""
+    """`uses`: how the kernel uses each storage field; `range_in_kernel`:
+    the levels whose coordinates' range the kernel checks itself."""
     fields = storage_fields(tensor_type)
     types = [f.type for f in fields]
     block = Block(arg_types=types)
@@ -158,6 +230,7 @@ def _add_checker(
             arguments.get(("coordinates", level)),
             used.get(("coordinates", level)) != "unread",
             used.get(("coordinates", level)) != "gathered",
+            level in range_in_kernel,
         )
         for level in range(stt.lvl_rank)
     ]

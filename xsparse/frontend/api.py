@@ -96,8 +96,9 @@ class Plan:
         return self.finish(result)
 
     def _call(self, args: list[Any]) -> Any:
+        # The output is this call's: a new array, or `out` zeroed for it.
         try:
-            return self.kernel(*args)
+            return self.kernel(*args, scratch_outputs=True)
         except ValueError:
             check_sizes(self.assignment, args, self.where)
             raise
@@ -502,7 +503,9 @@ def einsum(
     elementwise, sampled and sparse-sparse products. `format=` asks for
     'dense', 'csr', 'csc', 'coo' (scipy) or an encoding (a `SparseTensor`);
     `out=` writes a dense result into an array (its old contents are
-    ignored) and returns it. Operands keep their dtypes; the kernel casts
+    ignored; after a ValueError about an operand's coordinates, found by
+    the kernel as it reads them, it holds partial results) and returns it.
+    Operands keep their dtypes; the kernel casts
     them to numpy's result type. `compile_options` go to `xsparse.compile`.
     `xsparse.frontend.einsum_mlir` returns the MLIR instead of running it.
     """

@@ -442,6 +442,9 @@ class Case:
     """When not 0, the kernel is called with that many threads and grain 0,
     so that every parallel loop of two or more iterations (the kernel's and
     its checkers') runs on the pool (`xsparse.backend.threads`)."""
+    scratch_outputs: bool = False
+    """The kernel is called with `scratch_outputs=True`: the checks it makes
+    itself stand for the checker's (`backend.fused_checks`)."""
 
     @property
     def reductions(self) -> tuple[int, ...]:
@@ -471,6 +474,7 @@ class Case:
             + "".join(f" {k}={v}" for k, v in self.options)
             + (" then_sum" if self.then_sum else "")
             + (f" threads={self.threads}" if self.threads else "")
+            + (" scratch_outputs" if self.scratch_outputs else "")
         )
 
 
@@ -635,7 +639,8 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
         case = replace(case, then_sum=True)
     if rng.random() < 0.3:
         case = replace(case, threads=rng.choice([2, 3, 4]))
-    return case
+    # (from the seed, not `rng`: the cases drawn before it stay the same)
+    return replace(case, scratch_outputs=case.seed % 2 == 1)
 
 
 def _convert_inputs(case: Case, rng: random.Random) -> Case:

@@ -212,7 +212,7 @@ def _check_numpy(case: Case, source: str) -> CaseOutcome:
     try:
         with warnings.catch_warnings(), on_threads(case.threads):
             warnings.simplefilter("ignore")
-            result = kernel(*args)
+            result = kernel(*args, scratch_outputs=case.scratch_outputs)
         got = _as_dense(case, result)
     except Exception:
         return _outcome(case, Verdict.ERROR, traceback.format_exc(), repro)
@@ -426,7 +426,8 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
         ]
     lines += [
         f"kernel = xsparse.compile(SOURCE{''.join(f', {k}={v!r}' for k, v in case.options)})",
-        f"result = kernel({', '.join(args)})",
+        f"result = kernel({', '.join(args)}"
+        + (", scratch_outputs=True)" if case.scratch_outputs else ")"),
         "if isinstance(result, SparseTensor):",
         "    result = result.to_dense()",
         'print("result:", result, sep="\\n")',

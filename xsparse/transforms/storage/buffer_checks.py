@@ -62,6 +62,10 @@ class GivenLevel:
     coordinates_buffer: SSAValue | None = None
     """The 1-D buffer `coordinates` reads, where there is one (the largest
     coordinate is found in its own integer type)."""
+    range_checked_by_reader: bool = False
+    """Whether the code given the buffers checks the coordinates' range
+    itself as it reads them (`backend.fused_checks`): only a level size of 0
+    under entries is refused here, no pass over the coordinates."""
 
     @staticmethod
     def of_buffers(
@@ -70,6 +74,7 @@ class GivenLevel:
         coordinates: SSAValue | None,
         coordinates_read: bool = True,
         order_relied_on: bool = True,
+        range_checked_by_reader: bool = False,
     ) -> GivenLevel:
         """A level given as 1-D buffers (either may be absent)."""
         if coordinates is None:
@@ -80,7 +85,13 @@ class GivenLevel:
             return b.to_index(b.load(buffer, [k]))
 
         return GivenLevel(
-            positions, read, e.dim(buffer), coordinates_read, order_relied_on, buffer
+            positions,
+            read,
+            e.dim(buffer),
+            coordinates_read,
+            order_relied_on,
+            buffer,
+            range_checked_by_reader,
         )
 
 
@@ -224,6 +235,14 @@ class _LevelChecks:
             return entries
         read, positions = given.coordinates, given.positions
         relied_on = given.order_relied_on
+        if given.range_checked_by_reader and not relied_on:
+            no_entries = e.cmp(entries, "eq", e.index(0))
+            sized = e.cmp(self.size, "ugt", e.index(0))
+            checks.require(
+                e.any_of([no_entries, sized]),
+                f"{self.where}: a coordinate is out of range",
+            )
+            return entries
         in_range, ordered = checks.guarded(
             lambda b: self._check_coordinates(b, given, parents, entries, relied_on),
             lambda b: [b.constant(1, i1), b.constant(1, i1)],
