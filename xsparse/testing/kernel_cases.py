@@ -72,7 +72,8 @@ class LoopIndex:
 PLAIN_OPS = ("add", "sub", "mul", "max", "min")
 UNARY_OPS = ("neg", "abs", "exp")
 DIV = "div"
-"""Division by a nonzero constant (its second argument), truncating for integers."""
+"""Division by its second argument, truncating for integers; the divisor is
+never zero: a nonzero constant, or |an input| + a positive constant."""
 
 
 @dataclass(frozen=True)
@@ -609,7 +610,14 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
     if rng.random() < 0.15:
         nodes = list(walk(body))
         target = rng.choice(nodes)
-        divided = Apply(DIV, (target, _constant(rng, dtype, nonzero=True)))
+        divisor: Expr = _constant(rng, dtype, nonzero=True)
+        # (a third stream: the second's later draws stay as they were)
+        third = random.Random(case.seed * 104729 + 7)
+        if third.random() < 0.4:  # x / (|A| + c): read where A is absent too
+            operand = Input(third.randrange(len(case.inputs)))
+            positive = Const(abs(_constant(third, dtype, nonzero=True).value))
+            divisor = Apply("add", (Apply("abs", (operand,)), positive))
+        divided = Apply(DIV, (target, divisor))
         body = _replace_node(body, target, divided)
     options: list[tuple[str, Any]] = []
     if rng.random() < 0.2:

@@ -14,6 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from xsparse.testing.kernel_cases import (
+    DIV,
     DTYPES,
     Apply,
     Binary,
@@ -43,6 +44,14 @@ def _with_children(e: Expr, operands: list[Expr]) -> Expr:
 
 def _simpler_exprs(e: Expr) -> Iterator[Expr]:
     """`e` with one node replaced by one of its children, a constant or an input."""
+    if isinstance(e, Apply) and e.op == DIV:  # (the divisor stays nonzero)
+        dividend, divisor = e.args
+        yield dividend
+        if divisor != Const(1):
+            yield Apply(DIV, (dividend, Const(1)))
+        for simpler in _simpler_exprs(dividend):
+            yield Apply(DIV, (simpler, divisor))
+        return
     for child in children(e):
         yield child
     if isinstance(e, Binary):
