@@ -18,6 +18,8 @@ from xdsl.context import Context
 from xdsl.dialects import get_all_dialects as get_xdsl_dialects
 from xdsl.ir import Dialect
 
+from xsparse.shaped_types import check_shaped_types_when_parsed
+
 EXTENDED_XDSL_DIALECTS = frozenset(
     {"arith", "bufferization", "memref", "llvm", "vector", "linalg", "scf"}
 )
@@ -81,7 +83,10 @@ def get_xsparse_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """xDSL's dialects (those xsparse extends, extended) and xsparse's own."""
+    """xDSL's dialects (those xsparse extends, extended) and xsparse's own;
+    a context made from them parses tensor and memref types with MLIR's
+    checks (`shaped_types`)."""
+    check_shaped_types_when_parsed()
     dialects = {
         name: extended(factory) if name in EXTENDED_XDSL_DIALECTS else factory
         for name, factory in get_xdsl_dialects().items()

@@ -47,20 +47,35 @@ def share_ssa_name(printer: Printer, value: SSAValue, named: SSAValue) -> None:
     names[value] = names[named]
 
 
-def check_parsed_tensor_types(check: Callable[[AttrParser, Attribute], None]) -> None:
-    """Call `check(parser, type)` on each `tensor<...>` type xDSL parses, as
-    soon as it is parsed (the parser stands after its `>`).
+Position = int
+"""An offset in the parsed text."""
 
-    xDSL 0.74 parses tensor types in `AttrParser._parse_tensor_attrs` only,
-    with no hook for their encoding: it is wrapped."""
-    parse = AttrParser._parse_tensor_attrs  # pyright: ignore[reportPrivateUsage]
 
-    def parse_checked(parser: AttrParser) -> Attribute:
-        parsed = parse(parser)
-        check(parser, parsed)
-        return parsed
+def check_parsed_shaped_types(
+    check: Callable[[AttrParser, Attribute, Position], None],
+) -> None:
+    """Call `check(parser, type, start)` on each `tensor<...>` and
+    `memref<...>` type xDSL parses, as soon as it is parsed (the parser
+    stands after its `>`; `start` is where its shape began).
 
-    AttrParser._parse_tensor_attrs = parse_checked  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+    xDSL 0.74 parses them in `AttrParser._parse_tensor_attrs` and
+    `_parse_memref_attrs` only, with no hook for their element type or
+    encoding: those are wrapped."""
+
+    def checked(parse: Callable[[AttrParser], Attribute]) -> Callable[..., Attribute]:
+        def parse_checked(parser: AttrParser) -> Attribute:
+            start = parser.pos
+            parsed = parse(parser)
+            check(parser, parsed, start)
+            return parsed
+
+        return parse_checked
+
+    # Private: the shaped types' parsers have no public hook.
+    tensor = AttrParser._parse_tensor_attrs  # pyright: ignore[reportPrivateUsage]
+    memref = AttrParser._parse_memref_attrs  # pyright: ignore[reportPrivateUsage]
+    AttrParser._parse_tensor_attrs = checked(tensor)  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+    AttrParser._parse_memref_attrs = checked(memref)  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
 
 
 def extend_dialect(

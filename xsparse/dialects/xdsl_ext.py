@@ -8,17 +8,12 @@ them (and `arith.index_castui`, `memref.realloc`, an `arith.select` that takes a
 vector condition) to xDSL's dialect objects, so that any context that
 loads those dialects afterwards (xsparse-opt, xdsl-opt with the xsparse
 universe) parses and prints them. Importing `xsparse.dialects` calls it.
-
-It also gives the builtin tensor type MLIR's `VerifiableTensorEncoding` hook:
-an encoding that implements `VerifiableTensorEncoding` is checked against the
-tensor's shape and element type as the type is parsed.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.arith import Arith
@@ -56,14 +51,12 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
-from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.xdsl_adapter import (
-    check_parsed_tensor_types,
     extend_dialect,
     lex_string_literals_in_linear_time,
 )
@@ -505,39 +498,9 @@ VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
 )
 
 
-class VerifiableTensorEncoding(ABC):
-    """MLIR's `VerifiableTensorEncoding` interface: an encoding attribute that
-    checks itself against the shape and element type of the tensor it types."""
-
-    @abstractmethod
-    def verify_encoding(self, shape: Sequence[int], element_type: Attribute) -> None:
-        """Raise VerifyException with MLIR's message when the encoding does not
-        fit a tensor of this shape and element type."""
-
-
-def _verify_encoding_of(parser: AttrParser, parsed: Attribute) -> None:
-    """Check a `VerifiableTensorEncoding` of a just-parsed tensor type."""
-    if isinstance(parsed, TensorType):
-        tensor = cast(TensorType[Attribute], parsed)
-        encoding = tensor.encoding
-        if isinstance(encoding, VerifiableTensorEncoding):
-            try:
-                encoding.verify_encoding(tensor.get_shape(), tensor.element_type)
-            except VerifyException as e:
-                # MLIR reports at the token after the encoding: the `>`.
-                parser.raise_error(str(e), parser.pos, parser.pos + 1)
-
-
-def _verify_tensor_encodings() -> None:
-    """Check a `VerifiableTensorEncoding` when its tensor type is parsed, as
-    MLIR's type parser does."""
-    check_parsed_tensor_types(_verify_encoding_of)
-
-
 def extend_xdsl_dialects() -> None:
     """Append the ops above to xDSL's dialects of the same name (idempotent)."""
     lex_string_literals_in_linear_time()
-    _verify_tensor_encodings()
     extend_dialect(Arith, ARITH_EXTENSION_OPS)
     extend_dialect(Bufferization, BUFFERIZATION_EXTENSION_OPS)
     extend_dialect(MemRef, MEMREF_EXTENSION_OPS)

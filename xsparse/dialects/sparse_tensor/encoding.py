@@ -53,8 +53,8 @@ from xsparse.dialects.sparse_tensor.levels import (
     STRUCTURED,
     LevelType,
 )
-from xsparse.dialects.xdsl_ext import VerifiableTensorEncoding
 from xsparse.errors import XSparseError, format_parse_error
+from xsparse.shaped_types import VerifiableTensorEncoding
 
 
 @irdl_attr_definition

@@ -132,3 +132,38 @@ func.func @empty_without_sizes() -> tensor<?x4xf64> {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'tensor.empty' op incorrect number of dynamic sizes, has 0, expected 1
+
+// -----
+
+// Element types MLIR's tensor and memref types refuse (reported where the
+// shape starts; MLIR points at the element type).
+func.func @none_tensor(%a: tensor<?xnone>) {
+  return
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:35: error: invalid tensor element type
+
+// -----
+
+func.func @tuple_tensor(%a: tensor<2xtuple<i32>>) {
+  return
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:36: error: invalid tensor element type
+
+// -----
+
+func.func @none_memref(%a: memref<?xnone>) {
+  return
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:35: error: invalid memref element type
+
+// -----
+
+func.func @nested_are_valid(%a: memref<?xmemref<4xf32>>, %b: tensor<4xcomplex<f32>>, %c: tensor<2xvector<4xf32>>) {
+  return
+}
+
+// Valid ones parse.
+// CHECK: func.func @nested_are_valid(%a: memref<?xmemref<4xf32>>, %b: tensor<4xcomplex<f32>>, %c: tensor<2xvector<4xf32>>)
