@@ -786,8 +786,8 @@ def _converting(where: str, given: str, enc: Encoding, strict: bool) -> None:
     )
 
 
-NOT_COMPILER = ("frontend", "tools", "testing")
-"""xsparse's subpackages outside the compiler (`compiler_fingerprint`)."""
+NOT_COMPILER = ("frontend", "tools", "testing", "dask.py")
+"""xsparse's subpackages and modules outside the compiler (`compiler_fingerprint`)."""
 
 
 @functools.cache
