@@ -38,14 +38,14 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     i1,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue, Use
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.transforms.codegen_utils.emitter import Emitter
 
-_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
+COORDINATE_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 """The ops that read a coordinates buffer in a kernel, scalar or vector."""
 
 _CARRIERS = (scf.ForOp, scf.IfOp, scf.ParallelOp, scf.WhileOp)
@@ -65,9 +65,10 @@ def fuse_range_check(
     (an index argument), and the function reports `message` when one was
     not. False, with nothing changed, where a load is under an op a flag
     cannot be carried out of."""
-    loads = list(_readers(coordinates))
+    loads = [use.operation for use in buffer_uses(coordinates)]
     if len(function.body.blocks) != 1 or not all(
-        isinstance(load, _LOADS) and _carried_to(load, function) for load in loads
+        isinstance(load, COORDINATE_LOADS) and _carried_to(load, function)
+        for load in loads
     ):
         return False
     entry = function.body.blocks[0]
@@ -82,20 +83,20 @@ def fuse_range_check(
     # (ORed at once: a later load may rebuild the op a flag comes from)
     failed = end.constant(0, i1)
     for load in loads:
-        assert isinstance(load, _LOADS)
+        assert isinstance(load, COORDINATE_LOADS)
         bad = _clamp(load, largest, module, function)
         failed = end.any_of([failed, _carry_out(load, bad, function)])
     end.when(failed, lambda b: b.runtime_error(message))
     return True
 
 
-def _readers(buffer: SSAValue) -> Iterator[Operation]:
-    """The ops that use `buffer`, through `memref.cast`s."""
+def buffer_uses(buffer: SSAValue) -> Iterator[Use]:
+    """The uses of `buffer`, through `memref.cast`s (a cast is not one)."""
     for use in buffer.uses:
         if isinstance(use.operation, memref.CastOp):
-            yield from _readers(use.operation.results[0])
+            yield from buffer_uses(use.operation.results[0])
         else:
-            yield use.operation
+            yield use
 
 
 def _carried_to(op: Operation, function: func.FuncOp) -> bool:

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from xdsl.dialects import arith, func, memref, vector
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
 from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -38,7 +38,11 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from xsparse.backend.abi import Guard
-from xsparse.backend.fused_checks import fuse_range_check
+from xsparse.backend.fused_checks import (
+    COORDINATE_LOADS,
+    buffer_uses,
+    fuse_range_check,
+)
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
@@ -167,20 +171,16 @@ indices of loads (the order of the entries cannot change the result), or
 otherwise."""
 
 _INDEX_CASTS = (arith.IndexCastOp, IndexCastUIOp, arith.ExtUIOp, arith.ExtSIOp)
-_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 
 
 def _field_use(field: SSAValue) -> FieldUse:
     """How the kernel uses the storage field `field` (a block argument)."""
-    if not field.uses:
+    uses = list(buffer_uses(field))
+    if not uses:
         return "unread"
-    for use in field.uses:
+    for use in uses:
         load = use.operation
-        if isinstance(load, memref.CastOp):
-            if _field_use(load.results[0]) != "gathered":
-                return "any"
-            continue
-        if not isinstance(load, _LOADS) or use.index != 0:
+        if not isinstance(load, COORDINATE_LOADS) or use.index != 0:
             return "any"
         if not all(_only_indexes_loads(load.results[0])):
             return "any"
