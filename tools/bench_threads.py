@@ -15,12 +15,16 @@ result is checked against scipy first. numpy's BLAS is pinned to one thread.
 - `spmm`: `C = A B`, B dense with 8 columns;
 - `sum`: the sum of A's values (a parallel reduction folded in chunk order;
   scipy's `A.sum()`);
-- `sddmm`: `O = S * (L R)` sampled on S's entries, L, R dense with 16 columns.
+- `sddmm`: `O = S * (L R)` sampled on S's entries, L, R dense with 16 columns;
+- `spgemm`: `C = A A` into a new CSR matrix (count and fill phases in
+  parallel; xsparse's result has sorted rows, scipy's does not). MLIR 22
+  keeps this loop sequential under every strategy: its column and torch's
+  are left out.
 
 Rows are `uniform` (nonzeros spread evenly) or `power-law` (Pareto row
 lengths: a few very long rows), which the runtime balances by stored entries.
 
-    python tools/bench_threads.py            # SpMV, sum 400k/4M; SpMM 100k/1M; SDDMM 20k/400k
+    python tools/bench_threads.py            # SpMV, sum 400k/4M; SpMM 100k/1M; SDDMM 20k/400k; SpGEMM 20k/200k
     python tools/bench_threads.py --small    # sizes / 20
 """
 
@@ -113,6 +117,19 @@ func.func @sddmm(%S: tensor<?x?xf64, #CSR>, %L: tensor<?x?xf64>, %R: tensor<?x?x
   return %0 : tensor<?x?xf64>
 }
 """,
+    "spgemm": CSR
+    + """
+func.func @spgemm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %A, %c0 : tensor<?x?xf64, #CSR>
+  %n = tensor.dim %B, %c1 : tensor<?x?xf64, #CSR>
+  %C = tensor.empty(%m, %n) : tensor<?x?xf64, #CSR>
+  %0 = linalg.matmul ins(%A, %B : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>)
+                     outs(%C : tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR>
+  return %0 : tensor<?x?xf64, #CSR>
+}
+""",
 }
 
 
@@ -164,6 +181,10 @@ def cases(kernel: str, scale: int, dist: str) -> Case:
             return Case(lambda: a.sum(), call(args), a.sum(), args)
         args = [a, rng.random(a.shape[1]), np.zeros(a.shape[0])]
         return Case(lambda: a @ args[1], call(args), a @ args[1], args)
+    if kernel == "spgemm":
+        a = random_csr(20_000 // scale, 200_000 // scale, dist, 0)
+        product = a @ a
+        return Case(lambda: a @ a, lambda _: compiled(a, a), product, [a, a, None])
     if kernel == "spmm":
         a = random_csr(100_000 // scale, 1_000_000 // scale, dist, 0)
         args = [a, rng.random((a.shape[1], 8)), np.zeros((a.shape[0], 8))]
@@ -185,6 +206,8 @@ def mlir_call(kernel: str, case: Case) -> Call | None:
     coordinates, reading scipy's buffers), where MLIR's tools and libomp
     are installed; None elsewhere."""
     if not bench_mlir.mlir_available() or bench_mlir.openmp_runtime() is None:
+        return None
+    if kernel == "spgemm":
         return None
     source = KERNELS[kernel].replace(
         "compressed) }>", "compressed), posWidth = 32, crdWidth = 32 }>"
@@ -216,6 +239,8 @@ def torch_call(
         import torch
     except ImportError:
         return None
+    if kernel == "spgemm":  # its result, dense for the check, would not fit
+        return None
     a = case.arguments[0]
     with warnings.catch_warnings():  # ("CSR support is in beta state")
         warnings.simplefilter("ignore", UserWarning)
@@ -246,6 +271,15 @@ def torch_call(
 
         return sddmm, as_dense
     return None
+
+
+def check(got: Any, expected: Any) -> None:
+    """`got` (an array, or a SparseTensor for sparse results) is `expected`."""
+    if isinstance(got, SparseTensor):
+        difference = got.to_scipy() - expected
+        assert abs(difference).max(initial=0.0) <= 1e-9 * abs(expected).max(initial=1)
+        return
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9)
 
 
 def main() -> None:
@@ -282,8 +316,7 @@ def main() -> None:
                 np.testing.assert_allclose(got, case.expected, rtol=1e-9, atol=1e-9)
             for n in counts:
                 xsparse.set_num_threads(n)
-                got = case.ours(True)
-                np.testing.assert_allclose(got, case.expected, rtol=1e-9, atol=1e-9)
+                check(case.ours(True), case.expected)
                 if mlir is not None:
                     omp.omp_set_num_threads(n)
                     got = mlir(True)

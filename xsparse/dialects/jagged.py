@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
+    TensorType,
     i64,
 )
 from xdsl.ir import (
@@ -71,7 +72,9 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xsparse.dialects.type_guards import is_memref_type
+from xsparse.dialects.sparse_tensor.storage import overhead_type
+from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 
 DYNAMIC = DYNAMIC_INDEX
 
@@ -310,6 +313,79 @@ class FromPositionsOp(IRDLOperation):
             or not shapes_compatible(memref_strides(t.inner) or [], val_strides)
         ):
             raise VerifyException("inner buffer layout must be the values' stride")
+
+
+@irdl_op_definition
+class ToSparseOp(IRDLOperation):
+    """`jagged.to_sparse` (RFC: sparse storage as one entity): jagged rows of
+    (coordinate, value) pairs as a `(dense, compressed)` sparse tensor.
+
+    `%t = jagged.to_sparse (%m, %n) %pos, %crd, %values : memref<?xindex>,
+    memref<?xindex>, memref<?xf64> to tensor<?x?xf64, #CSR>`: row i of the
+    level order holds coordinates `crd[pos[i] : pos[i+1]]` with their values,
+    as `jagged.from_positions` views them; `(%m, %n)` are the tensor's
+    dimension sizes. The tensor takes the buffers over as they are (each
+    exactly as long as what it holds, positions nondecreasing, each row's
+    coordinates distinct, in range, and increasing unless the level is
+    `nonordered`: not checked). The sparsifier builds
+    it for the rows it fills in parallel; unlike `sparse_tensor.assemble`, the
+    shape may be dynamic.
+    """
+
+    name = "jagged.to_sparse"
+
+    sizes = var_operand_def(IndexType)
+    positions = operand_def(MemRefType)
+    coordinates = operand_def(MemRefType)
+    values = operand_def(MemRefType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "`(` $sizes `)` $positions `,` $coordinates `,` $values attr-dict `:` "
+        "type($positions) `,` type($coordinates) `,` type($values) `to` type($result)"
+    )
+
+    def __init__(
+        self,
+        sizes: Sequence[SSAValue | Operation],
+        positions: SSAValue | Operation,
+        coordinates: SSAValue | Operation,
+        values: SSAValue | Operation,
+        t: TensorType[Attribute],
+    ):
+        super().__init__(
+            operands=[sizes, positions, coordinates, values], result_types=[t]
+        )
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert is_tensor_type(t)
+        stt = SparseTensorType(t)
+        if [str(lt) for lt in stt.lvl_types] not in (
+            ["dense", "compressed"],
+            ["dense", "compressed(nonordered)"],
+        ):
+            raise VerifyException("the result's levels must be (dense, compressed)")
+        if not stt.is_permutation:
+            raise VerifyException("the result's dimension-to-level map must permute")
+        if len(self.sizes) != stt.dim_rank:
+            raise VerifyException(
+                f"{len(self.sizes)} sizes for a tensor of rank {stt.dim_rank}"
+            )
+        for what, buffer, element in (
+            ("positions", self.positions, overhead_type(stt.pos_width)),
+            ("coordinates", self.coordinates, overhead_type(stt.crd_width)),
+            ("values", self.values, stt.element_type),
+        ):
+            bt = buffer.type
+            if not (
+                is_memref_type(bt)
+                and bt.get_num_dims() == 1
+                and bt.element_type == element
+            ):
+                raise VerifyException(f"{what} must be a 1-D memref of {element}")
 
 
 @irdl_op_definition
@@ -576,6 +652,7 @@ Jagged = Dialect(
         DeallocOp,
         FromPositionsOp,
         FromEllOp,
+        ToSparseOp,
         GetOp,
         SetOp,
         DimOp,

@@ -39,6 +39,13 @@ RUNTIME_ERROR = "xsparse_runtime_error"
 """The runtime function that compiled code calls with the address of a
 NUL-terminated message when its run-time data is invalid."""
 
+PER_CHUNK = "xsparse.per_chunk"
+"""Unit attribute of a `memref.alloc` at the start of a parallel loop's body,
+or a `memref.dealloc` at its end, that the loop needs once per chunk of
+iterations rather than once per iteration (a workspace each iteration leaves
+as it found it): the lowering of the loop, sequential or on threads, moves
+them out of it. An allocation so marked is zeroed (`calloc`)."""
+
 LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
 
 

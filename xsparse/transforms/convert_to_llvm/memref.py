@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
+from xsparse.transforms.codegen_utils.emitter import PER_CHUNK
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PTR,
@@ -154,13 +155,18 @@ def _advise_huge_pages(
 
 
 class AllocToLLVM(ToLLVMPattern):
-    """`memref.alloc` -> `malloc` (over-allocated and aligned up when `alignment` is set)."""
+    """`memref.alloc` -> `malloc` (over-allocated and aligned up when
+    `alignment` is set); `calloc` for a workspace marked `PER_CHUNK`."""
 
     @lowering
     def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         assert is_memref_type(t)
-        declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
+        zeroed = PER_CHUNK in op.attributes
+        if zeroed:
+            declare_function(op, "calloc", llvm.LLVMFunctionType([i64, i64], PTR))
+        else:
+            declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
         sizes, strides, count = identity_sizes_and_strides(
             t, op.dynamic_sizes, rewriter
         )
@@ -168,7 +174,10 @@ class AllocToLLVM(ToLLVMPattern):
         alignment = op.alignment.value.data if op.alignment is not None else 0
         if alignment:
             size = _add(size, const(alignment, rewriter), rewriter)
-        call = llvm.CallOp("malloc", size, return_type=PTR)
+        if zeroed:
+            call = llvm.CallOp("calloc", size, const(1, rewriter), return_type=PTR)
+        else:
+            call = llvm.CallOp("malloc", size, return_type=PTR)
         rewriter.insert(call)
         assert call.returned is not None
         allocated = call.returned

@@ -21,6 +21,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLow
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.transforms.convert_to_llvm.common import lowering
+from xsparse.transforms.convert_to_llvm.threads import per_chunk_ops
 
 
 def _split_after(op: Operation) -> tuple[Block, Block]:
@@ -89,6 +90,9 @@ class ParallelLowering(RewritePattern):
         body = op.body.block
         reduce = body.last_op
         assert isinstance(reduce, scf.ReduceOp)
+        chunk_start, chunk_end = per_chunk_ops(body)
+        rewriter.insert(chunk_start)
+        rewriter.insert(chunk_end, InsertPoint.after(op))
         results: list[SSAValue] = list(op.initVals)
         outer: scf.ForOp | None = None
         current_body: Block | None = None

@@ -52,6 +52,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_memref_type
+from xsparse.transforms.codegen_utils.emitter import PER_CHUNK
 from xsparse.transforms.convert_to_llvm.common import (
     PTR,
     convert_type,
@@ -205,6 +206,19 @@ def _combine(
     return combined
 
 
+def per_chunk_ops(block: Block) -> tuple[list[Operation], list[Operation]]:
+    """The ops of a parallel loop's body marked `PER_CHUNK`: those at its
+    start and those at its end, detached from it."""
+    ops = list(block.ops)
+    start = list(itertools.takewhile(lambda o: PER_CHUNK in o.attributes, ops))
+    end = list(
+        itertools.takewhile(lambda o: PER_CHUNK in o.attributes, reversed(ops[:-1]))
+    )[::-1]
+    for inner in [*start, *end]:
+        inner.detach()
+    return start, end
+
+
 def _is_flat(op: scf.ParallelOp) -> bool:
     """Whether the body holds no loop (its iterations are cheap and even)."""
     return not any(
@@ -289,10 +303,12 @@ class _Outliner:
         loop_body = Block(arg_types=[IndexType(), *(v.type for v in self.op.initVals)])
         old = self.op.body.block
         old.args[0].replace_all_uses_with(loop_body.args[0])
+        chunk_start, chunk_end = per_chunk_ops(old)
         for inner in list(old.ops)[:-1]:
             inner.detach()
             loop_body.add_op(inner)
-        for inner in loop_body.walk():
+        entry.add_ops(chunk_start)
+        for inner in [*loop_body.walk(), *chunk_start, *chunk_end]:
             for i, operand in enumerate(inner.operands):
                 if operand in mapping:
                     inner.operands[i] = mapping[operand]
@@ -333,6 +349,7 @@ class _Outliner:
                 )
             then.add_op(scf.YieldOp())
             entry.add_op(scf.IfOp(nonempty, [], Region(then)))
+        entry.add_ops(chunk_end)
         entry.add_op(func.ReturnOp())
         outlined = func.FuncOp(
             self.name,

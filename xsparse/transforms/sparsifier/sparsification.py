@@ -33,6 +33,7 @@ from xsparse.transforms.sparsifier.loop_emitter import (
 from xsparse.transforms.sparsifier.lower_indexing import LowerIndexingPass
 from xsparse.transforms.sparsifier.merge_lattices import UnsupportedKernel
 from xsparse.transforms.sparsifier.output_sizing import HintSparseOutputSize
+from xsparse.transforms.sparsifier.parallel_insertion import ParallelizeRowCompress
 
 
 class GeneralizeNamedOp(RewritePattern):
@@ -155,7 +156,9 @@ class DenseLinalgToLoopsPass(ModulePass):
 
 @dataclass(frozen=True)
 class SparsificationPass(ModulePass):
-    """MLIR's `sparsification` pass."""
+    """MLIR's `sparsification` pass. With a parallelization strategy, a row
+    loop that builds a sparse output by expand/compress also becomes parallel
+    (`parallel_insertion`), which MLIR refuses."""
 
     name = "sparsification"
 
@@ -177,3 +180,7 @@ class SparsificationPass(ModulePass):
         ).rewrite_module(op)
         if self.sparse_emit_strategy == "functional":
             LowerIndexingPass().apply(ctx, op)
+            if self.parallelization_strategy != "none":
+                PatternRewriteWalker(
+                    ParallelizeRowCompress(), apply_recursively=False
+                ).rewrite_module(op)

@@ -125,6 +125,7 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_value,
 )
+from xsparse.transforms.storage.sort import sort_coordinates
 
 I1 = IntegerType(1)
 
@@ -1153,13 +1154,18 @@ MAX_SORT_FIELDS = 256
 
 class LowerSort(RewritePattern):
     """`sparse_tensor.sort` -> a bottom-up merge sort of the tuples (stable,
-    so it satisfies every algorithm the op names)."""
+    so it satisfies every algorithm the op names); a buffer of single keys
+    sorted alone goes to the sort of `compress`'s coordinates (`sort.py`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SortOp, rewriter: PatternRewriter) -> None:
         perm = op.perm_map.data
         keys = [x.position for x in perm.results if isinstance(x, AffineDimExpr)]
         ny = 0 if op.ny is None else op.ny.value.data
+        if perm.num_dims == 1 and keys == [0] and ny == 0 and not op.ys:
+            sort_coordinates(Emitter(rewriter, InsertPoint.before(op)), op.xy, op.n)
+            rewriter.erase(op)
+            return
         if perm.num_dims + ny > MAX_SORT_FIELDS:
             raise PassFailure(
                 op,

@@ -1,6 +1,7 @@
 """Patterns of `sparse-tensor-codegen` for tensors that enter or leave as a whole:
 `sparse_tensor.new` / `sparse_tensor.out` (files) and `sparse_tensor.assemble` /
-`sparse_tensor.disassemble` (level buffers).
+`sparse_tensor.disassemble` (level buffers), and `jagged.to_sparse` (the
+exact buffers of a sparse output built in parallel, taken over unchecked).
 
 Mirrors MLIR 22's codegen of these ops (SparseTensorCodegen.cpp,
 SparseTensorRewriting.cpp) on xsparse's storage (`storage_fields`: one
@@ -43,6 +44,7 @@ from xdsl.dialects.builtin import (
     i8,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -50,6 +52,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from xsparse.dialects.jagged import ToSparseOp
 from xsparse.dialects.sparse_tensor.levels import positionless_access
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     AssembleOp,
@@ -281,6 +284,29 @@ class LowerAssemble(RewritePattern):
         rewriter.replace(op, [], [storage_value(fields, t, rewriter, at)])
 
 
+class LowerJaggedToSparse(RewritePattern):
+    """`jagged.to_sparse` -> a sparse value over the given buffers as they
+    are (its level sizes permuted from the dimension sizes)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ToSparseOp, rewriter: PatternRewriter) -> None:
+        t = op.result.type
+        assert is_tensor_type(t)
+        stt = SparseTensorType(t)
+        sizes = list(op.sizes)
+        buffers = [op.positions, op.coordinates, op.values]
+        fields: list[SSAValue] = []
+        for f in storage_fields(t):
+            if f.kind == "level_size":
+                dim = stt.dim_to_lvl.results[f.level]
+                assert isinstance(dim, AffineDimExpr)
+                fields.append(sizes[dim.position])
+            else:
+                fields.append(buffers.pop(0))
+        at = InsertPoint.before(op)
+        rewriter.replace(op, [], [storage_value(fields, t, rewriter, at)])
+
+
 def _given_level(
     e: Emitter, given: dict[tuple[str, int], SSAValue], level: int, coo: int
 ) -> GivenLevel:
@@ -485,6 +511,7 @@ SPARSE_IO_PATTERNS: tuple[RewritePattern, ...] = (
     LowerNewFromFile(),
     LowerOutToFile(),
     LowerAssemble(),
+    LowerJaggedToSparse(),
     LowerDisassemble(),
 )
 """The patterns `sparse-tensor-codegen` applies with its own."""

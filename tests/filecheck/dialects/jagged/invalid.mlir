@@ -134,3 +134,33 @@ func.func @load_inner(%j: !jagged.buffer<?xmemref<4x4xf32>>, %i: index) {
 }
 
 // CHECK: error: 'jagged.load' op expected 2 inner indices, got 1
+
+// -----
+
+#COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+func.func @to_sparse_levels(%m: index, %pos: memref<?xindex>, %crd: memref<?xindex>, %v: memref<?xf64>) {
+  %t = jagged.to_sparse(%m, %m) %pos, %crd, %v : memref<?xindex>, memref<?xindex>, memref<?xf64> to tensor<?x?xf64, #COO>
+  func.return
+}
+
+// CHECK: error: 'jagged.to_sparse' op the result's levels must be (dense, compressed)
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @to_sparse_sizes(%m: index, %pos: memref<?xindex>, %crd: memref<?xindex>, %v: memref<?xf64>) {
+  %t = jagged.to_sparse(%m) %pos, %crd, %v : memref<?xindex>, memref<?xindex>, memref<?xf64> to tensor<?x?xf64, #CSR>
+  func.return
+}
+
+// CHECK: error: 'jagged.to_sparse' op 1 sizes for a tensor of rank 2
+
+// -----
+
+#CSR32 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), crdWidth = 32 }>
+func.func @to_sparse_width(%m: index, %pos: memref<?xindex>, %crd: memref<?xindex>, %v: memref<?xf64>) {
+  %t = jagged.to_sparse(%m, %m) %pos, %crd, %v : memref<?xindex>, memref<?xindex>, memref<?xf64> to tensor<?x?xf64, #CSR32>
+  func.return
+}
+
+// CHECK: error: 'jagged.to_sparse' op coordinates must be a 1-D memref of i32

@@ -46,3 +46,17 @@ func.func @layouts(%itpack: memref<?x4xf32, strided<[1, ?]>>, %blocks: memref<?x
   %m = jagged.get %b[%i] : !jagged.buffer<?xmemref<2x2xf32, strided<[2, 1], offset: ?>>> -> memref<2x2xf32, strided<[2, 1], offset: ?>>
   func.return
 }
+
+// Rows of (coordinate, value) pairs taken over as a CSR or CSC tensor of any shape.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#CSC32 = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed), posWidth = 32, crdWidth = 32 }>
+
+// CHECK-LABEL: func.func @to_sparse
+func.func @to_sparse(%m: index, %n: index, %pos: memref<?xindex>, %crd: memref<?xindex>, %vals: memref<?xf64>,
+                     %pos32: memref<?xi32>, %crd32: memref<?xi32>) -> (tensor<?x?xf64, #CSR>, tensor<?x7xf64, #CSC32>) {
+  // CHECK:      %csr = jagged.to_sparse(%m, %n) %pos, %crd, %vals : memref<?xindex>, memref<?xindex>, memref<?xf64> to tensor<?x?xf64, #sparse_tensor.encoding<{{.*}}>>
+  // CHECK-NEXT: %csc = jagged.to_sparse(%m, %n) %pos32, %crd32, %vals : memref<?xi32>, memref<?xi32>, memref<?xf64> to tensor<?x7xf64, #sparse_tensor.encoding<{{.*}}>>
+  %csr = jagged.to_sparse(%m, %n) %pos, %crd, %vals : memref<?xindex>, memref<?xindex>, memref<?xf64> to tensor<?x?xf64, #CSR>
+  %csc = jagged.to_sparse(%m, %n) %pos32, %crd32, %vals : memref<?xi32>, memref<?xi32>, memref<?xf64> to tensor<?x7xf64, #CSC32>
+  func.return %csr, %csc : tensor<?x?xf64, #CSR>, tensor<?x7xf64, #CSC32>
+}
