@@ -23,6 +23,7 @@ import pytest
 import scipy.sparse as sp
 
 import xsparse
+from xsparse.backend.outputs import worth_saving
 from xsparse.backend.sparse_storage import SparseTensor
 
 ENCODINGS = {
@@ -347,8 +348,9 @@ def test_a_coordinate_out_of_range_found_inside_the_kernel_is_refused(
     kernel_file: str, columns: int | None, threads: int
 ) -> None:
     """Where the kernel checks the range of the coordinates it gathers with
-    (scratch outputs), a bad one anywhere (its rows on any thread) is a
-    ValueError naming the argument, and valid ones give scipy's result."""
+    (scratch outputs, or an output it saves first), a bad one anywhere (its
+    rows on any thread) is a ValueError naming the argument, and valid ones
+    give scipy's result."""
     kernel = xsparse.compile(
         (Path(__file__).parent / "kernels" / kernel_file).read_text()
     )
@@ -381,5 +383,13 @@ def test_a_coordinate_out_of_range_found_inside_the_kernel_is_refused(
                 )
                 with pytest.raises(ValueError, match="argument 0 of .*out of range"):
                     kernel(tensor, x, np.zeros(out_shape), scratch_outputs=True)
+                # Not scratch: the output is as it was, whether it was saved
+                # and put back (SpMV's y, small beside A's coordinates) or
+                # the coordinates were checked before the kernel (SpMM's C).
+                y = np.full(out_shape, 0.5)
+                assert worth_saving(kernel.written, (tensor, x, y)) == (columns is None)
+                with pytest.raises(ValueError, match="argument 0 of .*out of range"):
+                    kernel(tensor, x, y)
+                assert np.all(y == 0.5)
     finally:
         xsparse.set_num_threads(previous)

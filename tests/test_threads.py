@@ -175,6 +175,77 @@ def test_spgemm_into_csr_on_threads_equals_the_sequential_kernel(
             assert np.array_equal(got[2][order], values[reference])
 
 
+ELEMENTWISE = """
+#A = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#OUT = #sparse_tensor.encoding<{ map = (i, j) -> OUTMAP }>
+#trait = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @elementwise(%a: tensor<?x?xf64, #A>, %b: tensor<?x?xf64, #A>) -> tensor<?x?xf64, #OUT> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %a, %c0 : tensor<?x?xf64, #A>
+  %d1 = tensor.dim %a, %c1 : tensor<?x?xf64, #A>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #OUT>
+  %r = linalg.generic #trait ins(%a, %b : tensor<?x?xf64, #A>, tensor<?x?xf64, #A>) outs(%init : tensor<?x?xf64, #OUT>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = arith.OP %x, %y : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #OUT>
+  return %r : tensor<?x?xf64, #OUT>
+}
+"""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("op", ["addf", "mulf", "subf"])
+@pytest.mark.parametrize(
+    "output",
+    ["(i : dense, j : compressed)", "(i : dense, j : compressed), posWidth = 32"],
+)
+@pytest.mark.parametrize("shape", [(150, 90), (0, 4), (4, 0), (1, 1)])
+def test_elementwise_into_csr_on_threads_equals_the_sequential_kernel(
+    every_loop_on_threads: None,
+    kind: str,
+    op: str,
+    output: str,
+    shape: tuple[int, int],
+) -> None:
+    """Sparse add and elementwise products insert in order: their row loop
+    runs as parallel count and fill phases over the merge loops (MLIR keeps
+    it sequential), the same CSR bit for bit as the sequential kernel's."""
+    source = ELEMENTWISE.replace("OUTMAP", output).replace("OP", op)
+    parallel = xsparse.compile(source)
+    sequential = xsparse.compile(source, parallelization_strategy="none")
+    a, b = _matrix(*shape, kind, seed=11), _matrix(*shape, "empty-rows", seed=12)
+    dense = {"addf": a + b, "mulf": a * b, "subf": a - b}[op].toarray()
+    result = sequential(a, b)
+    np.testing.assert_allclose(result.toarray(), dense, atol=1e-12)
+    expected = result.storage()[:3]
+    for count in (1, 2, 4):
+        threads.set_num_threads(count)
+        got = parallel(a, b).storage()[:3]
+        for mine, theirs in zip(got, expected, strict=True):
+            assert np.array_equal(mine, theirs)
+
+
+def test_spgemm_reports_a_result_its_positions_cannot_hold() -> None:
+    """Positions of 8 bits hold at most 127 entries: a larger product is an
+    error before anything is written past them, at every thread count."""
+    source = SPGEMM.replace("LEVEL", "compressed").replace(
+        "(i : dense, j : compressed) }>",
+        "(i : dense, j : compressed), posWidth = 8 }>",
+    )
+    kernel = xsparse.compile(source)
+    small = _matrix(10, 10, "uniform", seed=9)
+    column, row = sp.csr_array(np.ones((12, 1))), sp.csr_array(np.ones((1, 12)))
+    for count in (1, 2):
+        threads.set_num_threads(count)
+        np.testing.assert_allclose(
+            kernel(small, small).toarray(), (small @ small).toarray(), atol=1e-12
+        )
+        with pytest.raises(ValueError, match="more entries than its 8-bit positions"):
+            kernel(column, row)  # 144 entries
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 1000, 100_003])
 def test_reduction_is_the_same_bits_on_every_run(
     every_loop_on_threads: None, n: int

@@ -16,10 +16,14 @@ result is checked against scipy first. numpy's BLAS is pinned to one thread.
 - `sum`: the sum of A's values (a parallel reduction folded in chunk order;
   scipy's `A.sum()`);
 - `sddmm`: `O = S * (L R)` sampled on S's entries, L, R dense with 16 columns;
-- `spgemm`: `C = A A` into a new CSR matrix (count and fill phases in
-  parallel; xsparse's result has sorted rows, scipy's does not). MLIR 22
-  keeps this loop sequential under every strategy: its column and torch's
-  are left out.
+- `spgemm`: `C = A A` into a new CSR matrix, as users call it on scipy
+  matrices: `xsparse.einsum("ij,jk->ik", A, A)`, whose result is built as
+  scipy's `A @ A` is (32-bit indices, each row in the order its entries were
+  found); count and fill phases in parallel;
+- `spgemm_sorted`: the same product by a kernel whose CSR output has sorted
+  rows (MLIR's `#CSR`; each row sorted after it is computed).
+MLIR 22 keeps SpGEMM's row loop sequential under every strategy: its column
+and torch's are left out for both.
 
 Rows are `uniform` (nonzeros spread evenly) or `power-law` (Pareto row
 lengths: a few very long rows), which the runtime balances by stored entries.
@@ -117,7 +121,7 @@ func.func @sddmm(%S: tensor<?x?xf64, #CSR>, %L: tensor<?x?xf64>, %R: tensor<?x?x
   return %0 : tensor<?x?xf64>
 }
 """,
-    "spgemm": CSR
+    "spgemm_sorted": CSR
     + """
 func.func @spgemm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
   %c0 = arith.constant 0 : index
@@ -165,8 +169,13 @@ class Case:
     """The kernel's arguments; the last one is the output (zeroed for `fresh`)."""
 
 
+BENCHMARKS = [*KERNELS, "spgemm"]
+"""What `--kernels` chooses from: each kernel above, and SpGEMM through
+`xsparse.einsum`."""
+
+
 def cases(kernel: str, scale: int, dist: str) -> Case:
-    compiled = xsparse.compile(KERNELS[kernel])
+    compiled = xsparse.compile(KERNELS.get(kernel, KERNELS["spgemm_sorted"]))
     rng = np.random.default_rng(1)
 
     def call(args: list[Any]) -> Call:
@@ -181,10 +190,14 @@ def cases(kernel: str, scale: int, dist: str) -> Case:
             return Case(lambda: a.sum(), call(args), a.sum(), args)
         args = [a, rng.random(a.shape[1]), np.zeros(a.shape[0])]
         return Case(lambda: a @ args[1], call(args), a @ args[1], args)
-    if kernel == "spgemm":
+    if kernel.startswith("spgemm"):
         a = random_csr(20_000 // scale, 200_000 // scale, dist, 0)
         product = a @ a
-        return Case(lambda: a @ a, lambda _: compiled(a, a), product, [a, a, None])
+        if kernel == "spgemm":
+            ours: Call = lambda _: xsparse.einsum("ij,jk->ik", a, a)  # noqa: E731
+        else:
+            ours = lambda _: compiled(a, a)  # noqa: E731
+        return Case(lambda: a @ a, ours, product, [a, a, None])
     if kernel == "spmm":
         a = random_csr(100_000 // scale, 1_000_000 // scale, dist, 0)
         args = [a, rng.random((a.shape[1], 8)), np.zeros((a.shape[0], 8))]
@@ -207,7 +220,7 @@ def mlir_call(kernel: str, case: Case) -> Call | None:
     are installed; None elsewhere."""
     if not bench_mlir.mlir_available() or bench_mlir.openmp_runtime() is None:
         return None
-    if kernel == "spgemm":
+    if kernel.startswith("spgemm"):
         return None
     source = KERNELS[kernel].replace(
         "compressed) }>", "compressed), posWidth = 32, crdWidth = 32 }>"
@@ -239,7 +252,7 @@ def torch_call(
         import torch
     except ImportError:
         return None
-    if kernel == "spgemm":  # its result, dense for the check, would not fit
+    if kernel.startswith("spgemm"):  # its result, dense for the check, would not fit
         return None
     a = case.arguments[0]
     with warnings.catch_warnings():  # ("CSR support is in beta state")
@@ -274,9 +287,12 @@ def torch_call(
 
 
 def check(got: Any, expected: Any) -> None:
-    """`got` (an array, or a SparseTensor for sparse results) is `expected`."""
+    """`got` (an array, or a SparseTensor or scipy matrix for sparse results)
+    is `expected`."""
     if isinstance(got, SparseTensor):
-        difference = got.to_scipy() - expected
+        got = got.to_scipy()
+    if sp.issparse(got):
+        difference = got - expected
         assert abs(difference).max(initial=0.0) <= 1e-9 * abs(expected).max(initial=1)
         return
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9)
@@ -286,7 +302,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", action="store_true")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--kernels", default=",".join(KERNELS))
+    parser.add_argument("--kernels", default=",".join(BENCHMARKS))
     parser.add_argument(
         "--no-mlir",
         dest="mlir",

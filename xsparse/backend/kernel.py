@@ -52,7 +52,14 @@ from xsparse.backend.index_bounds import (
 )
 from xsparse.backend.lowering import lower_to_llvm
 from xsparse.backend.native_checks import add_checkers, checker_guards
-from xsparse.backend.outputs import finish_outputs, prepare_outputs, written_arguments
+from xsparse.backend.outputs import (
+    finish_outputs,
+    prepare_outputs,
+    restore_outputs,
+    save_outputs,
+    worth_saving,
+    written_arguments,
+)
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
@@ -241,8 +248,11 @@ class Kernel:
         over them, where nothing of the caller's can be lost: when the
         kernel writes no argument in place, or with `scratch_outputs=True`
         (the in-place outputs hold nothing to keep; after a ValueError they
-        hold partial results). Otherwise that check runs before the kernel
-        too, so that a ValueError leaves every argument as it was."""
+        hold partial results). Otherwise, where the arrays the kernel writes
+        are small beside those coordinates (SpMV's y), they are copied first
+        and put back if the kernel's check fails; else that check runs
+        before the kernel too. Either way a ValueError leaves every argument
+        as it was."""
         if len(args) != len(self._arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
@@ -254,16 +264,24 @@ class Kernel:
             )
             kernel = (self._variant(narrow) if narrow else None) or self
         native = kernel._native
+        save = False
         if validate:
             native = kernel._checked_native
             if kernel._in_kernel_native is not None and (
-                scratch_outputs or not kernel.written
+                scratch_outputs
+                or not kernel.written
+                or (save := worth_saving(kernel.written, args))
             ):
                 native = kernel._in_kernel_native
         if not kernel.written:
             return kernel._call(args, native, strict)
         args, copies = prepare_outputs(kernel.written, kernel._where, args)
-        result = kernel._call(args, native, strict)
+        saved = save_outputs(kernel.written, args) if save else []
+        try:
+            result = kernel._call(args, native, strict)
+        except ValueError:
+            restore_outputs(saved)
+            raise
         return finish_outputs(copies, result) if copies else result
 
     def __reduce__(self) -> tuple[Callable[..., Kernel], tuple[str, str | None]]:
@@ -786,7 +804,7 @@ def _converting(where: str, given: str, enc: Encoding, strict: bool) -> None:
     )
 
 
-NOT_COMPILER = ("frontend", "tools", "testing", "dask.py")
+NOT_COMPILER = ("frontend", "tools", "testing", "dask.py", "two_four.py")
 """xsparse's subpackages and modules outside the compiler (`compiler_fingerprint`)."""
 
 

@@ -116,3 +116,41 @@ def _callers(copies: Copies, value: Any) -> Any:
         if array.shape == temporary.shape and np.may_share_memory(array, temporary):
             return out
     return cast(Any, value)
+
+
+Saved = list[tuple["np.ndarray[Any, Any]", "np.ndarray[Any, Any]"]]
+"""(an array the kernel writes in place, a copy of it from before the call)."""
+
+
+def worth_saving(written: tuple[int, ...], args: tuple[Any, ...]) -> bool:
+    """Whether copying the arrays a kernel writes in place (to put them back
+    if a check inside the kernel fails) costs less than a pass over the
+    sparse arguments' coordinates before it: every written argument is a
+    numpy array, and together they are under a quarter of those coordinates'
+    bytes (SpMV's y beside A's column indices)."""
+    outputs = [args[p] for p in written]
+    if not all(isinstance(out, np.ndarray) for out in outputs):
+        return False
+    saved = sum(cast("np.ndarray[Any, Any]", out).nbytes for out in outputs)
+    return 4 * saved <= sum(_coordinate_bytes(arg) for arg in args)
+
+
+def _coordinate_bytes(arg: Any) -> int:
+    """The bytes of a sparse argument's coordinates (0 for anything else)."""
+    coordinates = getattr(arg, "coordinates", None)
+    if isinstance(coordinates, list):
+        return sum(c.nbytes for c in cast(list[Any], coordinates) if c is not None)
+    indices = getattr(arg, "indices", None)
+    return indices.nbytes if isinstance(indices, np.ndarray) else 0
+
+
+def save_outputs(written: tuple[int, ...], args: tuple[Any, ...]) -> Saved:
+    """A copy of each array the kernel writes in place."""
+    outputs = [cast("np.ndarray[Any, Any]", args[p]) for p in written]
+    return [(out, out.copy()) for out in outputs]
+
+
+def restore_outputs(saved: Saved) -> None:
+    """Put the arrays back as they were before the call."""
+    for out, before in saved:
+        np.copyto(out, before)

@@ -183,7 +183,8 @@ def plan_result(
             output = _tensor_output(assignment, operands, order)
             return ResultPlan(output, None, _to_pydata)
         fmt = _natural_scipy(assignment, order)
-        return ResultPlan(scipy_output(fmt), None, _to_scipy(fmt, fmt, kind))
+        output = _as_scipy_builds(scipy_output(fmt), assignment, operands, order)
+        return ResultPlan(output, None, _to_scipy(fmt, fmt, kind))
     if format == "dense":
         return ResultPlan(None, None, dense)
     if isinstance(format, str) and format in SCIPY_FORMATS:
@@ -221,6 +222,32 @@ def plan_result(
 def _natural_scipy(assignment: Assignment, order: LoopOrder) -> str:
     """CSR, or CSC where the loops visit the second output index first."""
     return "csr" if order.sorted(assignment.output) == assignment.output else "csc"
+
+
+def _as_scipy_builds(
+    encoding: Encoding,
+    assignment: Assignment,
+    operands: tuple[OperandInfo, ...],
+    order: LoopOrder,
+) -> Encoding:
+    """A CSR/CSC output built as scipy builds its own product: 32-bit
+    positions and coordinates where every sparse operand has them (the
+    kernel reports a result too large for them), and each row left in the
+    order its entries were found where a summed loop runs between the
+    output's two (SpGEMM's expansion: no sort per row; scipy's `A @ B`
+    does not sort either)."""
+    sparse = [op.encoding for op in operands if op.encoding is not None]
+    if sparse and all(e.pos_width == 32 and e.crd_width == 32 for e in sparse):
+        encoding = dataclasses.replace(encoding, pos_width=32, crd_width=32)
+    outer, inner = order.sorted(assignment.output)
+    between = order.letters[order.letters.index(outer) + 1 : order.letters.index(inner)]
+    if any(letter not in assignment.output for letter in between):
+        outer_level, inner_level = encoding.lvl_types
+        encoding = dataclasses.replace(
+            encoding,
+            lvl_types=(outer_level, dataclasses.replace(inner_level, nonordered=True)),
+        )
+    return encoding
 
 
 def scipy_output(fmt: str) -> Encoding:

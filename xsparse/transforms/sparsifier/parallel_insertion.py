@@ -41,7 +41,8 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.tensor import InsertOp as TensorInsertOp
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -66,15 +67,51 @@ from xsparse.transforms.codegen_utils.emitter import PER_CHUNK, Emitter
 
 
 @dataclass
-class _RowCompress:
-    """The parts of a row loop ending in `compress` (see the module doc)."""
+class _RowLoop:
+    """A loop over the rows of a `(dense, compressed)` output that starts
+    empty (`alloc_tensor`), threaded through the loop and finished by
+    `sparse_tensor.load ... hasInserts` after it."""
 
     loop: scf.ForOp
-    expand: ExpandOp
-    compress: CompressOp
     load: LoadOp
     alloc: bufferization.AllocTensorOp
     tensor_type: TensorType[Attribute]
+
+
+@dataclass
+class _RowCompress(_RowLoop):
+    """A row loop ending in `compress` (see the module doc)."""
+
+    expand: ExpandOp
+    compress: CompressOp
+
+
+def _row_loop(loop: scf.ForOp, init: SSAValue) -> _RowLoop | None:
+    """`loop` as a row loop whose output starts as `init`, or None."""
+    block = loop.body.block
+    if len(loop.iter_args) != 1 or len(block.args) != 2:
+        return None
+    if not isinstance(loop.parent_op(), func.FuncOp):
+        return None
+    alloc = init.owner
+    load = _only_use(loop.res[0])
+    t = loop.res[0].type
+    if not (
+        isinstance(alloc, bufferization.AllocTensorOp)
+        and isinstance(load, LoadOp)
+        and is_tensor_type(t)
+    ):
+        return None
+    stt = SparseTensorType(t)
+    levels = [str(lt) for lt in stt.lvl_types]
+    if levels[:1] != ["dense"] or levels[1:] not in (
+        ["compressed"],
+        ["compressed(nonordered)"],
+    ):
+        return None
+    if not stt.is_permutation:
+        return None
+    return _RowLoop(loop, load, alloc, t)
 
 
 def _only_use(value: SSAValue) -> Operation | None:
@@ -100,9 +137,7 @@ def _writes_only(block: Block, buffers: set[SSAValue], compress: CompressOp) -> 
 
 def _row_compress(loop: scf.ForOp) -> _RowCompress | None:
     block = loop.body.block
-    if len(loop.iter_args) != 1 or len(block.args) != 2:
-        return None
-    if not isinstance(loop.parent_op(), func.FuncOp):
+    if len(block.args) != 2:
         return None
     yielded = block.last_op
     compress = yielded.prev_op if yielded is not None else None
@@ -123,23 +158,8 @@ def _row_compress(loop: scf.ForOp) -> _RowCompress | None:
         and expand.tensor is loop.iter_args[0]
     ):
         return None
-    alloc = expand.tensor.owner
-    load = _only_use(loop.res[0])
-    t = loop.res[0].type
-    if not (
-        isinstance(alloc, bufferization.AllocTensorOp)
-        and isinstance(load, LoadOp)
-        and is_tensor_type(t)
-    ):
-        return None
-    stt = SparseTensorType(t)
-    levels = [str(lt) for lt in stt.lvl_types]
-    if levels[:1] != ["dense"] or levels[1:] not in (
-        ["compressed"],
-        ["compressed(nonordered)"],
-    ):
-        return None
-    if not stt.is_permutation:
+    row_loop = _row_loop(loop, expand.tensor)
+    if row_loop is None:
         return None
     for result in (expand.values, expand.filled, expand.added, expand.count):
         for use in result.uses:
@@ -149,7 +169,9 @@ def _row_compress(loop: scf.ForOp) -> _RowCompress | None:
     workspace: set[SSAValue] = {expand.values, expand.filled, expand.added}
     if not _writes_only(block, workspace, compress):
         return None
-    return _RowCompress(loop, expand, compress, load, alloc, t)
+    return _RowCompress(
+        loop, row_loop.load, row_loop.alloc, row_loop.tensor_type, expand, compress
+    )
 
 
 @dataclass
@@ -165,7 +187,7 @@ class Workspace:
     tagged: bool
 
 
-def _dim_sizes(e: Emitter, parts: _RowCompress) -> list[SSAValue]:
+def _dim_sizes(e: Emitter, parts: _RowLoop) -> list[SSAValue]:
     """The output's dimension sizes, from its `alloc_tensor`."""
     dynamic = iter(parts.alloc.dynamic_sizes)
     return [
@@ -174,7 +196,7 @@ def _dim_sizes(e: Emitter, parts: _RowCompress) -> list[SSAValue]:
     ]
 
 
-def _level_sizes(e: Emitter, parts: _RowCompress) -> list[SSAValue]:
+def _level_sizes(e: Emitter, parts: _RowLoop) -> list[SSAValue]:
     """The output's level sizes (its dimension-to-level map permutes)."""
     dims = _dim_sizes(e, parts)
     stt = SparseTensorType(parts.tensor_type)
@@ -285,9 +307,89 @@ def _drop_unused_workspaces(block: Block) -> None:
             Rewriter.erase_op(op)
 
 
+@dataclass
+class _Output:
+    """The buffers of the output being built, and their element types."""
+
+    positions: SSAValue
+    coordinates: SSAValue
+    values: SSAValue
+    pos_type: Attribute
+    crd_type: Attribute
+
+
+RowPhase = Callable[[Emitter, _Output], None]
+"""Emits one parallel phase over the rows, given the output's buffers (in
+the count phase, only the positions exist yet)."""
+
+
+def _build_rows(
+    e: Emitter,
+    parts: _RowLoop,
+    values_type: MemRefType[Attribute],
+    count_phase: RowPhase,
+    fill_phase: RowPhase,
+) -> SSAValue:
+    """The output by count, prefix sum and fill (the module doc), replacing
+    the row loop; the loop, its `load` and its `alloc_tensor` erased."""
+    rows = _level_sizes(e, parts)[0]
+    layout = {f.kind: f.type for f in storage_fields(parts.tensor_type)}
+    positions_type = layout["positions"]
+    coordinates_type = layout["coordinates"]
+    assert is_memref_type(positions_type) and is_memref_type(coordinates_type)
+    pos_type, crd_type = positions_type.element_type, coordinates_type.element_type
+    one = e.index(1)
+    positions = e.alloc(positions_type, [e.add(rows, one)])
+    e.fill(positions, e.constant(0, pos_type))
+    count_phase(e, _Output(positions, positions, positions, pos_type, crd_type))
+
+    def accumulate(b: Emitter, row: SSAValue, total: list[SSAValue]) -> list[SSAValue]:
+        following = b.add(row, one)
+        running = b.add(total[0], b.to_index(b.load(positions, [following])))
+        b.store(b.from_index(running, pos_type), positions, [following])
+        return [running]
+
+    (entries,) = e.loop(e.index(0), rows, [e.index(0)], accumulate)
+    fits = _fits_positions(e, entries, pos_type)
+    if fits is not None:
+        entries = e.select(fits, entries, e.index(0))
+    output = _Output(
+        positions,
+        e.alloc(coordinates_type, [entries]),
+        e.alloc(values_type, [entries]),
+        pos_type,
+        crd_type,
+    )
+    if fits is None:
+        fill_phase(e, output)
+    else:
+        e.when(fits, lambda b: fill_phase(b, output))
+    built = ToSparseOp(
+        _dim_sizes(e, parts),
+        output.positions,
+        output.coordinates,
+        output.values,
+        parts.tensor_type,
+    )
+    e.op(built)
+    e.rewriter.replace(parts.load, [], [built.result])
+    e.rewriter.erase(parts.loop)
+    return built.result
+
+
+def _erase_alloc(parts: _RowLoop, rewriter: PatternRewriter) -> None:
+    """Erase the output's `alloc_tensor` and its size hint, now unused."""
+    if parts.alloc.tensor.first_use is None:
+        operands = [v.owner for v in parts.alloc.operands]
+        rewriter.erase(parts.alloc)
+        for owner in operands:
+            if isinstance(owner, Operation):
+                _erase_if_dead(owner, rewriter)
+
+
 class ParallelizeRowCompress(RewritePattern):
     """A row loop ending in `sparse_tensor.compress` -> count, prefix sum,
-    fill and assemble (the module doc)."""
+    fill and `jagged.to_sparse` (the module doc)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -295,70 +397,63 @@ class ParallelizeRowCompress(RewritePattern):
         if parts is None:
             return
         e = Emitter(rewriter, InsertPoint.before(op))
-        rows, row_size = _level_sizes(e, parts)
+        row_size = _level_sizes(e, parts)[1]
         ordered = SparseTensorType(parts.tensor_type).lvl_types[1].is_ordered
-        layout = {f.kind: f.type for f in storage_fields(parts.tensor_type)}
-        positions_type = layout["positions"]
-        coordinates_type = layout["coordinates"]
-        assert is_memref_type(positions_type) and is_memref_type(coordinates_type)
-        pos_type, crd_type = positions_type.element_type, coordinates_type.element_type
         values_type = parts.expand.values.type
         assert is_memref_type(values_type)
-        one = e.index(1)
-        positions = e.alloc(positions_type, [e.add(rows, one)])
-        e.fill(positions, e.constant(0, pos_type))
 
-        def count_row(b: Emitter, row: SSAValue, ws: Workspace) -> None:
-            if not ws.tagged:
-                false = b.constant(0, IntegerType(1))
-                b.for_each(
-                    b.index(0),
-                    ws.count,
-                    lambda c, k: c.store(
-                        false, ws.filled, [c.to_index(c.load(ws.added, [k]))]
-                    ),
+        def count_phase(b: Emitter, output: _Output) -> None:
+            def count_row(c: Emitter, row: SSAValue, ws: Workspace) -> None:
+                if not ws.tagged:
+                    false = c.constant(0, IntegerType(1))
+                    c.for_each(
+                        c.index(0),
+                        ws.count,
+                        lambda d, k: d.store(
+                            false, ws.filled, [d.to_index(d.load(ws.added, [k]))]
+                        ),
+                    )
+                following = c.add(row, c.index(1))
+                c.store(
+                    c.from_index(ws.count, output.pos_type),
+                    output.positions,
+                    [following],
                 )
-            b.store(b.from_index(ws.count, pos_type), positions, [b.add(row, one)])
 
-        _parallel_rows(e, parts, row_size, False, count_row)
+            _parallel_rows(b, parts, row_size, False, count_row)
 
-        def accumulate(b: Emitter, row: SSAValue) -> None:
-            following = b.add(row, one)
-            total = b.add(b.load(positions, [row]), b.load(positions, [following]))
-            b.store(total, positions, [following])
+        def fill_phase(b: Emitter, output: _Output) -> None:
+            def fill_row(c: Emitter, row: SSAValue, ws: Workspace) -> None:
+                if ordered:
+                    identity = AffineMapAttr(AffineMap.identity(1))
+                    c.op(
+                        SortOp(
+                            SortAlgorithm.HYBRID_QUICK_SORT,
+                            ws.count,
+                            ws.added,
+                            [],
+                            identity,
+                        )
+                    )
+                start = c.to_index(c.load(output.positions, [row]))
+                zero = c.constant(0, values_type.element_type)
+                false = c.constant(0, IntegerType(1))
 
-        e.for_each(e.index(0), rows, accumulate)
-        entries = e.to_index(e.load(positions, [rows]))
-        coordinates = e.alloc(coordinates_type, [entries])
-        values = e.alloc(values_type, [entries])
+                def move(d: Emitter, k: SSAValue) -> None:
+                    column = d.to_index(d.load(ws.added, [k]))
+                    at = d.add(start, k)
+                    d.store(
+                        d.from_index(column, output.crd_type), output.coordinates, [at]
+                    )
+                    d.store(d.load(ws.values, [column]), output.values, [at])
+                    d.store(zero, ws.values, [column])
+                    d.store(false, ws.filled, [column])
 
-        def fill_row(b: Emitter, row: SSAValue, ws: Workspace) -> None:
-            row_values, filled, added, count = ws.values, ws.filled, ws.added, ws.count
-            identity = AffineMapAttr(AffineMap.identity(1))
-            if ordered:
-                b.op(
-                    SortOp(SortAlgorithm.HYBRID_QUICK_SORT, count, added, [], identity)
-                )
-            start = b.to_index(b.load(positions, [row]))
-            zero = b.constant(0, values_type.element_type)
-            false = b.constant(0, IntegerType(1))
+                c.for_each(c.index(0), ws.count, move)
 
-            def move(c: Emitter, k: SSAValue) -> None:
-                column = c.to_index(c.load(added, [k]))
-                at = c.add(start, k)
-                c.store(c.from_index(column, crd_type), coordinates, [at])
-                c.store(c.load(row_values, [column]), values, [at])
-                c.store(zero, row_values, [column])
-                c.store(false, filled, [column])
+            _parallel_rows(b, parts, row_size, True, fill_row)
 
-            b.for_each(b.index(0), count, move)
-
-        _parallel_rows(e, parts, row_size, True, fill_row)
-        dims = _dim_sizes(e, parts)
-        built = ToSparseOp(dims, positions, coordinates, values, parts.tensor_type)
-        e.op(built)
-        rewriter.replace(parts.load, [], [built.result])
-        rewriter.erase(op)
+        _build_rows(e, parts, values_type, count_phase, fill_phase)
         for result in (
             parts.expand.values,
             parts.expand.filled,
@@ -367,12 +462,162 @@ class ParallelizeRowCompress(RewritePattern):
             for use in list(result.uses):
                 rewriter.erase(use.operation)
         rewriter.erase(parts.expand)
-        if parts.alloc.tensor.first_use is None:
-            operands = [v.owner for v in parts.alloc.operands]
-            rewriter.erase(parts.alloc)
-            for owner in operands:
-                if isinstance(owner, Operation):
-                    _erase_if_dead(owner, rewriter)
+        _erase_alloc(parts, rewriter)
+
+
+def _row_inserts(loop: scf.ForOp) -> _RowLoop | None:
+    """`loop` as a row loop whose body only inserts into the output, in row
+    `i` (the loop's index), threading it through `scf.for`, `scf.while` and
+    `scf.if` (sparse add, elementwise products: insertion in order), and
+    writes no memory; else None."""
+    if len(loop.iter_args) != 1:
+        return None
+    parts = _row_loop(loop, loop.iter_args[0])
+    if parts is None:
+        return None
+    t = parts.tensor_type
+    row_dim = SparseTensorType(t).dim_to_lvl.results[0]
+    assert isinstance(row_dim, AffineDimExpr)
+    block = loop.body.block
+    inserts = 0
+    for inner in block.walk():
+        if isinstance(
+            inner,
+            memref.StoreOp | func.CallOp | CompressOp | ExpandOp | memref.AllocOp,
+        ):
+            return None
+        carriers = scf.ForOp | scf.WhileOp | scf.IfOp | scf.YieldOp | scf.ConditionOp
+        if isinstance(inner, TensorInsertOp) and inner.dest.type == t:
+            if inner.indices[row_dim.position] is not block.args[0]:
+                return None
+            inserts += 1
+            continue
+        touches = any(v.type == t for v in (*inner.operands, *inner.results))
+        if touches and not isinstance(inner, carriers):
+            return None
+    return parts if inserts else None
+
+
+def _counting_row(
+    parts: _RowLoop, block: Block, row: SSAValue
+) -> tuple[SSAValue, list[TensorInsertOp]]:
+    """The row loop's body cloned into `block` for `row`, the output replaced
+    by the number of entries inserted so far (an `index`): the row's count,
+    and the clone's inserts (into that number, still to be rewritten)."""
+    loop = parts.loop
+    t = parts.tensor_type
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    block.add_op(zero)
+    mapping: dict[SSAValue, SSAValue] = {
+        loop.body.block.args[0]: row,
+        loop.body.block.args[1]: zero.result,
+    }
+    yielded = loop.body.block.last_op
+    assert isinstance(yielded, scf.YieldOp)
+    for op in loop.body.block.ops:
+        if op is yielded:
+            break
+        block.add_op(op.clone(mapping))
+    count = mapping.get(yielded.operands[0], yielded.operands[0])
+    count_at = (count.op, count.index) if isinstance(count, OpResult) else None
+    for inner in list(block.walk()):
+        for result in list(inner.results):
+            if result.type == t:
+                Rewriter.replace_value_with_new_type(result, IndexType())
+        for region in inner.regions:
+            for region_block in region.blocks:
+                for arg in list(region_block.args):
+                    if arg.type == t:
+                        Rewriter.replace_value_with_new_type(arg, IndexType())
+    if count_at is not None:
+        count = count_at[0].results[count_at[1]]
+    inserts = [op for op in block.walk() if isinstance(op, TensorInsertOp)]
+    return count, inserts
+
+
+class ParallelizeRowInsert(RewritePattern):
+    """A row loop inserting into the output in order (sparse add,
+    elementwise products) -> count, prefix sum, fill and `jagged.to_sparse`:
+    each phase runs the row's loops with a running count in place of the
+    output (the count phase adds one per insertion; the fill phase writes
+    each entry at `positions[i]` plus that count)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        parts = _row_inserts(op)
+        if parts is None:
+            return
+        e = Emitter(rewriter, InsertPoint.before(op))
+        t = parts.tensor_type
+        column_dim = SparseTensorType(t).dim_to_lvl.results[1]
+        assert isinstance(column_dim, AffineDimExpr)
+        values_type = MemRefType(t.element_type, [DYNAMIC_INDEX])
+
+        def phase(b: Emitter, output: _Output, fill: bool) -> None:
+            block = Block(arg_types=[IndexType()])
+            row = block.args[0]
+            count, inserts = _counting_row(parts, block, row)
+            inner = b.inside(block)
+            start = row
+            if fill:
+                top = Emitter(b.rewriter, InsertPoint.at_start(block), b.module())
+                start = top.to_index(top.load(output.positions, [row]))
+            for insert in inserts:
+                at = InsertPoint.before(insert)
+                c = Emitter(b.rewriter, at, b.module())
+                following = c.add(insert.dest, c.index(1))
+                if fill:
+                    offset = c.add(start, insert.dest)
+                    column = insert.indices[column_dim.position]
+                    c.store(
+                        c.from_index(column, output.crd_type),
+                        output.coordinates,
+                        [offset],
+                    )
+                    c.store(insert.scalar, output.values, [offset])
+                Rewriter.replace_op(insert, [], [following])
+            if not fill:
+                following_row = inner.add(row, inner.index(1))
+                inner.store(
+                    inner.from_index(count, output.pos_type),
+                    output.positions,
+                    [following_row],
+                )
+            block.add_op(scf.ReduceOp())
+            loop = parts.loop
+            parallel = scf.ParallelOp(
+                [loop.lb], [loop.ub], [loop.step], Region(block), []
+            )
+            region_dce(parallel.body)
+            b.op(parallel)
+
+        _build_rows(
+            e,
+            parts,
+            values_type,
+            lambda b, output: phase(b, output, False),
+            lambda b, output: phase(b, output, True),
+        )
+        _erase_alloc(parts, rewriter)
+
+
+def _fits_positions(
+    e: Emitter, entries: SSAValue, pos_type: Attribute
+) -> SSAValue | None:
+    """Whether `entries` fit positions of `pos_type` (as signed integers, so
+    that scipy reads 32-bit ones); else an error is reported and the caller
+    fills nothing. None where they always fit (64 bits)."""
+    width: int = pos_type.bitwidth if isinstance(pos_type, IntegerType) else 64
+    if width >= 64:
+        return None
+    fits = e.cmp(entries, "ule", e.index(2 ** (width - 1) - 1))
+    e.when(
+        e.cmp(fits, "eq", e.constant(0, IntegerType(1))),
+        lambda b: b.runtime_error(
+            f"the result has more entries than its {width}-bit positions hold"
+        ),
+    )
+    return fits
 
 
 def _erase_if_dead(op: Operation, rewriter: PatternRewriter) -> None:

@@ -33,7 +33,10 @@ from xsparse.transforms.sparsifier.loop_emitter import (
 from xsparse.transforms.sparsifier.lower_indexing import LowerIndexingPass
 from xsparse.transforms.sparsifier.merge_lattices import UnsupportedKernel
 from xsparse.transforms.sparsifier.output_sizing import HintSparseOutputSize
-from xsparse.transforms.sparsifier.parallel_insertion import ParallelizeRowCompress
+from xsparse.transforms.sparsifier.parallel_insertion import (
+    ParallelizeRowCompress,
+    ParallelizeRowInsert,
+)
 
 
 class GeneralizeNamedOp(RewritePattern):
@@ -157,8 +160,8 @@ class DenseLinalgToLoopsPass(ModulePass):
 @dataclass(frozen=True)
 class SparsificationPass(ModulePass):
     """MLIR's `sparsification` pass. With a parallelization strategy, a row
-    loop that builds a sparse output by expand/compress also becomes parallel
-    (`parallel_insertion`), which MLIR refuses."""
+    loop that builds a sparse output (by expand/compress, or inserting in
+    order) also becomes parallel (`parallel_insertion`), which MLIR refuses."""
 
     name = "sparsification"
 
@@ -182,5 +185,8 @@ class SparsificationPass(ModulePass):
             LowerIndexingPass().apply(ctx, op)
             if self.parallelization_strategy != "none":
                 PatternRewriteWalker(
-                    ParallelizeRowCompress(), apply_recursively=False
+                    GreedyRewritePatternApplier(
+                        [ParallelizeRowCompress(), ParallelizeRowInsert()]
+                    ),
+                    apply_recursively=False,
                 ).rewrite_module(op)

@@ -1,5 +1,5 @@
-// RUN: xsparse-opt %s -p 'sparsification{parallelization-strategy=any-storage-outer-loop}' | filecheck %s
-// RUN: xsparse-opt %s -p sparsification | filecheck %s --check-prefix=NONE
+// RUN: xsparse-opt %s --split-input-file -p 'sparsification{parallelization-strategy=any-storage-outer-loop}' | filecheck %s
+// RUN: xsparse-opt %s --split-input-file -p sparsification | filecheck %s --check-prefix=NONE
 
 // SpGEMM into CSR: MLIR 22 keeps the row loop ending in `compress` sequential
 // under every strategy. With a strategy, xsparse counts each row's entries in
@@ -48,9 +48,8 @@ func.func @spgemm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tenso
 // CHECK-NEXT:      memref.dealloc %[[TAGS]] {xsparse.per_chunk}
 // CHECK-NEXT:      scf.reduce
 // The prefix sum, then the exact buffers.
-// CHECK:         scf.for
-// CHECK:         %[[NNZ:.*]] = memref.load %[[POS]][%d0] : memref<?xindex>
-// CHECK-NEXT:    %[[CRD:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
+// CHECK:         %[[NNZ:.*]] = scf.for %{{.*}} = %{{.*}} to %d0 {{.*}} -> (index)
+// CHECK:         %[[CRD:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
 // CHECK-NEXT:    %[[VAL:.*]] = memref.alloc(%[[NNZ]]) : memref<?xf64>
 // The fill phase: the row computed again, sorted, written at its offset.
 // CHECK:         scf.parallel
@@ -67,4 +66,87 @@ func.func @spgemm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tenso
 // NONE:         sparse_tensor.expand
 // NONE-NOT:     scf.parallel
 // NONE:         sparse_tensor.compress
+// NONE-NOT:     jagged.to_sparse
+
+// -----
+
+// 32-bit positions: a result with more entries than they hold is reported,
+// and nothing is filled.
+
+#CSR32 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+#trait = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @spgemm32(%a: tensor<?x?xf64, #CSR32>, %b: tensor<?x?xf64, #CSR32>) -> tensor<?x?xf64, #CSR32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR32>
+  %d1 = tensor.dim %b, %c1 : tensor<?x?xf64, #CSR32>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #CSR32>
+  %r = linalg.generic #trait ins(%a, %b : tensor<?x?xf64, #CSR32>, tensor<?x?xf64, #CSR32>) outs(%init : tensor<?x?xf64, #CSR32>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #CSR32>
+  return %r : tensor<?x?xf64, #CSR32>
+}
+
+// CHECK-LABEL: func.func @spgemm32
+// CHECK:         %[[POS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK:         scf.parallel
+// CHECK:         %[[TOTAL:.*]] = scf.for %{{.*}} = %{{.*}} to %d0 {{.*}} -> (index)
+// CHECK:         %[[FITS:.*]] = arith.cmpi ule, %[[TOTAL]], %{{.*}} : index
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           func.call @xsparse_runtime_error
+// CHECK:         %[[NNZ:.*]] = arith.select %[[FITS]], %[[TOTAL]], %{{.*}} : index
+// CHECK:         %[[CRD:.*]] = memref.alloc(%[[NNZ]]) : memref<?xi32>
+// CHECK:         scf.if %[[FITS]] {
+// CHECK-NEXT:      scf.parallel
+// CHECK:         jagged.to_sparse(%d0, %d1) %[[POS]], %[[CRD]], %{{.*}} : memref<?xi32>, memref<?xi32>, memref<?xf64>
+
+// -----
+
+// Sparse add inserts in order: the output threaded through the merge loops
+// becomes a running count, so that each phase runs the same loops: the count
+// phase adds one per insertion, the fill phase writes each entry at
+// `positions[i]` plus that count.
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#add = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @add(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %d1 = tensor.dim %a, %c1 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #CSR>
+  %r = linalg.generic #add ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>) outs(%init : tensor<?x?xf64, #CSR>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = arith.addf %x, %y : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #CSR>
+  return %r : tensor<?x?xf64, #CSR>
+}
+
+// CHECK-LABEL: func.func @add
+// CHECK-NOT:     tensor.insert
+// CHECK:         %[[POS:.*]] = memref.alloc(%{{.*}}) : memref<?xindex>
+// CHECK:         scf.parallel (%[[I:.*]]) =
+// CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:           scf.while ({{.*}}, %{{.*}} = %[[ZERO]]) : (index, index, index) -> (index, index, index)
+// CHECK-NOT:       arith.addf
+// CHECK:           memref.store %{{.*}}, %[[POS]][%{{.*}}] : memref<?xindex>
+// CHECK-NEXT:      scf.reduce
+// CHECK:         %[[NNZ:.*]] = scf.for %{{.*}} = %{{.*}} to %d0 {{.*}} -> (index)
+// CHECK:         %[[CRD:.*]] = memref.alloc(%[[NNZ]]) : memref<?xindex>
+// CHECK-NEXT:    %[[VAL:.*]] = memref.alloc(%[[NNZ]]) : memref<?xf64>
+// CHECK:         scf.parallel (%[[J:.*]]) =
+// CHECK-NEXT:      %[[START:.*]] = memref.load %[[POS]][%[[J]]] : memref<?xindex>
+// CHECK:           scf.while
+// CHECK:             %[[S:.*]] = arith.addf
+// CHECK:             %[[AT:.*]] = arith.addi %[[START]], %{{.*}} : index
+// CHECK-NEXT:        memref.store %{{.*}}, %[[CRD]][%[[AT]]] : memref<?xindex>
+// CHECK-NEXT:        memref.store %[[S]], %[[VAL]][%[[AT]]] : memref<?xf64>
+// CHECK:         jagged.to_sparse(%d0, %d1) %[[POS]], %[[CRD]], %[[VAL]]
+
+// NONE-LABEL: func.func @add
+// NONE:         tensor.insert
 // NONE-NOT:     jagged.to_sparse
