@@ -102,6 +102,14 @@ def get_fuse_through_gather() -> type[ModulePass]:
     return FuseThroughGatherPass
 
 
+def get_sparse_decompose_tensors() -> type[ModulePass]:
+    from xsparse.transforms.decompose.decompose_tensors import (
+        SparseDecomposeTensorsPass,
+    )
+
+    return SparseDecomposeTensorsPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-to-llvm": _convert_to_llvm("ConvertToLLVMPass"),
@@ -117,6 +125,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fuse-through-gather": get_fuse_through_gather,
         "bufferize-tile-loops": get_bufferize_tile_loops,
         "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
+        "sparse-decompose-tensors": get_sparse_decompose_tensors,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
         "sparsifier": get_sparsifier,
