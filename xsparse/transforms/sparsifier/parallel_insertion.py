@@ -7,16 +7,26 @@ and ends in `sparse_tensor.compress ... into %C[%i]`; the rows are appended in
 order, so the loop is sequential. `ParallelizeRowCompress` rewrites it into
 two parallel phases over the rows and assembles the result:
 
-1. count: each row's distinct coordinates, found with the workspace's flags
-   and added list (the values are not computed: stores into the values
-   workspace are dropped and what only fed them dies), into `positions[i+1]`;
-2. a prefix sum over `positions` (sequential: one pass over the rows);
+1. count: each row's distinct coordinates into `positions[i+1]`, the body
+   cloned without the values (stores into the values workspace dropped, what
+   only fed them dies) and columns marked with the row's tag (`tags[j] ==
+   i + 1`, as scipy's symbolic pass), so that no row clears anything;
+2. a prefix sum over `positions` (sequential: one pass over the rows; 32-bit
+   or narrower positions that cannot hold the total report an error and
+   nothing is filled);
 3. coordinates and values allocated with the exact number of entries;
 4. fill: the row computed again into the workspace, its added coordinates
    sorted and written at `positions[i]` with their values (the workspace
    cleared as `compress` leaves it);
 5. `jagged.to_sparse` of the three buffers (`sparse_tensor.assemble` needs
    a static shape).
+
+A row loop that inserts in order (sparse add, elementwise products: the
+output threaded through `scf.for`/`while`/`if` to `tensor.insert`s at row
+`i`) goes through the same phases (`ParallelizeRowInsert`): the body cloned
+with the output replaced by a running count of the row's entries, which the
+count phase stores and the fill phase uses as the offset after
+`positions[i]`.
 
 Each phase's workspace is allocated per chunk of rows, not per row: the
 allocations (zeroed by `calloc`) and deallocations carry `PER_CHUNK`, and the
@@ -196,9 +206,8 @@ def _dim_sizes(e: Emitter, parts: _RowLoop) -> list[SSAValue]:
     ]
 
 
-def _level_sizes(e: Emitter, parts: _RowLoop) -> list[SSAValue]:
-    """The output's level sizes (its dimension-to-level map permutes)."""
-    dims = _dim_sizes(e, parts)
+def _level_sizes(parts: _RowLoop, dims: list[SSAValue]) -> list[SSAValue]:
+    """The output's level sizes from its dimension sizes (its map permutes)."""
     stt = SparseTensorType(parts.tensor_type)
     sizes: list[SSAValue] = []
     for result in stt.dim_to_lvl.results:
@@ -326,13 +335,14 @@ the count phase, only the positions exist yet)."""
 def _build_rows(
     e: Emitter,
     parts: _RowLoop,
+    dims: list[SSAValue],
     values_type: MemRefType[Attribute],
     count_phase: RowPhase,
     fill_phase: RowPhase,
 ) -> SSAValue:
     """The output by count, prefix sum and fill (the module doc), replacing
-    the row loop; the loop, its `load` and its `alloc_tensor` erased."""
-    rows = _level_sizes(e, parts)[0]
+    the row loop and its `load`; `dims`: the output's dimension sizes."""
+    rows = _level_sizes(parts, dims)[0]
     layout = {f.kind: f.type for f in storage_fields(parts.tensor_type)}
     positions_type = layout["positions"]
     coordinates_type = layout["coordinates"]
@@ -365,7 +375,7 @@ def _build_rows(
     else:
         e.when(fits, lambda b: fill_phase(b, output))
     built = ToSparseOp(
-        _dim_sizes(e, parts),
+        dims,
         output.positions,
         output.coordinates,
         output.values,
@@ -397,7 +407,8 @@ class ParallelizeRowCompress(RewritePattern):
         if parts is None:
             return
         e = Emitter(rewriter, InsertPoint.before(op))
-        row_size = _level_sizes(e, parts)[1]
+        dims = _dim_sizes(e, parts)
+        row_size = _level_sizes(parts, dims)[1]
         ordered = SparseTensorType(parts.tensor_type).lvl_types[1].is_ordered
         values_type = parts.expand.values.type
         assert is_memref_type(values_type)
@@ -453,7 +464,7 @@ class ParallelizeRowCompress(RewritePattern):
 
             _parallel_rows(b, parts, row_size, True, fill_row)
 
-        _build_rows(e, parts, values_type, count_phase, fill_phase)
+        _build_rows(e, parts, dims, values_type, count_phase, fill_phase)
         for result in (
             parts.expand.values,
             parts.expand.filled,
@@ -558,7 +569,7 @@ class ParallelizeRowInsert(RewritePattern):
             row = block.args[0]
             count, inserts = _counting_row(parts, block, row)
             inner = b.inside(block)
-            start = row
+            start: SSAValue | None = None  # the row's first entry, when filling
             if fill:
                 top = Emitter(b.rewriter, InsertPoint.at_start(block), b.module())
                 start = top.to_index(top.load(output.positions, [row]))
@@ -566,7 +577,7 @@ class ParallelizeRowInsert(RewritePattern):
                 at = InsertPoint.before(insert)
                 c = Emitter(b.rewriter, at, b.module())
                 following = c.add(insert.dest, c.index(1))
-                if fill:
+                if start is not None:
                     offset = c.add(start, insert.dest)
                     column = insert.indices[column_dim.position]
                     c.store(
@@ -594,6 +605,7 @@ class ParallelizeRowInsert(RewritePattern):
         _build_rows(
             e,
             parts,
+            _dim_sizes(e, parts),
             values_type,
             lambda b, output: phase(b, output, False),
             lambda b, output: phase(b, output, True),
