@@ -4,22 +4,32 @@ the kernel instead of in a pass of its own before it.
 A kernel such as SpMV reads x at each stored coordinate j of A. A separate
 checker reads every coordinate once more before the kernel (4-8 bytes per
 entry where the kernel reads 12-16): at memory speed that is a fifth to a
-third of the kernel's time. Here, each load of such a coordinate (a scalar
-`memref.load` or a `vector.load`/`vector.maskedload` of the coordinates
-buffer) is followed by
+third of the kernel's time. Here, a loop that loads such coordinates at
+its induction variable (SpMV's loop over a row) is preceded by a loop of its
+own over the same positions folding the largest coordinate (vectorized by
+LLVM; the coordinates are then in the cache for the loop that gathers), and
+runs over no position when one is out of range:
+
+    most = max(coordinates[lo:hi])
+    bad  = most > limit - 1
+    for p in lo .. (bad ? lo : hi): ...     the gathering loop, unchanged
+
+Any other load of such a coordinate (a `vector.load`/`vector.maskedload`,
+or a scalar load at another position) is followed by
 
     safe = minui(j, limit - 1)       every use of j reads `safe` instead
     bad  = j > limit - 1             (`vector.reduction <maxui>` for a vector)
 
-so no access leaves the gathered buffer whatever the data (memory safety
-does not depend on the check), and `bad` is carried out of the loops that
-hold the load (an `i1` iter_arg of `scf.for`, a result of `scf.if`, an `or`
-reduction of `scf.parallel`: per chunk on threads, folded after them) to
-the function's end, where a set flag reports through `xsparse_runtime_error`
-(the Python caller raises it as a ValueError naming the argument).
+Either way no access leaves the gathered buffer whatever the data (memory
+safety does not depend on the check), and `bad` is carried out of the loops
+around the load or the guarded loop (an `i1` iter_arg of `scf.for`, a
+result of `scf.if`, an `or` reduction of `scf.parallel`: per chunk on
+threads, folded after them) to the function's end, where a set flag reports
+through `xsparse_runtime_error` (the Python caller raises it as a ValueError
+naming the argument).
 
 The coordinates have been read while the kernel ran: its in-place outputs
-hold whatever it computed with the clamped ones. So the kernel's checked
+hold whatever it computed with the clamped ones or without the bad rows. So the kernel's checked
 entry keeps the full checker first, and the entry that relies on this check
 (`Kernel` calls it when no output holds data of the caller's: results it
 allocates, or outputs the caller declared scratch) runs a checker without the
@@ -82,10 +92,17 @@ def fuse_range_check(
     end = Emitter(PatternRewriter(function), InsertPoint.before(ret), module)
     # (ORed at once: a later load may rebuild the op a flag comes from)
     failed = end.constant(0, i1)
+    guarded: set[Block] = set()
     for load in loads:
         assert isinstance(load, COORDINATE_LOADS)
-        bad = _clamp(load, largest, module, function)
-        failed = end.any_of([failed, _carry_out(load, bad, function)])
+        loop = _loop_reading(load)
+        if loop is None:
+            bad = _clamp(load, largest, module, function)
+            failed = end.any_of([failed, _carry_out(load, bad, function)])
+        elif loop.body.block not in guarded:
+            guarded.add(loop.body.block)
+            bad = _guard(loop, load, largest, module, function)
+            failed = end.any_of([failed, _carry_out(loop, bad, function)])
     end.when(failed, lambda b: b.runtime_error(message))
     return True
 
@@ -115,6 +132,50 @@ def _largest_allowed(e: Emitter, limit: SSAValue) -> SSAValue:
     zero = e.index(0)
     is_empty = e.cmp(limit, "eq", zero)
     return e.select(is_empty, zero, e.sub(limit, e.index(1)))
+
+
+def _loop_reading(load: Operation) -> scf.ForOp | None:
+    """The `scf.for` whose body `load` is in, loading a scalar at the loop's
+    induction variable (as a kernel reads a row's coordinates), or None."""
+    loop = load.parent_op()
+    if (
+        not isinstance(load, memref.LoadOp)
+        or not isinstance(loop, scf.ForOp)
+        or tuple(load.indices) != (loop.body.block.args[0],)
+    ):
+        return None
+    return loop
+
+
+def _guard(
+    loop: scf.ForOp,
+    load: Operation,
+    largest: SSAValue,
+    module: ModuleOp,
+    function: func.FuncOp,
+) -> SSAValue:
+    """Check the coordinates `loop` loads (through `load`, at its induction
+    variable) in a loop of their own before it, and run `loop` over none of
+    them when one is out of range: the `i1` that says so, in `loop`'s block.
+
+    The coordinates are read twice, the second time from the cache, and the
+    loop that gathers with them reads them unchanged: cheaper than clamping
+    each one in a memory-bound loop, where the clamp delays every gather."""
+    e = Emitter(PatternRewriter(function), InsertPoint.before(loop), module)
+    element: Attribute = load.results[0].type
+    bound = _in_type(e, largest, element)
+    buffer = load.operands[0]
+
+    def fold(b: Emitter, position: SSAValue, most: list[SSAValue]) -> list[SSAValue]:
+        coordinate = b.value(memref.LoadOp.get(buffer, [position]))
+        return [b.value(arith.MaxUIOp(most[0], coordinate))]
+
+    zero = e.constant(0, element)
+    (most,) = e.loop(loop.lb, loop.ub, [zero], fold, loop.step)
+    bad = e.cmp(most, "ugt", bound)
+    upper = e.select(bad, loop.lb, loop.ub)
+    loop.operands[1] = upper
+    return bad
 
 
 def _clamp(
@@ -156,10 +217,10 @@ def _in_type(e: Emitter, largest: SSAValue, coordinate_type: Attribute) -> SSAVa
     return e.from_index(saturated, coordinate_type)
 
 
-def _carry_out(load: Operation, bad: SSAValue, function: func.FuncOp) -> SSAValue:
-    """Carry `bad` (in `load`'s block) out of every op around it: the `i1`
+def _carry_out(op: Operation, bad: SSAValue, function: func.FuncOp) -> SSAValue:
+    """Carry `bad` (in `op`'s block) out of every op around it: the `i1`
     in the function's block that says it was ever true."""
-    flag, block = bad, load.parent_block()
+    flag, block = bad, op.parent_block()
     assert block is not None
     while (owner := block.parent_op()) is not function:
         assert isinstance(owner, _CARRIERS)

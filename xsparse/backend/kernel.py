@@ -55,6 +55,7 @@ from xsparse.backend.native_checks import add_checkers, checker_guards
 from xsparse.backend.outputs import (
     finish_outputs,
     prepare_outputs,
+    release_saved,
     restore_outputs,
     save_outputs,
     worth_saving,
@@ -282,6 +283,8 @@ class Kernel:
         except ValueError:
             restore_outputs(saved)
             raise
+        finally:
+            release_saved(saved)
         return finish_outputs(copies, result) if copies else result
 
     def __reduce__(self) -> tuple[Callable[..., Kernel], tuple[str, str | None]]:

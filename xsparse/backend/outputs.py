@@ -10,6 +10,7 @@ is written through a temporary that is copied back.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -154,13 +155,55 @@ def _coordinate_bytes(arg: Any) -> int:
     return 0
 
 
+class _SpareCopies:
+    """Arrays that held the saved copies of earlier calls, kept for the next
+    ones (at most `limit` bytes): a new array of a few megabytes costs a page
+    fault per page on its first write, which for SpMV's y is ten times the
+    copy itself."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._arrays: list[np.ndarray[Any, Any]] = []
+        self._lock = threading.Lock()
+
+    def take(self, like: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """A kept array of `like`'s shape and type, else a new one."""
+        with self._lock:
+            for position, array in enumerate(self._arrays):
+                if array.shape == like.shape and array.dtype == like.dtype:
+                    return self._arrays.pop(position)
+        return np.empty(like.shape, like.dtype)
+
+    def give_back(self, array: np.ndarray[Any, Any]) -> None:
+        """Keep `array` for a later call, dropping the oldest beyond the limit."""
+        with self._lock:
+            self._arrays.append(array)
+            while sum(a.nbytes for a in self._arrays) > self.limit:
+                self._arrays.pop(0)
+
+
+_spare_copies = _SpareCopies(limit=256 << 20)
+
+
 def save_outputs(written: tuple[int, ...], args: tuple[Any, ...]) -> Saved:
-    """A copy of each array the kernel writes in place."""
-    outputs = [cast("np.ndarray[Any, Any]", args[p]) for p in written]
-    return [(out, out.copy()) for out in outputs]
+    """A copy of each array the kernel writes in place (`release_saved`
+    after the call)."""
+    saved: Saved = []
+    for position in written:
+        out = cast("np.ndarray[Any, Any]", args[position])
+        copy = _spare_copies.take(out)
+        np.copyto(copy, out)
+        saved.append((out, copy))
+    return saved
 
 
 def restore_outputs(saved: Saved) -> None:
     """Put the arrays back as they were before the call."""
     for out, before in saved:
         np.copyto(out, before)
+
+
+def release_saved(saved: Saved) -> None:
+    """The copies are not needed any more: keep them for the next call."""
+    for _, copy in saved:
+        _spare_copies.give_back(copy)
