@@ -73,7 +73,7 @@ def _as_blocks(dense: AnyArray) -> AnyArray:
     rows, columns = dense.shape
     padded = np.zeros((rows, 4 * _blocks(columns)), dense.dtype)
     padded[:, :columns] = dense
-    return padded.reshape(rows, -1, 4)
+    return padded.reshape(rows, _blocks(columns), 4)
 
 
 def prune(dense: npt.ArrayLike) -> AnyArray:
@@ -88,7 +88,7 @@ def prune(dense: npt.ArrayLike) -> AnyArray:
     order = np.argsort(-np.abs(blocks), axis=2, kind="stable")
     keep = np.zeros(blocks.shape, bool)
     np.put_along_axis(keep, order[:, :, :2], True, axis=2)
-    pruned = np.where(keep, blocks, 0).reshape(array.shape[0], -1)
+    pruned = np.where(keep, blocks, 0).reshape(array.shape[0], 4 * blocks.shape[1])
     return pruned[:, : array.shape[1]].astype(array.dtype, copy=False)
 
 
@@ -113,7 +113,7 @@ def pack_metadata(positions: PositionArray) -> npt.NDArray[np.int16]:
     rows, blocks, _ = positions.shape
     words = -(-blocks // 4)
     fields = np.zeros((rows, 8 * words), np.uint32)
-    fields[:, : 2 * blocks] = positions.reshape(rows, -1)
+    fields[:, : 2 * blocks] = positions.reshape(rows, 2 * blocks)
     shifts = np.arange(0, 16, 2, dtype=np.uint32)
     packed = (fields.reshape(rows, words, 8) << shifts).sum(axis=2, dtype=np.uint32)
     return packed.astype(np.uint16).view(np.int16)
@@ -125,7 +125,7 @@ def unpack_metadata(metadata: npt.ArrayLike, blocks: int) -> PositionArray:
     shifts = np.arange(0, 16, 2, dtype=np.uint16)
     fields = (words[:, :, None] >> shifts) & 3
     return (
-        fields.reshape(words.shape[0], -1)[:, : 2 * blocks]
+        fields.reshape(words.shape[0], 8 * words.shape[1])[:, : 2 * blocks]
         .reshape(words.shape[0], blocks, 2)
         .astype(np.uint8)
     )
@@ -169,7 +169,8 @@ class TwoFour:
         positions = _kept_positions(blocks)
         values = np.take_along_axis(blocks, positions.astype(np.intp), axis=2)
         rows, columns = array.shape
-        return cls(values.reshape(rows, -1), pack_metadata(positions), (rows, columns))
+        values = values.reshape(rows, 2 * _blocks(columns))
+        return cls(values, pack_metadata(positions), (rows, columns))
 
     @property
     def positions(self) -> PositionArray:
@@ -184,12 +185,15 @@ class TwoFour:
             raise ValueError("metadata positions within a block must increase")
         blocks = np.zeros((rows, _blocks(columns), 4), self.values.dtype)
         np.put_along_axis(
-            blocks, positions.astype(np.intp), self.values.reshape(rows, -1, 2), axis=2
+            blocks,
+            positions.astype(np.intp),
+            self.values.reshape(rows, _blocks(columns), 2),
+            axis=2,
         )
-        padding = blocks.reshape(rows, -1)[:, columns:]
+        padding = blocks.reshape(rows, 4 * _blocks(columns))[:, columns:]
         if padding.any():
             raise ValueError("nonzero values in the padding columns past K")
-        return blocks.reshape(rows, -1)[:, :columns]
+        return blocks.reshape(rows, 4 * _blocks(columns))[:, :columns]
 
     def to_sparse_tensor(self, encoding: str = NV_24) -> SparseTensor:
         """The same matrix as a `SparseTensor` in a 2:4 encoding (`NV_24` by
@@ -213,7 +217,7 @@ class TwoFour:
         crd = tensor.coordinates[2]
         assert crd is not None
         positions = np.asarray(crd).astype(np.uint8).reshape(rows, _blocks(columns), 2)
-        values = np.asarray(tensor.values).reshape(rows, -1)
+        values = np.asarray(tensor.values).reshape(rows, 2 * _blocks(columns))
         return cls(values, pack_metadata(positions), (rows, columns))
 
     @property

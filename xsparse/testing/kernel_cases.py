@@ -602,6 +602,52 @@ def random_case(seed: int) -> Case:
     return _extend(case, random.Random(seed * 7919 + 1), dtype)
 
 
+TWO_FOUR_PRODUCT_SHARE = 8
+"""`check_case(seed)` also checks `random_two_four_product(seed)` for one
+seed in this many."""
+
+
+def random_two_four_product(seed: int) -> Case:
+    """A 2:4 matrix product of `seed` (a stream of its own: `random_case`'s
+    cases stay as they were): SpMM `C(i,j) += A(i,k) * B(k,j)` or SpMV
+    `y(i) += A(i,k) * x(k)` with A row-major 2:4 (`#NV_24`), f32 or f64,
+    the shape sparse-decompose-tensors rewrites (`kernels` then checks the
+    decomposed kernel on A's (values, metadata) pair as well)."""
+    rng = random.Random(seed * 15485863 + 3)
+    data_rng = np.random.default_rng(seed + 2**41)
+    dtype = rng.choice(["f64", "f32"])
+    matrix = rng.random() < 0.6
+    m, k, n = rng.randrange(0, 14), 4 * rng.randrange(0, 9), rng.randrange(1, 10)
+    levels = ("d0 : dense", "d1 floordiv 4 : dense", "d1 mod 4 : structured[2, 4]")
+    fmt = Format("2:4", 2, levels, None, (1, 4), structured=1)
+    fmt = with_widths(rng, fmt, (m, k))
+    if matrix:
+        sizes, iterators = (m, n, k), (P, P, R)
+        a_loops, b_loops, out_loops = (0, 2), (2, 1), (0, 1)
+    else:
+        sizes, iterators = (m, k), (P, R)
+        a_loops, b_loops, out_loops = (0, 1), (1,), (0,)
+    a = Operand(a_loops, fmt, random_data(rng, data_rng, dtype, (m, k), fmt))
+    b_shape = tuple(sizes[loop] for loop in b_loops)
+    b = Operand(b_loops, None, _values(data_rng, dtype, b_shape))
+    out_shape = tuple(sizes[loop] for loop in out_loops)
+    return Case(
+        seed=seed,
+        dtype=dtype,
+        sizes=sizes,
+        iterators=iterators,
+        inputs=(a, b),
+        out_loops=out_loops,
+        out_format=None,
+        out_kind="dense",
+        out_init=_values(data_rng, dtype, out_shape),
+        update="add",
+        body=Apply("mul", (Input(0), Input(1))),
+        template="spmm" if matrix else "spmv",
+        threads=rng.choice([0, 0, 2, 3]),
+    )
+
+
 def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
     """Dimensions drawn from a second stream (so that adding them left the
     first stream's cases as they were): a division by a constant somewhere in

@@ -2,7 +2,11 @@
 
 `check_case(seed)` draws a kernel and its data (`kernel_cases`), compiles it
 (`kernel_text`), calls it on SparseTensors, scipy matrices and numpy arrays,
-and compares the result with numpy's (`kernel_reference`). With `mlir=True`
+and compares the result with numpy's (`kernel_reference`); for one seed in
+`TWO_FOUR_PRODUCT_SHARE` it also checks a 2:4 matrix product of its own
+(`random_two_four_product`), and every kernel taking a row-major 2:4 tensor is
+also run after `sparse-decompose-tensors` on the tensor's (values, metadata)
+pair (`xsparse.two_four`). With `mlir=True`
 (where MLIR 22's tools are installed) the same case also runs as an
 integration program through `xsparse-run` and through `mlir-opt-22
 --sparsifier | mlir-runner-22`, which must print the same values (storage
@@ -37,6 +41,7 @@ import numpy as np
 
 from xsparse.testing.kernel_cases import (
     DTYPES,
+    TWO_FOUR_PRODUCT_SHARE,
     Array,
     Case,
     Format,
@@ -45,6 +50,7 @@ from xsparse.testing.kernel_cases import (
     has_semiring,
     is_float,
     random_case,
+    random_two_four_product,
 )
 from xsparse.testing.kernel_reference import expected_output
 from xsparse.testing.kernel_text import kernel_text, loops_used, program_text
@@ -69,13 +75,18 @@ def check_case(seed: int, *, mlir: bool = False) -> CaseOutcome:
             f"generating seed {seed} failed:\n{traceback.format_exc()}",
             f"from xsparse.testing.kernel_cases import random_case\nrandom_case({seed})\n",
         )
-    return check(case, mlir=mlir)
+    outcome = check(case, mlir=mlir)
+    if outcome.verdict is Verdict.OK and seed % TWO_FOUR_PRODUCT_SHARE == 0:
+        return check(random_two_four_product(seed), mlir=mlir)
+    return outcome
 
 
 def check(case: Case, *, mlir: bool = False) -> CaseOutcome:
     """The verdict on one case."""
     source = kernel_text(case)
     outcome = _check_numpy(case, source)
+    if outcome.verdict in (Verdict.OK, Verdict.REFUSED):
+        outcome = _check_two_four(case, source, outcome)
     if not mlir or outcome.verdict is not Verdict.OK:
         return outcome
     verdict, detail, program = check_mlir(case)
@@ -111,9 +122,10 @@ def check_shrunk(seed: int, budget: int = 150) -> CaseOutcome:
     outcome = check_case(seed)
     if outcome.verdict not in (Verdict.WRONG, Verdict.ERROR):
         return outcome
-    small = shrink(
-        random_case(seed), lambda c: check(c).verdict is outcome.verdict, budget
-    )
+    case = random_case(seed)
+    if check(case).verdict is not outcome.verdict:  # (the 2:4 product failed)
+        case = random_two_four_product(seed)
+    small = shrink(case, lambda c: check(c).verdict is outcome.verdict, budget)
     shrunk = check(small)
     if shrunk.verdict is not outcome.verdict:
         return outcome
@@ -220,6 +232,60 @@ def _check_numpy(case: Case, source: str) -> CaseOutcome:
     if difference:
         return _outcome(case, Verdict.WRONG, difference, repro)
     return _outcome(case, Verdict.OK, "", repro)
+
+
+def _check_two_four(case: Case, source: str, outcome: CaseOutcome) -> CaseOutcome:
+    """Where the kernel takes a row-major 2:4 SparseTensor: the same kernel
+    after `sparse-decompose-tensors`, called with each such tensor's
+    (values, metadata) pair (`xsparse.two_four`), must give numpy's result
+    too, whether `xsparse.compile` took the kernel itself (OK) or refused it
+    (REFUSED: the generic loops demap 2:4 operands only where every loop
+    indexes them, which SpMM's A is not; the case is then OK). A
+    decomposition refused at a located op (a use of the 2:4 tensor other
+    than a product) leaves `outcome` as it is."""
+    import xsparse
+    from xsparse import SparseTensor
+    from xsparse.transforms.decompose.decompose_tensors import is_two_four_encoding
+    from xsparse.two_four import TwoFour, decompose
+
+    args, stored = arguments(case)
+    if not any(
+        isinstance(arg, SparseTensor) and is_two_four_encoding(arg.encoding)
+        for arg in args
+    ):
+        return outcome
+    try:
+        kernel = xsparse.compile(decompose(source), **dict(case.options))
+    except xsparse.XSparseError as e:
+        first = str(e).split("\n", 1)[0]
+        if LOCATED.match(first) and "internal error" not in first:
+            return outcome
+        return _outcome(
+            case, Verdict.ERROR, f"2:4 decomposition: {e}", outcome.reproducer
+        )
+    flat: list[Any] = []
+    for arg in args:
+        if isinstance(arg, SparseTensor) and is_two_four_encoding(arg.encoding):
+            pair = TwoFour.from_sparse_tensor(arg)
+            flat += [pair.values, pair.metadata]
+        else:
+            flat.append(arg)
+    expected = expected_output(case, stored)
+    try:
+        with warnings.catch_warnings(), on_threads(case.threads):
+            warnings.simplefilter("ignore")
+            got = _as_dense(case, kernel(*flat))
+    except Exception:
+        detail = "2:4 decomposition: " + traceback.format_exc()
+        return _outcome(case, Verdict.ERROR, detail, outcome.reproducer)
+    difference = compare(got, expected, case.dtype)
+    if difference:
+        detail = "2:4 decomposition, (values, metadata) arguments: " + difference
+        return _outcome(case, Verdict.WRONG, detail, outcome.reproducer)
+    if outcome.verdict is Verdict.REFUSED:
+        detail = "refused as written; its 2:4 decomposition computes numpy's result"
+        return _outcome(case, Verdict.OK, detail, outcome.reproducer)
+    return outcome
 
 
 # -- arguments -----------------------------------------------------------------------
