@@ -3,6 +3,7 @@ on random data (fixed seeds), with empty rows and all-zero operands."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -354,4 +355,43 @@ def test_sparse_output_needing_insertion_is_refused() -> None:
         "ENCODING", "(i, j) -> (i : dense, j : compressed)"
     ).replace("arith.mulf %av, %bv", "arith.addf %av, %bv")
     with pytest.raises(xsparse.XSparseError, match="needs insertion"):
+        xsparse.compile(source)
+
+
+BATCHED_VALUES = """
+#BCSR = #sparse_tensor.encoding<{ map = (b, i, j) -> (b : batch, i : dense, j : compressed) }>
+func.func @vals(%a: tensor<2x3x4xf64, #BCSR>) -> memref<2x?xf64> {
+  %v = sparse_tensor.values %a : tensor<2x3x4xf64, #BCSR> to memref<2x?xf64>
+  return %v : memref<2x?xf64>
+}
+"""
+
+
+def test_batched_buffer_view_returned_is_refused_at_the_op() -> None:
+    # (it used to reach LLVM as invalid IR: a traceback from llvmlite)
+    with pytest.raises(
+        xsparse.XSparseError, match=r"<source>:4:3: error: .*stored flat"
+    ):
+        xsparse.compile(BATCHED_VALUES)
+
+
+def test_llvm_refusing_our_ir_is_an_internal_error_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from xsparse.backend import jit
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("LLVM IR parsing error\n<string>:1:1: error: bad")
+
+    monkeypatch.setattr(jit, "compile", refuse)
+    # (a source no cache holds: the disk cache would skip LLVM)
+    source = f"// {uuid.uuid4()}\n" + BATCHED_VALUES.replace(
+        "-> memref<2x?xf64>", "-> index"
+    ).replace(
+        "return %v : memref<2x?xf64>",
+        "%c1 = arith.constant 1 : index\n  %n = memref.dim %v, %c1 : memref<2x?xf64>\n  return %n : index",
+    )
+    with pytest.raises(
+        xsparse.XSparseError, match="internal error in the LLVM backend"
+    ):
         xsparse.compile(source)

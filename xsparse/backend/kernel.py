@@ -965,6 +965,12 @@ def _compile_kernel(
         )
     except DiagnosticException as e:  # an op no pass lowered
         raise XSparseError(locate_error(e, spans, "<source>")) from None
+    except RuntimeError as e:  # LLVM refused the IR made of it: a bug of ours
+        first = str(e).strip().split("\n")
+        detail = " ".join(first[:2])
+        raise XSparseError(
+            f"<source>: error: internal error in the LLVM backend: {detail}"
+        ) from None
     checkers = {p: compiled.function(n) for p, n in checker_names.full.items()}
     kernel = Kernel(
         name,

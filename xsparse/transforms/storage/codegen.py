@@ -238,7 +238,12 @@ def _field(tensor: SSAValue, kind: str, level: int) -> SSAValue | None:
 
 
 class ResolveBufferAccess(RewritePattern):
-    """`positions/coordinates/values` of a sparse argument are its buffers."""
+    """`positions/coordinates/values` of a sparse argument are its buffers.
+
+    A tensor with `batch` levels is stored flat (the batches one after the
+    other, each level's buffer shared by all): MLIR's view of its buffers
+    with a leading dimension per batch level (`memref<2x?xf64>`) serves the
+    kernel's own reads, and is refused where it would leave the function."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -253,8 +258,17 @@ class ResolveBufferAccess(RewritePattern):
             field = _field(op.tensor, kind, op.level.value.data)
         if field is None:
             return
-        if field.type != op.results[0].type:
-            result_type = cast(MemRefType[Attribute], op.results[0].type)
+        result_type = cast(MemRefType[Attribute], op.results[0].type)
+        if result_type.get_num_dims() != 1 and any(
+            isinstance(use.operation, func.ReturnOp | func.CallOp)
+            for use in op.results[0].uses
+        ):
+            raise PassFailure(
+                op,
+                f"returns {result_type}: the buffers of a tensor with batch levels "
+                "are stored flat, one per level, not as one row per batch",
+            )
+        if field.type != result_type:
             rewriter.replace(op, memref.CastOp.get(field, result_type))
         else:
             rewriter.replace(op, [], [field])

@@ -102,3 +102,16 @@ func.func @expand_complex(%t: tensor<4x4xcomplex<f64>, #CSR>) -> index {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.expand' op element type complex<f64> is not supported (no constants of it)
+
+// -----
+
+// A tensor with a batch level is stored flat: its values as MLIR's batched
+// view (one row per batch) cannot leave the function.
+
+#BCSR = #sparse_tensor.encoding<{ map = (b, i, j) -> (b : batch, i : dense, j : compressed) }>
+func.func @batched_values(%a: tensor<2x3x4xf64, #BCSR>) -> memref<2x?xf64> {
+  %v = sparse_tensor.values %a : tensor<2x3x4xf64, #BCSR> to memref<2x?xf64>
+  return %v : memref<2x?xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.values' op returns memref<2x?xf64>: the buffers of a tensor with batch levels are stored flat, one per level, not as one row per batch
