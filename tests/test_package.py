@@ -51,3 +51,13 @@ def test_help() -> None:
     for name in ("xsparse-opt", "xsparse-run", "xsparse.compile", "--version"):
         assert name in text
     assert run_python("-m", "xsparse") == text
+
+
+def test_submodules_load_on_first_use() -> None:
+    script = (
+        "import sys, xsparse; before = 'xsparse.two_four' in sys.modules; "
+        "names = dir(xsparse); prune = xsparse.two_four.prune; "
+        "print(before, 'two_four' in names, 'dask' in names, "
+        "'xsparse.two_four' in sys.modules)"
+    )
+    assert run_python("-c", script).split() == ["False", "True", "True", "True"]

@@ -394,3 +394,19 @@ def test_bench_einsum_smoke(capsys: pytest.CaptureFixture[str]) -> None:
         assert "xsparse.evaluate" in libraries
         assert ("numpy" if op == "ttv" else "scipy") in libraries
     assert all(r.first > 0 and r.repeated > 0 for r in rows)
+
+
+def test_pickle_carries_each_buffer_once() -> None:
+    import pickle
+
+    a = sp.random_array((300, 200), density=0.05, format="csr", random_state=0)
+    tensor = SparseTensor.from_scipy(a)
+    before = len(pickle.dumps(tensor))
+    tensor.storage_tuple()  # (what a kernel call keeps on the tensor)
+    assert len(pickle.dumps(tensor)) == before
+    again = pickle.loads(pickle.dumps(tensor))
+    assert again.format == tensor.format and again.shape == tensor.shape
+    np.testing.assert_array_equal(again.to_dense(), a.toarray())
+    assert [type(b) for b in again.storage_tuple()] == [
+        type(b) for b in tensor.storage_tuple()
+    ]

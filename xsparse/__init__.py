@@ -18,6 +18,7 @@ gather/scatter/jagged) -> `transforms.storage` (sparse tensors -> level
 buffers) -> `transforms.convert_to_llvm` -> `backend` (LLVM IR, JIT, runtime).
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from xsparse.version import __version__ as __version__
@@ -60,11 +61,14 @@ def clear_cache() -> int:
 
 
 _IO = ("FileFormatError", "read_mtx", "read_tns", "write_mtx", "write_tns")
+_SUBMODULES = ("dask", "two_four")
+"""Modules of the Python API beside the names above, loaded on first use
+(`xsparse.dask` needs the `dask` extra)."""
 
 
 def __dir__() -> list[str]:
     # The lazily bound names too, before their first use.
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *__all__, *_SUBMODULES})
 
 
 def __getattr__(name: str) -> Any:
@@ -101,4 +105,6 @@ def _load(name: str) -> Any:
         from xsparse import errors
 
         return getattr(errors, name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"xsparse.{name}")
     raise AttributeError(f"module 'xsparse' has no attribute {name!r}")

@@ -664,6 +664,11 @@ class SparseTensor:
         self.__dict__["_storage"] = (sources, stored)
         return stored
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the storage kept for calls (`storage_tuple`):
+        its views would be pickled as copies of every buffer."""
+        return {k: v for k, v in self.__dict__.items() if k != "_storage"}
+
     # -- the array API (numpy / scipy names) ---------------------------------
 
     @property
