@@ -383,13 +383,53 @@ def test_a_coordinate_out_of_range_found_inside_the_kernel_is_refused(
                 )
                 with pytest.raises(ValueError, match="argument 0 of .*out of range"):
                     kernel(tensor, x, np.zeros(out_shape), scratch_outputs=True)
-                # Not scratch: the output is as it was, whether it was saved
-                # and put back (SpMV's y, small beside A's coordinates) or
-                # the coordinates were checked before the kernel (SpMM's C).
-                y = np.full(out_shape, 0.5)
+                # Not scratch: the output is as it was, whether the kernel
+                # saved its rows and put them back (SpMV's y, written row by
+                # row) or the coordinates were checked before it (SpMM's C).
+                y = np.random.default_rng(where).random(out_shape)
+                before = y.copy()
                 assert worth_saving(kernel.written, (tensor, x, y)) == (columns is None)
                 with pytest.raises(ValueError, match="argument 0 of .*out of range"):
                     kernel(tensor, x, y)
-                assert np.all(y == 0.5)
+                np.testing.assert_array_equal(y, before)
     finally:
         xsparse.set_num_threads(previous)
+
+
+def test_spmv_puts_back_its_output_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SpMV writes y row by row in one loop: the kernel saves each row as it
+    starts it and puts them back after a failed range check, so the call
+    copies nothing first (`fused_checks.restore_outputs_on_failure`)."""
+    from xsparse.backend import kernel as kernel_module
+
+    def no_copy(*args: object) -> None:
+        raise AssertionError("the call copied the outputs")
+
+    kernel = xsparse.compile(SPMV)
+    monkeypatch.setattr(kernel_module, "save_outputs", no_copy)
+    a = sp.random_array((500, 300), density=0.05, format="csr", random_state=5)
+    x = np.random.default_rng(6).random(300)
+    y = np.random.default_rng(7).random(500)
+    expected = y + a @ x
+    np.testing.assert_allclose(kernel(a, x, y), expected)
+    good = SparseTensor.from_scipy(a, kernel.signature.inputs.data[0].encoding)  # type: ignore[attr-defined]
+    coordinates = [np.array(c) if c is not None else None for c in good.coordinates]
+    coordinates[1][a.nnz // 3] = 300  # type: ignore[index]
+    bad = SparseTensor(
+        good.encoding,
+        good.shape,
+        good.positions,
+        coordinates,
+        good.values,
+        validate=False,
+    )
+    for threads in (1, 2, 4):
+        previous = xsparse.get_num_threads()
+        xsparse.set_num_threads(threads)
+        try:
+            before = y.copy()
+            with pytest.raises(ValueError, match="argument 0 of .*out of range"):
+                kernel(bad, x, y)
+            np.testing.assert_array_equal(y, before)
+        finally:
+            xsparse.set_num_threads(previous)

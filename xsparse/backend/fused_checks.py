@@ -29,7 +29,10 @@ through `xsparse_runtime_error` (the Python caller raises it as a ValueError
 naming the argument).
 
 The coordinates have been read while the kernel ran: its in-place outputs
-hold whatever it computed with the clamped ones or without the bad rows. So the kernel's checked
+hold whatever it computed with the clamped ones or without the bad rows,
+unless it puts them back itself (`restore_outputs_on_failure`: a kernel
+that writes each output row by row in one loop saves each row into a
+`SCRATCH` buffer as it starts it). So the kernel's checked
 entry keeps the full checker first, and the entry that relies on this check
 (`Kernel` calls it when no output holds data of the caller's: results it
 allocates, or outputs the caller declared scratch) runs a checker without the
@@ -41,11 +44,15 @@ separate checker.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from xdsl.dialects import arith, func, memref, scf, vector
 from xdsl.dialects.builtin import (
+    IntegerAttr,
     IntegerType,
+    MemRefType,
     ModuleOp,
+    UnitAttr,
     i1,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue, Use
@@ -53,7 +60,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.type_guards import is_vector_type
-from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.emitter import SCRATCH, Emitter
 
 COORDINATE_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 """The ops that read a coordinates buffer in a kernel, scalar or vector."""
@@ -68,19 +75,19 @@ def fuse_range_check(
     coordinates: BlockArgument,
     limit: BlockArgument,
     message: str,
-) -> bool:
+) -> SSAValue | None:
     """Check the range of the coordinates buffer `coordinates` (an argument
     of `function`, read only by loads whose values are gathered with) where
     the function loads it: each loaded coordinate is clamped below `limit`
     (an index argument), and the function reports `message` when one was
-    not. False, with nothing changed, where a load is under an op a flag
-    cannot be carried out of."""
+    not. The `i1` that says so, at the function's end; None, with nothing
+    changed, where a load is under an op a flag cannot be carried out of."""
     loads = [use.operation for use in buffer_uses(coordinates)]
     if len(function.body.blocks) != 1 or not all(
         isinstance(load, COORDINATE_LOADS) and _carried_to(load, function)
         for load in loads
     ):
-        return False
+        return None
     entry = function.body.blocks[0]
     assert entry.first_op is not None
     start = Emitter(
@@ -104,7 +111,120 @@ def fuse_range_check(
             bad = _guard(loop, load, largest, module, function)
             failed = end.any_of([failed, _carry_out(loop, bad, function)])
     end.when(failed, lambda b: b.runtime_error(message))
+    return failed
+
+
+def restore_outputs_on_failure(
+    module: ModuleOp, function: func.FuncOp, failures: Sequence[SSAValue]
+) -> bool:
+    """Make `function` put back the arguments it writes when one of
+    `failures` (flags of `fuse_range_check`, at its end) is set, so that a
+    caller loses nothing to a coordinate out of range without copying them
+    first. Only where every argument it writes is a vector written row by
+    row by one loop at the function's top (SpMV's y: iteration i loads and
+    stores y[i] and nothing else touches it): each iteration first saves its
+    row into a scratch buffer (a store per row, in the cache the loop then
+    reads), and the function copies the rows back when a flag is set.
+    False, with nothing changed, for any other kernel."""
+    entry = function.body.blocks[0]
+    written = [
+        a
+        for a in entry.args
+        if isinstance(a.type, MemRefType)
+        and any(isinstance(u.operation, memref.StoreOp) for u in a.uses)
+    ]
+    loop = _row_loop(written, function)
+    if loop is None or not failures:
+        return False
+    iv = loop.body.block.args[0]
+    first = loop.body.block.first_op
+    ret = entry.last_op
+    assert first is not None and isinstance(ret, func.ReturnOp)
+    before = Emitter(PatternRewriter(function), InsertPoint.before(loop), module)
+    row = Emitter(PatternRewriter(function), InsertPoint.before(first), module)
+    end = Emitter(PatternRewriter(function), InsertPoint.before(ret), module)
+    saved: list[tuple[SSAValue, SSAValue]] = []
+    for out in written:
+        out_type = cast(MemRefType[Attribute], out.type)
+        scratch_type = MemRefType(out_type.element_type, out_type.get_shape())
+        scratch = before.alloc(scratch_type, [before.dim(out)])
+        assert isinstance(scratch.owner, memref.AllocOp)
+        scratch.owner.attributes[SCRATCH] = UnitAttr()
+        row.store(row.load(out, [iv]), scratch, [iv])
+        saved.append((out, scratch))
+
+    def restore(e: Emitter) -> None:
+        def back(b: Emitter, i: SSAValue) -> None:
+            for out, scratch in saved:
+                b.store(b.load(scratch, [i]), out, [i])
+
+        e.for_each(loop_lower(loop), loop_upper(loop), back)
+
+    end.when(end.any_of(list(failures)), restore)
+    for _, scratch in saved:
+        dealloc = end.op(memref.DeallocOp.get(scratch))
+        dealloc.attributes[SCRATCH] = UnitAttr()
     return True
+
+
+def loop_lower(loop: scf.ForOp | scf.ParallelOp) -> SSAValue:
+    return loop.lb if isinstance(loop, scf.ForOp) else loop.lowerBound[0]
+
+
+def loop_upper(loop: scf.ForOp | scf.ParallelOp) -> SSAValue:
+    return loop.ub if isinstance(loop, scf.ForOp) else loop.upperBound[0]
+
+
+def _row_loop(
+    written: Sequence[BlockArgument], function: func.FuncOp
+) -> scf.ForOp | scf.ParallelOp | None:
+    """The one loop at `function`'s top, over one variable i with step 1,
+    inside which every use of each of `written` (1-d memrefs) is a load or
+    store at [i]; None when there is none (other uses count: returning the
+    buffer aside)."""
+    loop: scf.ForOp | scf.ParallelOp | None = None
+    for out in written:
+        if cast(MemRefType[Attribute], out.type).get_num_dims() != 1:
+            return None
+        for use in out.uses:
+            op = use.operation
+            if isinstance(op, func.ReturnOp):
+                continue
+            if not isinstance(op, memref.LoadOp | memref.StoreOp) or use.index != (
+                1 if isinstance(op, memref.StoreOp) else 0
+            ):
+                return None
+            found = _top_loop(op, function)
+            if found is None or (loop is not None and found is not loop):
+                return None
+            iv = found.body.block.args[0]
+            if tuple(op.indices) != (iv,):
+                return None
+            loop = found
+    if loop is None:
+        return None
+    step = loop.step if isinstance(loop, scf.ForOp) else loop.step[0]
+    if isinstance(loop, scf.ParallelOp) and len(loop.body.block.args) != 1:
+        return None
+    if not (
+        isinstance(step.owner, arith.ConstantOp)
+        and isinstance(step.owner.value, IntegerAttr)
+        and step.owner.value.value.data == 1
+    ):
+        return None
+    return loop
+
+
+def _top_loop(
+    op: Operation, function: func.FuncOp
+) -> scf.ForOp | scf.ParallelOp | None:
+    """The loop around `op` that is an op of `function`'s own block."""
+    current: Operation | None = op
+    while current is not None and current.parent_op() is not function:
+        current = current.parent_op()
+    if isinstance(current, scf.ForOp | scf.ParallelOp):
+        return current
+    return None
 
 
 def buffer_uses(buffer: SSAValue) -> Iterator[Use]:

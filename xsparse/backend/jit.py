@@ -36,7 +36,9 @@ from xsparse.backend.abi import (
 from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
+from xsparse.backend.scratch import scratch_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
+from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
 
 _FORMAT_VERSION = "2"  # 2: entries with a checksum header (disk_cache)
 _lock = threading.Lock()
@@ -192,12 +194,16 @@ def _full_ir(
     )
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
     parallel = f"@{threads.PARALLEL_FOR}(" in ir
-    ir = strip_declarations(ir, [*used, threads.PARALLEL_FOR] if parallel else used)
+    defined = [*used, SCRATCH_TAKE, SCRATCH_GIVE]
+    ir = strip_declarations(
+        ir, [*defined, threads.PARALLEL_FOR] if parallel else defined
+    )
     return (
         ir
         + "\n"
         + wrappers
         + runtime_ir(used, declared_in=ir)
+        + scratch_ir(ir)
         + float_builtins_ir(ir)
         + (threads.PARALLEL_FOR_IR if parallel else "")
     )

@@ -197,6 +197,7 @@ class Kernel:
         narrowable: Sequence[tuple[int, str]] = (),
         checked_native: Any = None,
         in_kernel_native: Any = None,
+        restores_outputs: bool = False,
     ) -> None:
         self.name = name
         self.written = tuple(written)
@@ -215,6 +216,9 @@ class Kernel:
         self._in_kernel_native = in_kernel_native
         """The entry whose checkers leave the range of the coordinates the
         kernel only gathers with to the kernel (fused_checks), or None."""
+        self._restores_outputs = restores_outputs and in_kernel_native is not None
+        """The kernel puts back the arrays it wrote when its own range check
+        fails (fused_checks): its in-kernel entry loses nothing of the caller's."""
         self._size_groups = size_groups
         self._bounds = tuple(bounds)
         self._inputs: list[Attribute] = list(signature.inputs.data)
@@ -249,11 +253,13 @@ class Kernel:
         over them, where nothing of the caller's can be lost: when the
         kernel writes no argument in place, or with `scratch_outputs=True`
         (the in-place outputs hold nothing to keep; after a ValueError they
-        hold partial results). Otherwise, where the arrays the kernel writes
-        are small beside those coordinates (SpMV's y), they are copied first
-        and put back if the kernel's check fails; else that check runs
-        before the kernel too. Either way a ValueError leaves every argument
-        as it was."""
+        hold partial results). Otherwise, a kernel that writes its outputs
+        row by row in one loop (SpMV's y) saves each row as it starts it and
+        puts them back itself if its check fails (fused_checks); for other
+        kernels, where the arrays they write are small beside those
+        coordinates, they are copied first and put back; else that check
+        runs before the kernel too. Either way a ValueError leaves every
+        argument as it was."""
         if len(args) != len(self._arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
@@ -271,6 +277,7 @@ class Kernel:
             if kernel._in_kernel_native is not None and (
                 scratch_outputs
                 or not kernel.written
+                or kernel._restores_outputs
                 or (save := worth_saving(kernel.written, args))
             ):
                 native = kernel._in_kernel_native
@@ -807,7 +814,14 @@ def _converting(where: str, given: str, enc: Encoding, strict: bool) -> None:
     )
 
 
-NOT_COMPILER = ("frontend", "tools", "testing", "dask.py", "two_four.py")
+NOT_COMPILER = (
+    "frontend",
+    "tools",
+    "testing",
+    "dask.py",
+    "two_four.py",
+    "composable.py",
+)
 """xsparse's subpackages and modules outside the compiler (`compiler_fingerprint`)."""
 
 
@@ -983,6 +997,7 @@ def _compile_kernel(
         narrowable,
         compiled.function(name, checked=True) if guards else None,
         compiled.function(name, in_kernel=True) if in_kernel_guards else None,
+        checker_names.restores_outputs,
     )
     meta = {
         "name": name,
@@ -1002,6 +1017,7 @@ def _compile_kernel(
             for p, n in checker_names.full.items()
         },
         "in_kernel_checked": bool(in_kernel_guards),
+        "restores_outputs": checker_names.restores_outputs,
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -1055,6 +1071,7 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             module.function(name, in_kernel=True)
             if meta["in_kernel_checked"]
             else None,
+            bool(meta.get("restores_outputs", False)),
         )
     except Exception:  # a stale or damaged entry: compile again
         return None

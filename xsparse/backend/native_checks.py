@@ -42,6 +42,7 @@ from xsparse.backend.fused_checks import (
     COORDINATE_LOADS,
     buffer_uses,
     fuse_range_check,
+    restore_outputs_on_failure,
 )
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
@@ -57,7 +58,7 @@ def checker_name(kernel: str, position: int) -> str:
     return f"{CHECK_PREFIX}{kernel}_{position}"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Checkers:
     """The checkers `add_checkers` added, by argument position: `full` ones
     check everything the kernel relies on; `in_kernel` ones (only for the
@@ -67,6 +68,10 @@ class Checkers:
 
     full: dict[int, str] = field(default_factory=dict[int, str])
     in_kernel: dict[int, str] = field(default_factory=dict[int, str])
+    restores_outputs: bool = False
+    """The kernel puts back what it wrote when one of its own checks fails
+    (`fused_checks.restore_outputs_on_failure`): its in-kernel entry loses
+    nothing of the caller's."""
 
     def for_in_kernel_entry(self) -> dict[int, str]:
         """The checkers of the entry that relies on the kernel's own range
@@ -89,6 +94,7 @@ def add_checkers(
     assert isinstance(function, func.FuncOp), f"no function '{kernel}' in the module"
     arguments = function.body.blocks[0].args
     checkers = Checkers()
+    failures: list[SSAValue] = []
     for position, (t, first, count) in _sparse_slices(inputs).items():
         name = checker_name(kernel, position)
         where = f"argument {position} of {kernel}()"
@@ -96,13 +102,18 @@ def add_checkers(
         uses: list[FieldUse] = [_field_use(a) for a in own]
         _add_checker(module, name, t, where, uses)
         checkers.full[position] = name
-        fused: set[int] = set()
+        fused: dict[int, SSAValue] = {}
         if in_kernel:
             fused = _fuse_range_checks(module, function, t, where, own, uses)
         if fused:
             name = checker_name(kernel, position) + IN_KERNEL_SUFFIX
-            _add_checker(module, name, t, where, uses, fused)
+            _add_checker(module, name, t, where, uses, set(fused))
             checkers.in_kernel[position] = name
+            failures += fused.values()
+    if failures:
+        checkers.restores_outputs = restore_outputs_on_failure(
+            module, function, failures
+        )
     return checkers
 
 
@@ -117,14 +128,14 @@ def _fuse_range_checks(
     where: str,
     fields: Sequence[BlockArgument],
     uses: Sequence[FieldUse],
-) -> set[int]:
+) -> dict[int, SSAValue]:
     """Check, inside the kernel, the range of each coordinates buffer of the
     argument (its `fields`) that the kernel only gathers with; the levels
-    whose range it now checks."""
+    whose range it now checks, with the flag that says a check failed."""
     stt = SparseTensorType(tensor_type)
     kinds = [(f.kind, f.level) for f in storage_fields(tensor_type)]
     by_kind = dict(zip(kinds, fields, strict=True))
-    fused: set[int] = set()
+    fused: dict[int, SSAValue] = {}
     for (kind, level), argument, use in zip(kinds, fields, uses, strict=True):
         if kind != "coordinates" or use != "gathered":
             continue
@@ -133,8 +144,9 @@ def _fuse_range_checks(
             continue  # (coordinates within a block: the range is not the size)
         message = f"{where}: level {level} ({lt}): a coordinate is out of range"
         limit = by_kind["level_size", level]
-        if fuse_range_check(module, function, argument, limit, message):
-            fused.add(level)
+        failed = fuse_range_check(module, function, argument, limit, message)
+        if failed is not None:
+            fused[level] = failed
     return fused
 
 

@@ -46,6 +46,15 @@ iterations rather than once per iteration (a workspace each iteration leaves
 as it found it): the lowering of the loop, sequential or on threads, moves
 them out of it. An allocation so marked is zeroed (`calloc`)."""
 
+SCRATCH = "xsparse.scratch"
+"""Unit attribute of a `memref.alloc` whose buffer only lives during one
+call of the function, and of its `memref.dealloc`: the runtime keeps the
+memory for the next call (`backend.scratch`), so it costs no page faults."""
+SCRATCH_TAKE = "xsparse_scratch_take"
+"""The runtime function a `SCRATCH` allocation calls: `ptr (i64 bytes)`."""
+SCRATCH_GIVE = "xsparse_scratch_give"
+"""The runtime function a `SCRATCH` deallocation calls: `void (ptr)`."""
+
 LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
 
 
@@ -157,14 +166,15 @@ class Emitter(OpEmitter):
         lb: SSAValue,
         ub: SSAValue,
         body: Callable[[Emitter, SSAValue], None],
+        step: SSAValue | None = None,
     ) -> None:
-        """`scf.for` without loop-carried values."""
+        """`scf.for` without loop-carried values (by `step`, else 1)."""
 
         def wrapped(e: Emitter, iv: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
             body(e, iv)
             return []
 
-        self.loop(lb, ub, [], wrapped)
+        self.loop(lb, ub, [], wrapped, step)
 
     def when(self, cond: SSAValue, then: Callable[[Emitter], None]) -> None:
         """`scf.if` without results or else branch."""

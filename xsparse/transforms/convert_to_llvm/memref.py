@@ -35,7 +35,12 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
-from xsparse.transforms.codegen_utils.emitter import PER_CHUNK
+from xsparse.transforms.codegen_utils.emitter import (
+    PER_CHUNK,
+    SCRATCH,
+    SCRATCH_GIVE,
+    SCRATCH_TAKE,
+)
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PTR,
@@ -156,15 +161,19 @@ def _advise_huge_pages(
 
 class AllocToLLVM(ToLLVMPattern):
     """`memref.alloc` -> `malloc` (over-allocated and aligned up when
-    `alignment` is set); `calloc` for a workspace marked `PER_CHUNK`."""
+    `alignment` is set); `calloc` for a workspace marked `PER_CHUNK`; the
+    runtime's kept memory for one marked `SCRATCH`."""
 
     @lowering
     def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         assert is_memref_type(t)
         zeroed = PER_CHUNK in op.attributes
+        scratch = SCRATCH in op.attributes
         if zeroed:
             declare_function(op, "calloc", llvm.LLVMFunctionType([i64, i64], PTR))
+        elif scratch:
+            declare_function(op, SCRATCH_TAKE, llvm.LLVMFunctionType([i64], PTR))
         else:
             declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
         sizes, strides, count = identity_sizes_and_strides(
@@ -176,6 +185,8 @@ class AllocToLLVM(ToLLVMPattern):
             size = _add(size, const(alignment, rewriter), rewriter)
         if zeroed:
             call = llvm.CallOp("calloc", size, const(1, rewriter), return_type=PTR)
+        elif scratch:
+            call = llvm.CallOp(SCRATCH_TAKE, size, return_type=PTR)
         else:
             call = llvm.CallOp("malloc", size, return_type=PTR)
         rewriter.insert(call)
@@ -218,13 +229,15 @@ class AllocaToLLVM(ToLLVMPattern):
 
 class DeallocToLLVM(ToLLVMPattern):
     """`memref.dealloc` -> `free` of the allocated pointer (of an unranked
-    memref: the first field of the descriptor it points to)."""
+    memref: the first field of the descriptor it points to); a `SCRATCH`
+    buffer goes back to the runtime."""
 
     @lowering
     def match_and_rewrite(
         self, op: memref.DeallocOp, rewriter: PatternRewriter
     ) -> None:
-        declare_function(op, "free", llvm.LLVMFunctionType([PTR]))
+        release = SCRATCH_GIVE if SCRATCH in op.attributes else "free"
+        declare_function(op, release, llvm.LLVMFunctionType([PTR]))
         descriptor = lowered(op.memref, rewriter)
         if isinstance(op.memref.type, UnrankedMemRefType):
             _, pointer = _unranked_fields(descriptor, rewriter)
@@ -233,7 +246,7 @@ class DeallocToLLVM(ToLLVMPattern):
             allocated = load.dereferenced_value
         else:
             allocated = Descriptor(descriptor, rewriter).allocated()
-        rewriter.replace(op, llvm.CallOp("free", allocated))
+        rewriter.replace(op, llvm.CallOp(release, allocated))
 
 
 class LoadToLLVM(ToLLVMPattern):
