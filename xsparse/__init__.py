@@ -61,7 +61,7 @@ def clear_cache() -> int:
 
 
 _IO = ("FileFormatError", "read_mtx", "read_tns", "write_mtx", "write_tns")
-_SUBMODULES = ("dask", "two_four")
+_SUBMODULES = ("composable", "dask", "two_four")
 """Modules of the Python API beside the names above, loaded on first use
 (`xsparse.dask` needs the `dask` extra)."""
 

@@ -6,6 +6,7 @@ found after parsing (or after a pass) still points at the source text.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from typing import cast
@@ -28,8 +29,10 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -453,3 +456,16 @@ def parse_module_with_spans(
         raise XSparseError(format_span(span, message)) from None
     verify_located(module, parser.op_spans, filename)
     return module, parser.op_spans
+
+
+def apply_to_text(ctx: Context, source: str, module_pass: ModulePass) -> str:
+    """`source` (MLIR text) after `module_pass`, printed; bad input or a
+    refusal of the pass raises XSparseError located in `source`."""
+    module, spans = parse_module_with_spans(ctx, source, "<source>")
+    try:
+        module_pass.apply(ctx, module)
+    except DiagnosticException as e:
+        raise XSparseError(locate_error(e, spans, "<source>")) from None
+    out = io.StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()

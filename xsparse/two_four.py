@@ -34,20 +34,18 @@ conversion is a repacking of the metadata and no copy of the values.
 from __future__ import annotations
 
 import functools
-import io
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.backend.kernel import Kernel
 from xsparse.backend.kernel import compile as compile_kernel
 from xsparse.backend.sparse_storage import SparseTensor
-from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
+from xsparse.diagnostics import apply_to_text
 from xsparse.dialect_registry import make_context
+from xsparse.frontend.generic import matrix_product_source
 from xsparse.transforms.decompose.decompose_tensors import (
     SparseDecomposeTensorsPass,
     is_two_four_encoding,
@@ -229,61 +227,18 @@ class TwoFour:
         return matmul(self, other)
 
 
-_PRODUCT = """#NV_24 = {encoding}
-func.func @two_four_{kind}(%a: tensor<?x?x{t}, #NV_24>, %b: {b_type}, %c: {c_type}) -> {c_type} {{
-  %0 = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}}
-      ins(%a, %b : tensor<?x?x{t}, #NV_24>, {b_type}) outs(%c : {c_type}) {{
-  ^bb0(%x: {t}, %y: {t}, %o: {t}):
-    %m = arith.mulf %x, %y : {t}
-    %s = arith.addf %o, %m : {t}
-    linalg.yield %s : {t}
-  }} -> {c_type}
-  return %0 : {c_type}
-}}
-"""
-
-
 def product_source(element: str, matrix: bool) -> str:
     """The MLIR of `C += A @ B` (`matrix`) or `y += A @ x` with A in `NV_24`
     and element type `element` (`f32`, `f64`), before decomposition."""
-    if matrix:
-        maps = (
-            "affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, "
-            "affine_map<(i, j, k) -> (i, j)>"
-        )
-        iterators = '"parallel", "parallel", "reduction"'
-        b_type = c_type = f"tensor<?x?x{element}>"
-    else:
-        maps = (
-            "affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, "
-            "affine_map<(i, k) -> (i)>"
-        )
-        iterators = '"parallel", "reduction"'
-        b_type = c_type = f"tensor<?x{element}>"
-    return _PRODUCT.format(
-        encoding=NV_24,
-        kind="spmm" if matrix else "spmv",
-        t=element,
-        maps=maps,
-        iterators=iterators,
-        b_type=b_type,
-        c_type=c_type,
-    )
+    kind = "spmm" if matrix else "spmv"
+    return matrix_product_source(NV_24, element, matrix, f"two_four_{kind}")
 
 
 def decompose(source: str) -> str:
     """MLIR text after `sparse-decompose-tensors`: its 2:4 arguments become
     (values, metadata) pairs, which `xsparse.compile`'s kernel then takes
     as two numpy arrays. Bad input raises `XSparseError` with a location."""
-    ctx = make_context()
-    module, spans = parse_module_with_spans(ctx, source, "<source>")
-    try:
-        SparseDecomposeTensorsPass().apply(ctx, module)
-    except DiagnosticException as e:
-        raise XSparseError(locate_error(e, spans, "<source>")) from None
-    out = io.StringIO()
-    Printer(stream=out).print_op(module)
-    return out.getvalue()
+    return apply_to_text(make_context(), source, SparseDecomposeTensorsPass())
 
 
 @functools.cache

@@ -322,3 +322,46 @@ class _Body:
             return f"{value:.17e}"
         packed = struct.pack(">f" if self.e.compute == "f32" else ">d", value)
         return "0x" + packed.hex().upper()
+
+
+_MATRIX_PRODUCT = """#A = {encoding}
+func.func @{name}(%a: tensor<?x?x{t}, #A>, %b: {b_type}, %c: {c_type}) -> {c_type} {{
+  %0 = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}}
+      ins(%a, %b : tensor<?x?x{t}, #A>, {b_type}) outs(%c : {c_type}) {{
+  ^bb0(%x: {t}, %y: {t}, %o: {t}):
+    %m = arith.mulf %x, %y : {t}
+    %s = arith.addf %o, %m : {t}
+    linalg.yield %s : {t}
+  }} -> {c_type}
+  return %0 : {c_type}
+}}
+"""
+
+
+def matrix_product_source(encoding: str, element: str, matrix: bool, name: str) -> str:
+    """The MLIR of `@name` computing `C += A @ B` (`matrix`: SpMM) or
+    `y += A @ x` (SpMV), A a sparse matrix in `encoding` (an
+    `#sparse_tensor.encoding<...>`), of float type `element` (`f32`, `f64`)."""
+    if matrix:
+        maps = (
+            "affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, "
+            "affine_map<(i, j, k) -> (i, j)>"
+        )
+        iterators = '"parallel", "parallel", "reduction"'
+        b_type = c_type = f"tensor<?x?x{element}>"
+    else:
+        maps = (
+            "affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, "
+            "affine_map<(i, k) -> (i)>"
+        )
+        iterators = '"parallel", "reduction"'
+        b_type = c_type = f"tensor<?x{element}>"
+    return _MATRIX_PRODUCT.format(
+        encoding=encoding,
+        name=name,
+        t=element,
+        maps=maps,
+        iterators=iterators,
+        b_type=b_type,
+        c_type=c_type,
+    )

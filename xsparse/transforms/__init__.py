@@ -110,6 +110,14 @@ def get_sparse_decompose_tensors() -> type[ModulePass]:
     return SparseDecomposeTensorsPass
 
 
+def get_sparse_decompose_format() -> type[ModulePass]:
+    from xsparse.transforms.decompose.decompose_format import (
+        SparseDecomposeFormatPass,
+    )
+
+    return SparseDecomposeFormatPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-to-llvm": _convert_to_llvm("ConvertToLLVMPass"),
@@ -126,6 +134,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "bufferize-tile-loops": get_bufferize_tile_loops,
         "sparse-iteration-to-indexing": get_sparse_iteration_to_indexing,
         "sparse-decompose-tensors": get_sparse_decompose_tensors,
+        "sparse-decompose-format": get_sparse_decompose_format,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
         "sparsification": get_sparsification,
         "sparsifier": get_sparsifier,

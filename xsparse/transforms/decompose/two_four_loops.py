@@ -308,7 +308,7 @@ class TwoFourProduct:
             tile = Tile(lanes, 1, column)
             self._tile_rows(inner, ColumnTile(tile, tile, self.b), *rows)
 
-        _stepping(e, start, whole, width, body)
+        e.for_each(start, whole, body, width)
         return whole
 
     def _tile_rows(
@@ -334,7 +334,7 @@ class TwoFourProduct:
                 lambda r, i, acc: self._words(r, tile, i, acc, w0, w1),
             )
 
-        _stepping(e, e.index(0), words, chunk, chunk_body)
+        e.for_each(e.index(0), words, chunk_body, chunk)
         tail = e.mul(words, e.index(BLOCKS_PER_WORD))
         self._rows(
             e,
@@ -422,22 +422,6 @@ class TwoFourProduct:
     def _word(self, e: Emitter, row: SSAValue, w: SSAValue) -> SSAValue:
         """Metadata word `w` of `row`, zero-extended to i32."""
         return e.value(arith.ExtUIOp(e.load(self.metadata, [row, w]), i32))
-
-
-def _stepping(
-    e: Emitter,
-    lb: SSAValue,
-    ub: SSAValue,
-    step: SSAValue,
-    body: Callable[[Emitter, SSAValue], None],
-) -> None:
-    """`scf.for` from `lb` to `ub` by `step`, without loop-carried values."""
-
-    def wrapped(inner: Emitter, iv: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-        body(inner, iv)
-        return []
-
-    e.loop(lb, ub, [], wrapped, step=step)
 
 
 def _bit_width(t: Attribute) -> int:

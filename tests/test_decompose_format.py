@@ -1,0 +1,241 @@
+"""Composable formats (`xsparse.composable`, `sparse-decompose-format`):
+decomposed products against numpy on random, power-law and block-structured
+matrices, the compiled data movement, the rule that picks itself, and the
+pass's diagnostics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import xsparse
+from xsparse import composable
+from xsparse.backend import threads as threads_runtime
+from xsparse.composable import Rule
+from xsparse.errors import XSparseError
+
+
+@pytest.fixture
+def threads() -> Iterator[None]:
+    """Restores the thread count and the grain (0: every parallel loop goes
+    to the pool, small as the tests' are)."""
+    saved = xsparse.get_num_threads(), threads_runtime.get_grain()
+    threads_runtime.set_grain(0)
+    yield
+    xsparse.set_num_threads(saved[0])
+    threads_runtime.set_grain(saved[1])
+
+
+def power_law(rows: int, columns: int, seed: int) -> Any:
+    """Row lengths drawn from a Zipf law (many short rows, a few long ones,
+    some empty), columns uniform."""
+    rng = np.random.default_rng(seed)
+    lengths = np.minimum(rng.zipf(1.8, rows) - 1, columns)
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    indices = np.concatenate(
+        [np.sort(rng.choice(columns, n, replace=False)) for n in lengths]
+        or [np.zeros(0, np.int64)]
+    ).astype(np.int32)
+    data = rng.standard_normal(indices.size)
+    return sp.csr_array((data, indices, indptr), shape=(rows, columns))
+
+
+def blocky(rows: int, columns: int, block: int, seed: int) -> Any:
+    """Dense blocks (a few entries dropped) plus scattered entries."""
+    rng = np.random.default_rng(seed)
+    mask = sp.random_array(
+        (rows // block, columns // block), density=0.1, rng=rng, format="csr"
+    )
+    dense = sp.kron(mask, np.ones((block, block))).toarray()
+    dense *= rng.random(dense.shape) > 0.1
+    dense += sp.random_array((rows, columns), density=0.01, rng=rng).toarray()
+    return sp.csr_array(dense * rng.standard_normal(dense.shape))
+
+
+def random_matrix(rows: int, columns: int, seed: int) -> Any:
+    rng = np.random.default_rng(seed)
+    return sp.csr_array(
+        sp.random_array((rows, columns), density=0.05, rng=rng, format="csr")
+    )
+
+
+MATRICES = {
+    "random": lambda: random_matrix(97, 64, 1),
+    "power-law": lambda: power_law(300, 120, 2),
+    "blocky": lambda: blocky(64, 48, 4, 3),
+    "empty": lambda: sp.csr_array((16, 8)),
+    "no-rows": lambda: sp.csr_array((0, 8)),
+    "empty-rows": lambda: sp.csr_array(
+        (
+            np.ones(3),
+            np.array([0, 5, 7], np.int32),
+            np.array([0, 0, 0, 3, 3], np.int32),
+        ),
+        shape=(4, 8),
+    ),
+}
+RULES = {
+    "hyb": Rule(widths=(1, 2, 4)),
+    "hyb-2-partitions": Rule(partitions=2, widths=(2, 8)),
+    "remainder-only": Rule(),
+}
+
+
+def check_products(d: composable.Decomposed, a: Any, dtype: Any) -> None:
+    rng = np.random.default_rng(7)
+    tolerance = 1e-4 if dtype == np.float32 else 1e-10
+    dense = a.toarray().astype(np.float64)
+    for shape in ((a.shape[1],), (a.shape[1], 5), (a.shape[1], 64)):
+        b = rng.standard_normal(shape).astype(dtype)
+        np.testing.assert_allclose(
+            d @ b, dense @ b.astype(np.float64), rtol=tolerance, atol=tolerance
+        )
+
+
+@pytest.mark.parametrize("threads_count", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("rule", RULES.values(), ids=RULES.keys())
+@pytest.mark.parametrize("matrix", MATRICES.values(), ids=MATRICES.keys())
+def test_hyb_products_equal_numpy(
+    matrix: Any, rule: Rule, dtype: Any, threads_count: int, threads: None
+) -> None:
+    xsparse.set_num_threads(threads_count)
+    a = sp.csr_array(matrix().astype(dtype))
+    d = composable.decompose(a, rule)
+    assert d.nnz == a.nnz
+    check_products(d, a, dtype)
+
+
+def test_rows_longer_than_the_widest_bucket_go_to_the_remainder() -> None:
+    a = power_law(200, 100, 5)
+    d = composable.decompose(a, Rule(widths=(1, 2)))
+    remainder = d.parts[-1]
+    lengths = np.diff(a.indptr)
+    assert remainder.kind == "csr"
+    assert remainder.nnz == int(lengths[lengths > 2].sum())
+    assert [p.kind for p in d.parts] == ["ell", "ell", "csr"]
+    check_products(d, a, np.float64)
+
+
+def test_parts_hold_the_entries_padded_at_the_last_column() -> None:
+    a = sp.csr_array(np.array([[0, 2, 0, 3], [0, 0, 0, 0], [4, 0, 0, 0]], float))
+    d = composable.decompose(a, Rule(widths=(2,)))
+    ell = d.parts[0]
+    rows, cols, vals = ell.arrays
+    np.testing.assert_array_equal(rows, [0, 2])
+    np.testing.assert_array_equal(cols, [[1, 3], [0, 0]])
+    np.testing.assert_array_equal(vals, [[2, 3], [4, 0]])
+    assert (ell.nnz, ell.stored, d.padding_ratio) == (3, 4, 4 / 3)
+    assert "ell(width=2, partition=0)" in d.describe()
+
+
+def test_sparse_tensor_input() -> None:
+    a = random_matrix(40, 30, 9)
+    tensor = xsparse.SparseTensor.from_scipy(a)
+    d = composable.decompose(tensor, Rule(widths=(2, 4)))
+    check_products(d, a, np.float64)
+
+
+BSR_RULES = {
+    "bsr": Rule(blocks=(4,)),
+    "bsr-two-sizes-hyb": Rule(blocks=(4, 2), widths=(1, 2, 4)),
+}
+
+
+@pytest.mark.parametrize("threads_count", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("rule", BSR_RULES.values(), ids=BSR_RULES.keys())
+@pytest.mark.parametrize("matrix", ["blocky", "power-law-square", "empty"])
+def test_bsr_products_equal_numpy(
+    matrix: str, rule: Rule, dtype: Any, threads_count: int, threads: None
+) -> None:
+    xsparse.set_num_threads(threads_count)
+    matrices = {
+        "blocky": lambda: blocky(64, 48, 4, 11),
+        "power-law-square": lambda: power_law(120, 120, 4),
+        "empty": lambda: sp.csr_array((8, 12)),
+    }
+    a = sp.csr_array(matrices[matrix]().astype(dtype))
+    d = composable.decompose(a, rule)
+    assert d.parts[0].kind == "bsr" and d.nnz == a.nnz
+    if matrix == "blocky":
+        assert d.parts[0].nnz > a.nnz // 2
+    check_products(d, a, dtype)
+
+
+def test_bsr_needs_multiples_of_the_block() -> None:
+    with pytest.raises(ValueError, match="multiples of 4"):
+        composable.decompose(random_matrix(10, 8, 1), Rule(blocks=(4,)))
+
+
+def test_movement_matches_a_numpy_reference() -> None:
+    """The compiled data movement puts every row's segment where the plan
+    says, for several column partitions."""
+    a = power_law(400, 90, 8)
+    rule = Rule(partitions=3, widths=(1, 3, 6))
+    d = composable.decompose(a, rule)
+    dense = a.toarray()
+    bounds = np.arange(4) * 90 // 3
+    for part in d.parts[:-1]:
+        rows, cols, vals = part.arrays
+        p = int(part.encoding.split("partition=")[1].rstrip(")"))
+        rebuilt = np.zeros_like(dense)
+        np.add.at(
+            rebuilt,
+            (np.repeat(rows, cols.shape[1]), cols.reshape(-1)),
+            vals.reshape(-1),
+        )
+        expected = np.zeros_like(dense)
+        expected[rows, bounds[p] : bounds[p + 1]] = dense[
+            rows, bounds[p] : bounds[p + 1]
+        ]
+        np.testing.assert_array_equal(rebuilt, expected)
+    total = sum(
+        np.asarray(
+            sp.csr_array(
+                (
+                    p.arrays[2].reshape(-1),
+                    (
+                        np.repeat(p.arrays[0], p.arrays[1].shape[1]),
+                        p.arrays[1].reshape(-1),
+                    ),
+                ),
+                shape=a.shape,
+            ).toarray()
+        )
+        for p in d.parts[:-1]
+    )
+    np.testing.assert_array_equal(total + d.parts[-1].arrays[0].toarray(), dense)
+
+
+@pytest.mark.parametrize("matrix", ["power-law", "blocky", "random"])
+def test_chosen_rule_keeps_padding_under_one_and_a_half(matrix: str) -> None:
+    a = MATRICES[matrix]()
+    d = composable.decompose(a)
+    assert d.padding_ratio < 1.5
+    assert "chosen because" in d.describe()
+    x = np.random.default_rng(1).standard_normal(a.shape[1])
+    np.testing.assert_allclose(d @ x, a @ x, rtol=1e-10, atol=1e-10)
+
+
+def test_chosen_rule_on_power_law_uses_buckets() -> None:
+    rule, reason = composable.choose_rule(power_law(2000, 500, 3))
+    assert rule.widths and not rule.blocks
+    assert "ELL pays" in reason
+
+
+def test_bad_rule_is_a_located_error() -> None:
+    with pytest.raises(XSparseError, match="widths=.*positive and increasing"):
+        composable.decompose_source(
+            composable.product_source("f64", False), Rule(widths=(4, 2))
+        )
+
+
+def test_shape_mismatch_is_a_value_error() -> None:
+    d = composable.decompose(random_matrix(10, 10, 1), Rule(widths=(2,)))
+    with pytest.raises(ValueError, match="do not multiply"):
+        d.matmul(np.ones(11))

@@ -1,0 +1,86 @@
+"""The loops of SpMM on the CSR remainder of a decomposition (seed 002).
+
+The remainder holds the rows too long for any ELL bucket. Its SpMM runs
+as the buckets' does: a chunk of a row's entries at a time, each tile of
+C's row accumulated in registers over the chunk (loaded and stored once
+per chunk, not at every entry), the chunk's rows of B staying in L1 from
+one tile to the next:
+
+    scf.parallel %i = 0 to M                        // rows: the thread pool
+      scf.for %p0 = pos[%i] to pos[%i + 1] step 16
+        per tile of C's columns (main tiles, single vectors, scalars)
+          %acc = C[%i, tile]
+          scf.for %p = %p0 to min(%p0 + 16, pos[%i + 1])
+            %acc = fma(broadcast vals[%p], B[crd[%p], tile], %acc)
+          C[%i, tile] = %acc
+
+The buffers are the sparse argument's; the runtime validates them at every
+call (positions monotone, coordinates in range), as for the sparsifier's
+kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Block, Region, SSAValue
+
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.decompose.ell_loops import (
+    SLOT_CHUNK,
+    VECTOR_BITS,
+    column_tiles,
+    float_bit_width,
+)
+from xsparse.transforms.decompose.two_four_loops import Tile
+
+INDEX = IndexType()
+
+
+@dataclass(frozen=True)
+class CsrRowProduct:
+    """`c += remainder @ b` (b, c matrices) on CSR level buffers."""
+
+    positions: SSAValue
+    coordinates: SSAValue
+    values: SSAValue
+    b: SSAValue
+    c: SSAValue
+
+    def emit(self, e: Emitter) -> None:
+        body = Block(arg_types=[INDEX])
+        inner = e.inside(body)
+        row = body.args[0]
+        first = inner.to_index(inner.load(self.positions, [row]))
+        after = inner.add(row, inner.index(1))
+        last = inner.to_index(inner.load(self.positions, [after]))
+        lanes = VECTOR_BITS // float_bit_width(self.c)
+        chunk = inner.index(SLOT_CHUNK)
+
+        def entries(o: Emitter, start: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            stop = o.value(arith.MinUIOp(o.add(start, chunk), last))
+            column_tiles(
+                o,
+                lanes,
+                o.dim(self.c, 1),
+                lambda t, tile: self._tile(t, tile, row, start, stop),
+            )
+            return []
+
+        inner.loop(first, last, [], entries, step=chunk)
+        body.add_op(scf.ReduceOp())
+        rows = e.dim(self.c, 0)
+        e.op(scf.ParallelOp([e.index(0)], [rows], [e.index(1)], Region(body)))
+
+    def _tile(
+        self, e: Emitter, tile: Tile, row: SSAValue, first: SSAValue, last: SSAValue
+    ) -> None:
+        def entry(inner: Emitter, p: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+            value = inner.load(self.values, [p])
+            column = inner.to_index(inner.load(self.coordinates, [p]))
+            return tile.multiply_add(inner, acc, value, self.b, column)
+
+        acc = tile.load(e, self.c, row)
+        tile.store(e, e.loop(first, last, acc, entry), self.c, row)
