@@ -278,3 +278,21 @@ def test_empty_shapes_round_trip_and_multiply(shape: tuple[int, int]) -> None:
     b = np.random.default_rng(0).random((shape[1], 3))
     np.testing.assert_array_equal(matrix @ b, dense @ b)
     np.testing.assert_array_equal(matrix @ b[:, 0], dense @ b[:, 0])
+
+
+def test_the_decomposed_kernel_knows_it_writes_c() -> None:
+    # (its loops write C through `bufferization.to_buffer`: numpy's rules
+    # for `out=` hold there too)
+    kernel = two_four.product_kernel("f64", True)
+    assert kernel.written == (3,)
+    matrix = TwoFour.from_dense(np.random.default_rng(2).random((8, 8)), pruning=True)
+    values, metadata = matrix.values.copy(), matrix.metadata.copy()
+    values.flags.writeable = metadata.flags.writeable = False  # inputs may be
+    b = np.random.default_rng(3).random((8, 3))
+    c = np.zeros((8, 3))
+    c.flags.writeable = False
+    with pytest.raises(ValueError, match="argument 3 .* read-only"):
+        kernel(values, metadata, b, c)
+    out = np.zeros((8, 3))
+    kernel(values, metadata, b, out)
+    np.testing.assert_allclose(out, matrix.to_dense() @ b)

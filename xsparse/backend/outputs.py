@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects import func, scf, tensor
+from xdsl.dialects import bufferization, func, memref, scf, tensor, vector
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import SSAValue
 
@@ -40,12 +40,31 @@ def _aliases(value: SSAValue) -> list[SSAValue]:
 
 def _writes(value: SSAValue) -> bool:
     """Whether `value` is the `outs` of a linalg op (its operands after the
-    inputs) or the destination of an insertion (operand 1)."""
+    inputs), the destination of an insertion (operand 1), or a tensor whose
+    buffer (`bufferization.to_buffer`, as the loops of the decompositions
+    read their arguments) is stored into."""
     for use in value.uses:
         op = use.operation
         if isinstance(op, LinalgStructuredOperation) and use.index >= len(op.inputs):
             return True
         if isinstance(op, tensor.InsertOp | tensor.InsertSliceOp) and use.index == 1:
+            return True
+        if isinstance(op, bufferization.ToBufferOp) and _stored_into(op.results[0]):
+            return True
+    return False
+
+
+def _stored_into(buffer: SSAValue) -> bool:
+    """Whether some op stores into `buffer` (through casts and views of it)."""
+    for use in buffer.uses:
+        op = use.operation
+        if isinstance(op, memref.CastOp | memref.SubviewOp | memref.ReinterpretCastOp):
+            if _stored_into(op.results[0]):
+                return True
+        elif (
+            isinstance(op, memref.StoreOp | vector.StoreOp | memref.CopyOp)
+            and use.index == 1
+        ) or (isinstance(op, vector.MaskedStoreOp) and use.index == 0):
             return True
     return False
 
