@@ -339,6 +339,20 @@ def test_a_kernel_that_merges_coordinates_still_needs_them_sorted() -> None:
         kernel(a, b, np.zeros((2, 4)))
 
 
+def _with_column(good: SparseTensor, where: int, column: int) -> SparseTensor:
+    """`good` with entry `where`'s column (level 1) replaced, unchecked."""
+    coordinates = [np.array(c) if c is not None else None for c in good.coordinates]
+    coordinates[1][where] = column  # type: ignore[index]
+    return SparseTensor(
+        good.encoding,
+        good.shape,
+        good.positions,
+        coordinates,
+        good.values,
+        validate=False,
+    )
+
+
 @pytest.mark.parametrize(
     ("kernel_file", "columns"),
     [("spmv_csr.mlir", None), ("spmv_coo.mlir", None), ("spmm_csr.mlir", 5)],
@@ -369,18 +383,7 @@ def test_a_coordinate_out_of_range_found_inside_the_kernel_is_refused(
         )
         for where in (0, a.nnz // 2, a.nnz - 1):
             for bad in (cols, 2**31 - 1):
-                coordinates = [
-                    np.array(c) if c is not None else None for c in good.coordinates
-                ]
-                coordinates[1][where] = bad  # type: ignore[index]
-                tensor = SparseTensor(
-                    good.encoding,
-                    good.shape,
-                    good.positions,
-                    coordinates,
-                    good.values,
-                    validate=False,
-                )
+                tensor = _with_column(good, where, bad)
                 with pytest.raises(ValueError, match="argument 0 of .*out of range"):
                     kernel(tensor, x, np.zeros(out_shape), scratch_outputs=True)
                 # Not scratch: the output is as it was, whether the kernel
@@ -413,16 +416,7 @@ def test_spmv_puts_back_its_output_itself(monkeypatch: pytest.MonkeyPatch) -> No
     expected = y + a @ x
     np.testing.assert_allclose(kernel(a, x, y), expected)
     good = SparseTensor.from_scipy(a, kernel.signature.inputs.data[0].encoding)  # type: ignore[attr-defined]
-    coordinates = [np.array(c) if c is not None else None for c in good.coordinates]
-    coordinates[1][a.nnz // 3] = 300  # type: ignore[index]
-    bad = SparseTensor(
-        good.encoding,
-        good.shape,
-        good.positions,
-        coordinates,
-        good.values,
-        validate=False,
-    )
+    bad = _with_column(good, a.nnz // 3, 300)
     for threads in (1, 2, 4):
         previous = xsparse.get_num_threads()
         xsparse.set_num_threads(threads)

@@ -158,7 +158,7 @@ def restore_outputs_on_failure(
             for out, scratch in saved:
                 b.store(b.load(scratch, [i]), out, [i])
 
-        e.for_each(loop_lower(loop), loop_upper(loop), back)
+        e.for_each(_lower(loop), _upper(loop), back)
 
     end.when(end.any_of(list(failures)), restore)
     for _, scratch in saved:
@@ -167,11 +167,11 @@ def restore_outputs_on_failure(
     return True
 
 
-def loop_lower(loop: scf.ForOp | scf.ParallelOp) -> SSAValue:
+def _lower(loop: scf.ForOp | scf.ParallelOp) -> SSAValue:
     return loop.lb if isinstance(loop, scf.ForOp) else loop.lowerBound[0]
 
 
-def loop_upper(loop: scf.ForOp | scf.ParallelOp) -> SSAValue:
+def _upper(loop: scf.ForOp | scf.ParallelOp) -> SSAValue:
     return loop.ub if isinstance(loop, scf.ForOp) else loop.upperBound[0]
 
 
