@@ -30,6 +30,7 @@ lengths: a few very long rows), which the runtime balances by stored entries.
 
     python tools/bench_threads.py            # SpMV, sum 400k/4M; SpMM 100k/1M; SDDMM 20k/400k; SpGEMM 20k/200k
     python tools/bench_threads.py --small    # sizes / 20
+    python tools/bench_threads.py --threads 1,2,4,8,16   # a scaling curve on a larger machine
 """
 
 from __future__ import annotations
@@ -310,9 +311,17 @@ def main() -> None:
         action="store_false",
         help="leave out MLIR 22 + OpenMP (on by default where installed)",
     )
+    parser.add_argument(
+        "--threads",
+        help="comma-separated thread counts (default: 1, 2 and the cores)",
+    )
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0))
-    counts = sorted({1, 2, cores})
+    counts = (
+        sorted({int(n) for n in args.threads.split(",")})
+        if args.threads
+        else sorted({1, 2, cores})
+    )
     scale = 20 if args.small else 1
     print(
         f"{cores} cores; thread counts {counts}; scipy on one thread; "

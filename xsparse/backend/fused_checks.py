@@ -59,11 +59,16 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xsparse.dialects import xdsl_ext
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.transforms.codegen_utils.emitter import SCRATCH, Emitter
 
 COORDINATE_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 """The ops that read a coordinates buffer in a kernel, scalar or vector."""
+
+_READS = (*COORDINATE_LOADS, xdsl_ext.GatherOp, memref.DimOp)
+"""Ops that only read the buffer they are given; any other use of a buffer
+(a store, a copy, a view, a call) may write it."""
 
 _CARRIERS = (scf.ForOp, scf.IfOp, scf.ParallelOp, scf.WhileOp)
 """The ops a flag is carried out of."""
@@ -131,7 +136,7 @@ def restore_outputs_on_failure(
         a
         for a in entry.args
         if isinstance(a.type, MemRefType)
-        and any(isinstance(u.operation, memref.StoreOp) for u in a.uses)
+        and not all(isinstance(u.operation, _READS) for u in buffer_uses(a))
     ]
     loop = _row_loop(written, function)
     if loop is None or not failures:
@@ -186,7 +191,7 @@ def _row_loop(
     for out in written:
         if cast(MemRefType[Attribute], out.type).get_num_dims() != 1:
             return None
-        for use in out.uses:
+        for use in buffer_uses(out):
             op = use.operation
             if isinstance(op, func.ReturnOp):
                 continue
