@@ -57,20 +57,25 @@ DTYPES = {"f32": np.float32, "f64": np.float64}
 
 def footprints(dense: Any, a: two_four.TwoFour, csr: sp.csr_array) -> list[str]:
     """Bytes of each storage of A, in MiB."""
-    tensor = a.to_sparse_tensor()
-    crd = tensor.coordinates[2]
-    assert crd is not None
+    wide = a.to_sparse_tensor()
+    packed = a.to_sparse_tensor(two_four.NV_24_PACKED)
+    crd, packed_crd = wide.coordinates[2], packed.coordinates[2]
+    assert crd is not None and packed_crd is not None
     csr_buffers: list[Any] = [csr.data, csr.indices, csr.indptr]
     sizes: dict[str, int] = {
         "dense": dense.nbytes,
         "CSR (scipy and xsparse: values, int32 indices, indptr)": sum(
             int(buffer.nbytes) for buffer in csr_buffers
         ),
-        "2:4 SparseTensor (values, 1-byte coordinates)": tensor.values.nbytes
-        + crd.nbytes,
+        "2:4 SparseTensor, crdWidth = 8 (values, 1-byte coordinates)": (
+            wide.values.nbytes + crd.nbytes
+        ),
+        "2:4 SparseTensor, crdWidth = 2 (values, 4 coordinates a byte)": (
+            packed.values.nbytes + packed_crd.nbytes
+        ),
         "2:4 decomposed (values, 16-bit metadata words)": a.nbytes,
     }
-    return [f"  {name:56} {size / 2**20:8.1f} MiB" for name, size in sizes.items()]
+    return [f"  {name:62} {size / 2**20:8.2f} MiB" for name, size in sizes.items()]
 
 
 def products(

@@ -28,7 +28,12 @@ whose positions may be kept (with value zero) but are never read.
 
 `SparseTensor` holds the same matrix in MLIR's `#NV_24` encoding (`NV_24`
 below): its level-2 coordinates are the positions, one per value, so the
-conversion is a repacking of the metadata and no copy of the values.
+conversion is a repacking of the metadata and no copy of the values. With
+`crdWidth = 2` (`NV_24_PACKED`, the seed's) they are stored packed four per
+byte in the same bit order (`xsparse.backend.packed_bits`), so a row's bytes
+are its metadata words' bytes (little end first): when 16 divides K,
+`tensor.coordinates[2]` is `metadata.view(np.uint8).reshape(-1)`, shared,
+not copied, by `to_sparse_tensor`.
 """
 
 from __future__ import annotations
@@ -42,7 +47,8 @@ import numpy.typing as npt
 
 from xsparse.backend.kernel import Kernel
 from xsparse.backend.kernel import compile as compile_kernel
-from xsparse.backend.sparse_storage import SparseTensor
+from xsparse.backend.packed_bits import PACKED_WIDTH, pack
+from xsparse.backend.sparse_storage import SparseTensor, parse_encoding
 from xsparse.diagnostics import apply_to_text
 from xsparse.dialect_registry import make_context
 from xsparse.frontend.generic import matrix_product_source
@@ -56,6 +62,9 @@ NV_24 = (
     "j mod 4 : structured[2, 4]), crdWidth = 8 }>"
 )
 """MLIR's 2:4 encoding (`#NV_24` of MLIR's tests), coordinates in bytes."""
+
+NV_24_PACKED = NV_24.replace("crdWidth = 8", "crdWidth = 2")
+"""The seed's 2:4 encoding: 2-bit coordinates, packed four per byte."""
 
 AnyArray = npt.NDArray[Any]
 PositionArray = npt.NDArray[np.uint8]
@@ -194,16 +203,21 @@ class TwoFour:
         return blocks.reshape(rows, 4 * _blocks(columns))[:, :columns]
 
     def to_sparse_tensor(self, encoding: str = NV_24) -> SparseTensor:
-        """The same matrix as a `SparseTensor` in a 2:4 encoding (`NV_24` by
-        default): the values are shared, the positions unpacked."""
-        crd = self.positions.reshape(-1)
-        return SparseTensor(
-            encoding,
-            self.shape,
-            [None, None, None],
-            [None, None, crd],
-            self.values.reshape(-1),
-        )
+        """The same matrix as a `SparseTensor` in a row-major 2:4 encoding
+        (`NV_24` by default): the values are shared, the positions unpacked
+        into one byte each or, with `crdWidth = 2` (`NV_24_PACKED`), kept
+        packed (the metadata's bytes themselves when 16 divides K)."""
+        enc = parse_encoding(encoding)
+        if not is_two_four_encoding(enc):
+            raise ValueError(f"not a row-major 2:4 encoding: {encoding}")
+        if enc.crd_width != PACKED_WIDTH:
+            crd = self.positions.reshape(-1)
+        elif self.shape[1] % 16 == 0:  # whole words per row: the same bytes
+            crd = self.metadata.astype("<i2", copy=False).view(np.uint8).reshape(-1)
+        else:
+            crd = pack(self.positions)
+        values = self.values.reshape(-1)
+        return SparseTensor(enc, self.shape, [None] * 3, [None, None, crd], values)
 
     @classmethod
     def from_sparse_tensor(cls, tensor: SparseTensor) -> TwoFour:
@@ -212,7 +226,7 @@ class TwoFour:
         if not is_two_four_encoding(tensor.encoding):
             raise ValueError(f"not a row-major 2:4 encoding: {tensor.format}")
         rows, columns = tensor.shape
-        crd = tensor.coordinates[2]
+        crd = tensor.coordinates_at(2)
         assert crd is not None
         positions = np.asarray(crd).astype(np.uint8).reshape(rows, _blocks(columns), 2)
         values = np.asarray(tensor.values).reshape(rows, 2 * _blocks(columns))

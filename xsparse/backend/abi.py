@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xsparse.backend.packed_bits import PackedBuffer, packed_length
 from xsparse.dialects.type_guards import is_memref_type
 
 libc = ctypes.CDLL(ctypes.util.find_library("c"))
@@ -285,8 +286,10 @@ class MemRefParam:
     @staticmethod
     def of(
         where: str, t: MemRefType[Attribute], *, contiguous: bool = False
-    ) -> MemRefParam:
+    ) -> MemRefParam | PackedParam:
         """The parameter of memref type `t`."""
+        if t.element_type == PACKED:
+            return PackedParam(where, t)
         return MemRefParam(
             where,
             scalar_of(t.element_type).dtype,
@@ -375,6 +378,49 @@ class MemRefParam:
                         f"{want} elements, got {got}"
                     )
         return array
+
+
+PACKED = IntegerType(2)
+"""Memrefs of this element type are packed four per byte (`packed_bits`)."""
+
+
+class PackedParam:
+    """A 1-D `memref<?xi2>` parameter: a `PackedBuffer`, whose descriptor
+    has its entry count as size (the kernel's lowering finds entry k in byte
+    k // 4)."""
+
+    __slots__ = ("where",)
+
+    def __init__(self, where: str, t: MemRefType[Attribute]) -> None:
+        if t.get_num_dims() != 1 or _static_strides(t) != (1,):
+            raise TypeError(f"{where}: memrefs of i2 are 1-D and contiguous, not {t}")
+        self.where = where
+
+    def expand(self, value: object) -> _Slots:
+        if not isinstance(value, PackedBuffer):
+            raise TypeError(
+                f"{self.where}: expected 2-bit entries packed four per byte "
+                f"(a PackedBuffer), got {type(value).__name__}"
+            )
+        pointer: int = value.data.__array_interface__["data"][0]
+        return (pointer, pointer, 0, value.count, 1)
+
+
+def _packed_result(
+    values: Sequence[int],
+    argument: np.ndarray[Any, Any] | None,
+    owners: dict[int, _MallocOwner],
+) -> PackedBuffer:
+    """The `PackedBuffer` of a 1-D `memref<?xi2>` result."""
+    offset, count, stride = values[2], values[3], values[4]
+    if offset % 4 or (stride != 1 and count > 1):
+        raise ValueError(
+            "a memref<?xi2> result must start on a byte and be contiguous "
+            f"(offset {offset}, stride {stride} elements)"
+        )
+    as_bytes = (values[0], values[1], offset // 4, packed_length(count), 1)
+    data = _memref_result(1, np.dtype(np.uint8), as_bytes, argument, owners)
+    return PackedBuffer(data, count)
 
 
 def _static_strides(t: MemRefType) -> tuple[int | None, ...] | None:
@@ -500,9 +546,13 @@ class NativeFunction:
         if guarded:
             out_fmt += "q"  # the status slot (packed_wrapper_ir)
         self._out_struct = struct.Struct(out_fmt)
-        # per result: None for a scalar, (rank, dtype) for a memref
-        self._outputs: list[tuple[int, np.dtype[Any]] | None] = [
-            (t.get_num_dims(), scalar_of(t.element_type).dtype)
+        # per result: None for a scalar, (rank, dtype) for a memref (dtype
+        # None: packed 2-bit entries, a PackedBuffer)
+        self._outputs: list[tuple[int, np.dtype[Any] | None] | None] = [
+            (
+                t.get_num_dims(),
+                None if t.element_type == PACKED else scalar_of(t.element_type).dtype,
+            )
             if is_memref_type(t)
             else None
             for t in outputs
@@ -558,9 +608,17 @@ class NativeFunction:
                 for position, slot in self._memref_slots:
                     if values[slot] == leaves[0]:
                         # the slots were expanded from this argument, an array
-                        argument = cast("np.ndarray[Any, Any]", args[position])
+                        arg = args[position]
+                        argument = cast(
+                            "np.ndarray[Any, Any]",
+                            arg.data if isinstance(arg, PackedBuffer) else arg,
+                        )
                         break
-                results.append(_memref_result(rank, dtype, leaves, argument, owners))
+                results.append(
+                    _packed_result(leaves, argument, owners)
+                    if dtype is None
+                    else _memref_result(rank, dtype, leaves, argument, owners)
+                )
             else:
                 results.append(raw[index])
                 index += 1

@@ -43,6 +43,7 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 
 from xsparse.backend.abi import libc
+from xsparse.backend.packed_bits import PACKED_WIDTH, PackedBuffer, packed_length
 from xsparse.backend.runtime_errors import fail
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
@@ -165,11 +166,16 @@ def _new_tensor(file: int | None, type_text: int) -> int:
 
 def _tensor_size(handle: int, k: int) -> int:
     field = _read[handle][k]
+    if isinstance(field, PackedBuffer):
+        return field.count
     return int(field) if isinstance(field, int) else int(field.shape[0])
 
 
 def _tensor_copy(handle: int, k: int, address: int) -> None:
-    field = np.ascontiguousarray(_read[handle][k])
+    stored = _read[handle][k]
+    field = np.ascontiguousarray(
+        stored.data if isinstance(stored, PackedBuffer) else stored
+    )
     if field.nbytes:
         ctypes.memmove(address, field.ctypes.data, field.nbytes)
 
@@ -195,6 +201,12 @@ def _out_field(handle: int, k: int, address: int, length: int) -> None:
         fields[k] = length
         return
     dtype = _field_dtype(field, t)
+    enc = sparse_encoding(t)
+    assert enc is not None
+    if field.kind == "coordinates" and enc.crd_width == PACKED_WIDTH:
+        data = ctypes.string_at(address, packed_length(length)) if length else b""
+        fields[k] = PackedBuffer(np.frombuffer(data, np.uint8).copy(), length)
+        return
     data = ctypes.string_at(address, length * dtype.itemsize) if length else b""
     fields[k] = np.frombuffer(data, dtype).copy()
 

@@ -38,6 +38,7 @@ from xsparse.dialects.xdsl_ext import (
     PoisonOp,
     UIToFPOp,
 )
+from xsparse.transforms.convert_to_llvm.common import NO_INLINE
 from xsparse.transforms.errors import PassFailure
 
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -274,6 +275,8 @@ class _FunctionPrinter:
         header = (
             f"define {self._linkage()}{ret} @{f.sym_name.data}({', '.join(params)})"
         )
+        if NO_INLINE in f.attributes:
+            header += " noinline"
         self.lines.append(header + " {")
         for block in blocks:
             self._block(block)

@@ -37,6 +37,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
+from xsparse.backend.packed_bits import PACKED_WIDTH, PackedBuffer, pack
 from xsparse.dialects.sparse_tensor.encoding import (
     Encoding,
     SparseTensorEncodingAttr,
@@ -58,6 +59,9 @@ from xsparse.dialects.type_guards import is_integer_type
 
 IntArray = npt.NDArray[np.int64]
 AnyArray = npt.NDArray[Any]
+Stored = AnyArray | PackedBuffer | int
+"""One field of the calling convention: a buffer (2-bit coordinates as a
+`PackedBuffer`) or a level size."""
 
 
 def overhead_dtype(width: int) -> np.dtype[Any]:
@@ -68,8 +72,9 @@ def overhead_dtype(width: int) -> np.dtype[Any]:
 
 
 def overhead_buffer(buffer: IntArray, width: int, what: str) -> AnyArray:
-    """`buffer` in the dtype of a `width`-bit positions/coordinates buffer;
-    ValueError where an entry does not fit in `width` bits (it would wrap)."""
+    """`buffer` in the dtype of a `width`-bit positions/coordinates buffer
+    (2 bits: packed four per byte, `packed_bits`); ValueError where an entry
+    does not fit in `width` bits (it would wrap)."""
     bits = 64 if width == 0 else width
     if buffer.size and buffer.dtype.kind == "i" and int(buffer.min()) < 0:
         raise ValueError(f"{what} {int(buffer.min())} is negative")
@@ -78,6 +83,8 @@ def overhead_buffer(buffer: IntArray, width: int, what: str) -> AnyArray:
             f"{what} {int(buffer.max())} does not fit in {bits} bits "
             "(the encoding's posWidth/crdWidth)"
         )
+    if width == PACKED_WIDTH:
+        return pack(buffer, what)
     return buffer.astype(overhead_dtype(width))
 
 
@@ -237,7 +244,9 @@ class SparseTensor:
         validate: bool = True,
     ) -> None:
         """From level buffers (one positions and one coordinates entry per level,
-        None where the level format has no such buffer)."""
+        None where the level format has no such buffer). A level with
+        `crdWidth = 2` (2:4 metadata) holds its coordinates packed four per
+        byte (`xsparse.backend.packed_bits.pack`): `ceil(n / 4)` uint8."""
         self.encoding = parse_encoding(encoding)
         self.shape = tuple(int(s) for s in shape)
         if len(self.shape) != self.encoding.dim_rank:
@@ -370,7 +379,7 @@ class SparseTensor:
         chain: tuple[IntArray, IntArray, list[IntArray]] | None = None
         for level, lt in enumerate(enc.lvl_types):
             num_parents, lo, hi = self._validate_level(level, lt, num_parents)
-            fmt, crd = lt.format, self.coordinates[level]
+            fmt, crd = lt.format, self.coordinates_at(level)
             if fmt.is_dense or crd is None:
                 chain = None
                 continue
@@ -404,8 +413,8 @@ class SparseTensor:
         `positions_length`)."""
         fmt = lt.format
         size = self.level_sizes[level]
-        pos, crd = self.positions[level], self.coordinates[level]
         where = f"level {level} ({lt})"
+        pos, crd = self.positions[level], self.coordinates_at(level)
         if fmt.has_positions != (pos is not None) or fmt.has_coordinates != (
             crd is not None
         ):
@@ -481,6 +490,32 @@ class SparseTensor:
             kind = "sorted" if not lt.is_unique else "sorted and unique"
             raise ValueError(f"{where}: coordinates must be {kind} within each parent")
 
+    def is_packed(self, level: int) -> bool:
+        """Whether `level` holds 2-bit coordinates packed four per byte."""
+        return (
+            self.encoding.crd_width == PACKED_WIDTH
+            and self.encoding.lvl_types[level].format.has_coordinates
+        )
+
+    def packed_coordinates(self, level: int) -> PackedBuffer:
+        """A packed level's coordinates with their count (a 2:4 level under
+        dense ones: n per block); ValueError when the bytes do not hold
+        exactly that many."""
+        crd = self.coordinates[level]
+        lt = self.encoding.lvl_types[level]
+        assert crd is not None and self.is_packed(level)
+        count = lt.n * int(np.prod(self.level_sizes[:level], dtype=np.int64))
+        try:
+            return PackedBuffer(crd, count)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"level {level} ({lt}) coordinates: {e}") from None
+
+    def coordinates_at(self, level: int) -> AnyArray | None:
+        """`level`'s coordinates, one entry each (a packed level unpacked)."""
+        if self.coordinates[level] is not None and self.is_packed(level):
+            return self.packed_coordinates(level).entries()
+        return self.coordinates[level]
+
     # -- conversion back ----------------------------------------------------
 
     @property
@@ -501,7 +536,7 @@ class SparseTensor:
         for level in range(enc.lvl_rank - 1, -1, -1):
             lt = enc.lvl_types[level]
             fmt = lt.format
-            pos, crd = self.positions[level], self.coordinates[level]
+            pos, crd = self.positions[level], self.coordinates_at(level)
             if fmt.is_dense:
                 size = self.level_sizes[level]
                 result[level] = node % size
@@ -626,11 +661,11 @@ class SparseTensor:
         index = (self._scipy_index(crd), self._scipy_index(pos))
         return sp.bsr_array((data, *index), shape=self.shape, blocksize=(rows, columns))
 
-    def storage(self) -> list[AnyArray | int]:
+    def storage(self) -> list[Stored]:
         """The buffers and sizes in the calling convention's order."""
         return list(self.storage_tuple())
 
-    def storage_tuple(self) -> tuple[AnyArray | int, ...]:
+    def storage_tuple(self) -> tuple[Stored, ...]:
         """`storage()` as a tuple, built once and kept on the tensor: the same
         object until one of the buffers, the encoding or the level sizes is
         replaced (a kernel call asks for it every time, and recognizes the
@@ -642,7 +677,7 @@ class SparseTensor:
             *self.positions,
             *self.coordinates,
         )
-        cached: tuple[tuple[object, ...], tuple[AnyArray | int, ...]] | None = (
+        cached: tuple[tuple[object, ...], tuple[Stored, ...]] | None = (
             self.__dict__.get("_storage")
         )
         if (
@@ -651,12 +686,16 @@ class SparseTensor:
             and all(map(operator.is_, cached[0], sources))
         ):
             return cached[1]
-        out: list[AnyArray | int] = []
+        out: list[Stored] = []
         for level in range(self.encoding.lvl_rank):
-            for buf in (self.positions[level], self.coordinates[level]):
-                if buf is not None:
-                    # Signless integers: the kernel reads them as unsigned.
-                    out.append(buf.view(buf.dtype.str.replace("u", "i")))
+            pos, crd = self.positions[level], self.coordinates[level]
+            if pos is not None:
+                # Signless integers: the kernel reads them as unsigned.
+                out.append(pos.view(pos.dtype.str.replace("u", "i")))
+            if crd is not None and self.is_packed(level):
+                out.append(self.packed_coordinates(level))
+            elif crd is not None:
+                out.append(crd.view(crd.dtype.str.replace("u", "i")))
         out.append(self.values)
         out.extend(self.level_sizes)
         # The sources stay referenced here, so the identity check is sound.
@@ -1060,6 +1099,8 @@ class ResultFromFields:
         for field, value in zip(self.fields, taken, strict=True):
             if field.kind == "positions":
                 positions[field.level] = value.view(overhead_dtype(enc.pos_width))
+            elif field.kind == "coordinates" and isinstance(value, PackedBuffer):
+                coordinates[field.level] = value.data
             elif field.kind == "coordinates":
                 coordinates[field.level] = value.view(overhead_dtype(enc.crd_width))
             elif field.kind == "values":

@@ -327,7 +327,9 @@ def random_format(
 
 
 def with_widths(rng: random.Random, fmt: Format, shape: Sequence[int]) -> Format:
-    """Random posWidth/crdWidth that can hold `shape`'s positions and coordinates."""
+    """Random posWidth/crdWidth that can hold `shape`'s positions and
+    coordinates; a 2:4 format's index-width coordinates become, half the
+    time, bytes or 2-bit entries packed four per byte (`crdWidth = 2`)."""
     entries = math.prod(shape)
     biggest = max(shape, default=0)
 
@@ -337,8 +339,9 @@ def with_widths(rng: random.Random, fmt: Format, shape: Sequence[int]) -> Format
 
     pos = width(entries + 1)
     crd = width(biggest + 1)
-    if fmt.structured is not None and crd == 0 and rng.random() < 0.5:
-        crd = 8
+    if fmt.structured is not None and crd == 0:
+        draw = rng.random()
+        crd = 0 if draw >= 0.5 else 8 if draw < 0.25 else 2
     return replace(fmt, pos_width=pos, crd_width=crd)
 
 
@@ -346,7 +349,8 @@ def narrowest_widths(rng: random.Random, fmt: Format, data: Array) -> Format:
     """The narrowest posWidth/crdWidth that hold `data` stored in `fmt` (or
     the next wider), so that positions and coordinates reach their type's top
     half: a position counts at most the stored entries (nonzeros, their BSR
-    blocks whole, every 2:4 slot)."""
+    blocks whole, every 2:4 slot); a 2:4 level's coordinates (0-3) take 2
+    bits, packed four per byte."""
     area = math.prod(fmt.multiples)
     stored = int(np.count_nonzero(data)) * area
     if fmt.structured is not None:
@@ -357,7 +361,10 @@ def narrowest_widths(rng: random.Random, fmt: Format, data: Array) -> Format:
         fitting = [w for w in (8, 16, 32, 64) if limit < 2**w - 1]
         return fitting[min(len(fitting) - 1, rng.choice([0, 0, 1]))]
 
-    return replace(fmt, pos_width=width(stored + 1), crd_width=width(biggest + 1))
+    pos, crd = width(stored + 1), width(biggest + 1)
+    return replace(
+        fmt, pos_width=pos, crd_width=2 if fmt.structured is not None else crd
+    )
 
 
 # -- the case ------------------------------------------------------------------------

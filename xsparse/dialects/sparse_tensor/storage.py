@@ -51,10 +51,11 @@ class StorageField:
 
 def overhead_type(width: int) -> Attribute:
     """The element type of a positions/coordinates buffer of bit width `width`
-    (0: index; widths under 8, e.g. 2-bit 2:4 metadata, are stored in bytes)."""
+    (0: index; 2: `i2`, the 2:4 metadata the lowering to LLVM packs four per
+    byte, `convert_to_llvm.packed`)."""
     if width == 0:
         return IndexType()
-    return IntegerType(max(width, 8))
+    return IntegerType(width)
 
 
 def sparse_encoding(tensor_type: Attribute) -> Encoding | None:

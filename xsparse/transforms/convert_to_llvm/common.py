@@ -57,6 +57,10 @@ PTR = llvm.LLVMPointerType()
 DYNAMIC = DYNAMIC_INDEX
 """xDSL's spelling of a dynamic (`?`) dimension, offset or stride."""
 
+NO_INLINE = "no_inline"
+"""Unit attribute of a `func.func` or `llvm.func` that LLVM must not inline
+(MLIR's LLVM dialect spells it so; LLVM IR's `noinline`)."""
+
 _descriptor_cache: dict[tuple[int, ...] | int, llvm.LLVMStructType] = {}
 
 
@@ -288,15 +292,18 @@ class Descriptor:
         return d.value
 
 
-def element_address(
+PACKED = IntegerType(2)
+"""The element type stored packed, four per byte (`convert_to_llvm.packed`)."""
+
+
+def linear_index(
     memref_type: MemRefType,
     descriptor: SSAValue,
     indices: Sequence[SSAValue],
     rewriter: PatternRewriter,
-) -> SSAValue:
-    """Address of `memref[indices]` (aligned + offset + sum(index * stride))."""
+) -> SSAValue | None:
+    """offset + sum(index * stride) of `memref[indices]` in elements (None: 0)."""
     d = Descriptor(descriptor, rewriter)
-    base = d.aligned()
     strides, offset = static_strides_and_offset(memref_type)
     linear: SSAValue | None = None
     if offset == DYNAMIC:
@@ -320,6 +327,24 @@ def element_address(
             add = llvm.AddOp(linear, term)
             rewriter.insert(add)
             linear = add.res
+    return linear
+
+
+def element_address(
+    memref_type: MemRefType,
+    descriptor: SSAValue,
+    indices: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+) -> SSAValue:
+    """Address of `memref[indices]` (aligned + offset + sum(index * stride));
+    refused for `PACKED` elements, which share their byte."""
+    if memref_type.element_type == PACKED:
+        raise DiagnosticException(
+            f"of {memref_type}: i2 elements are packed four per byte "
+            "(only memref.load / memref.store reach one)"
+        )
+    base = Descriptor(descriptor, rewriter).aligned()
+    linear = linear_index(memref_type, descriptor, indices, rewriter)
     if linear is None:
         return base
     gep = llvm.GEPOp(

@@ -33,6 +33,7 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.xdsl_ext import PoisonOp
 from xsparse.transforms.convert_to_llvm.common import (
+    NO_INLINE,
     PTR,
     UNRANKED_DESCRIPTOR,
     Descriptor,
@@ -226,6 +227,8 @@ class FuncToLLVM(ToLLVMPattern):
             linkage=llvm.LinkageAttr(linkage),
             body=body,
         )
+        if NO_INLINE in op.attributes:
+            new_func.attributes[NO_INLINE] = UnitAttr()
         rewriter.replace(op, new_func)
 
 

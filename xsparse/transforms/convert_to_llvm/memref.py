@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import llvm, memref
 from xdsl.dialects.builtin import (
@@ -23,10 +24,12 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     UnrankedMemRefType,
     UnrealizedConversionCastOp,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -43,6 +46,7 @@ from xsparse.transforms.codegen_utils.emitter import (
 )
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
+    PACKED,
     PTR,
     UNRANKED_DESCRIPTOR,
     Descriptor,
@@ -60,6 +64,14 @@ from xsparse.transforms.convert_to_llvm.common import (
     lowering,
     replace_with,
     static_strides_and_offset,
+)
+from xsparse.transforms.convert_to_llvm.packed import (
+    load_packed,
+    packed_address,
+    packed_array_type,
+    packed_bytes,
+    packed_constant,
+    store_packed,
 )
 from xsparse.transforms.errors import PassFailure, check_dimension
 
@@ -97,6 +109,8 @@ def identity_sizes_and_strides(
 def _byte_size(
     count: SSAValue, element: Attribute, rewriter: PatternRewriter
 ) -> SSAValue:
+    if element == PACKED:
+        return packed_bytes(count, rewriter)
     return _mul(count, const(element_size(element), rewriter), rewriter)
 
 
@@ -211,9 +225,10 @@ class AllocaToLLVM(ToLLVMPattern):
             t, op.dynamic_sizes, rewriter
         )
         alignment = op.alignment.value.data if op.alignment is not None else 0
-        alloca = llvm.AllocaOp(
-            count, convert_type(t.element_type), alignment=alignment or 8
-        )
+        element = convert_type(t.element_type)
+        if element == PACKED:
+            count, element = packed_bytes(count, rewriter), i8
+        alloca = llvm.AllocaOp(count, element, alignment=alignment or 8)
         rewriter.insert(alloca)
         desc = Descriptor.build(
             rewriter,
@@ -250,13 +265,18 @@ class DeallocToLLVM(ToLLVMPattern):
 
 
 class LoadToLLVM(ToLLVMPattern):
-    """`memref.load` -> address computation + `llvm.load`."""
+    """`memref.load` -> address computation + `llvm.load` (of the byte and
+    its bits, for a packed `i2` element: `packed.load_packed`)."""
 
     @lowering
     def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         assert is_memref_type(t)
         indices = [lowered(i, rewriter) for i in op.indices]
+        if t.element_type == PACKED:
+            value = load_packed(t, lowered(op.memref, rewriter), indices, rewriter)
+            replace_with(op, [], [value], rewriter, partial=self.partial)
+            return
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
         load = llvm.LoadOp(address, convert_type(op.res.type))
         replace_with(
@@ -265,15 +285,31 @@ class LoadToLLVM(ToLLVMPattern):
 
 
 class StoreToLLVM(ToLLVMPattern):
-    """`memref.store` -> address computation + `llvm.store`."""
+    """`memref.store` -> address computation + `llvm.store` (a read-modify-
+    write of the byte for a packed `i2` element: `packed.store_packed`;
+    `threads` refuses such stores in a loop run on threads)."""
 
     @lowering
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         assert is_memref_type(t)
         indices = [lowered(i, rewriter) for i in op.indices]
+        if t.element_type == PACKED:
+            _store_packed(op, t, indices, rewriter)
+            return
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
         rewriter.replace(op, llvm.StoreOp(lowered(op.value, rewriter), address))
+
+
+def _store_packed(
+    op: memref.StoreOp,
+    t: MemRefType[Attribute],
+    indices: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+) -> None:
+    memref_value = lowered(op.memref, rewriter)
+    store_packed(t, memref_value, indices, lowered(op.value, rewriter), rewriter)
+    rewriter.erase(op)
 
 
 def _constant_index(value: SSAValue) -> int | None:
@@ -452,6 +488,12 @@ class ReinterpretCastToLLVM(ToLLVMPattern):
         replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
+def _first_address(
+    t: MemRefType[Attribute], descriptor: SSAValue, rewriter: PatternRewriter
+) -> SSAValue:
+    return element_address(t, descriptor, [], rewriter)
+
+
 class CopyToLLVM(ToLLVMPattern):
     """`memref.copy` of identity-layout memrefs -> `llvm.memcpy` of the whole buffer."""
 
@@ -468,8 +510,11 @@ class CopyToLLVM(ToLLVMPattern):
         for i in range(source_type.get_num_dims()):
             count = _mul(count, source.size(i), rewriter)
         size = _byte_size(count, source_type.element_type, rewriter)
-        src = element_address(source_type, source.value, [], rewriter)
-        dst = element_address(target_type, target.value, [], rewriter)
+        address = (
+            packed_address if source_type.element_type == PACKED else _first_address
+        )
+        src = address(source_type, source.value, rewriter)
+        dst = address(target_type, target.value, rewriter)
         false = llvm.ConstantOp(IntegerAttr(0, i1), i1)
         rewriter.insert(false)
         call_intrinsic(
@@ -514,6 +559,8 @@ class ReallocToLLVM(ToLLVMPattern):
 
 
 def _global_array_type(t: MemRefType) -> Attribute:
+    if t.element_type == PACKED:
+        return packed_array_type(t.get_shape()[0])
     element = convert_type(t.element_type)
     result: Attribute = element
     for d in reversed(t.get_shape()):
@@ -522,7 +569,8 @@ def _global_array_type(t: MemRefType) -> Attribute:
 
 
 class GlobalToLLVM(ToLLVMPattern):
-    """`memref.global` -> `llvm.mlir.global` of a (nested) array type."""
+    """`memref.global` -> `llvm.mlir.global` of a (nested) array type (of
+    bytes holding four elements each, for `i2`: `packed.packed_constant`)."""
 
     @lowering
     def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
@@ -534,6 +582,11 @@ class GlobalToLLVM(ToLLVMPattern):
         )
         if value is not None and isinstance(value.get_element_type(), IndexType):
             raise PassFailure(op, "of index elements is not supported")
+        if t.element_type == PACKED:
+            if t.get_num_dims() != 1:
+                raise PassFailure(op, "of packed i2 elements must be 1-D")
+            ints = cast("DenseIntOrFPElementsAttr[IntegerType] | None", value)
+            value = None if ints is None else packed_constant(ints)
         private = op.sym_visibility.data == "private"
         new = llvm.GlobalOp(
             _global_array_type(t),

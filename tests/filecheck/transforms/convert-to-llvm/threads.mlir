@@ -74,9 +74,10 @@ func.func @nested(%m: memref<?x?xf64>, %n: index) {
   return
 }
 
-// The runtime's declaration and the outlined bodies follow the functions.
+// The runtime's declaration and the outlined bodies follow the functions;
+// a body is never inlined into the runtime's call on the calling thread.
 // CHECK:       llvm.func @xsparse_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, i64) -> i64
-// CHECK:       llvm.func internal @rows.parallel.0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK:       llvm.func internal @rows.parallel.0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) attributes {no_inline}
 // CHECK:       llvm.func internal @sum.parallel.1(%{{.*}}: !llvm.ptr, %[[LO:.*]]: i64, %[[HI:.*]]: i64, %[[CHUNK:.*]]: i64)
 // CHECK:         llvm.icmp "slt" %[[LO]], %[[HI]] : i64
 // A chunk's float fold may be regrouped (vectorized); the caller's is not.
