@@ -167,6 +167,52 @@ def test_bsr_products_equal_numpy(
     check_products(d, a, dtype)
 
 
+@pytest.mark.parametrize("threads_count", [1, 2, 4])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("block", [2, 3, 8, 16])
+def test_bsr_loops_for_every_block_size(
+    block: int, dtype: Any, threads_count: int, threads: None
+) -> None:
+    """Block sizes below, at and above a vector's lanes, odd ones (SpMM's
+    groups of rows uneven), blocks taller than a group of rows; C's columns
+    in main tiles, single vectors and scalars (`check_products`); empty
+    block rows and a scattered remainder."""
+    xsparse.set_num_threads(threads_count)
+    a = blocky(96, 48, block, block)
+    a = sp.csr_array(a.astype(dtype))
+    d = composable.decompose(a, Rule(blocks=(block,)))
+    assert d.parts[0].kind == "bsr" and d.parts[0].nnz > 0 and d.nnz == a.nnz
+    check_products(d, a, dtype)
+
+
+@pytest.mark.parametrize("threads_count", [1, 2, 4])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("density", [0.1, 0.5, 1.0])
+@pytest.mark.parametrize("block", [2, 3, 4, 8])
+def test_compiled_bsr_split_matches_a_numpy_reference(
+    block: int, density: float, dtype: Any, threads_count: int, threads: None
+) -> None:
+    """The compiled count and fill keep exactly the blocks holding at least
+    density * b * b entries, each entry at its place (zeros elsewhere in
+    the block), and leave the others, in order, to the remainder."""
+    xsparse.set_num_threads(threads_count)
+    a = composable.as_csr(sp.csr_array(blocky(96, 48, block, block).astype(dtype)))
+    bsr, rest = composable.split_bsr(a, block, density)
+    rows = np.repeat(np.arange(96), np.diff(a.indptr))
+    ids = (rows // block) * (48 // block) + a.indices // block
+    blocks, counts = np.unique(ids, return_counts=True)
+    kept = blocks[counts >= density * block * block]
+    taken = np.isin(ids, kept)
+    dense = a.toarray()
+    expected_bsr = np.zeros_like(dense)
+    expected_bsr[rows[taken], a.indices[taken]] = a.data[taken]
+    np.testing.assert_array_equal(bsr.toarray(), expected_bsr)
+    np.testing.assert_array_equal(rest.toarray(), dense - expected_bsr)
+    assert bsr.indices.dtype == np.int32 and bsr.has_sorted_indices
+    assert bsr.data.shape[0] == kept.size and rest.nnz == int((~taken).sum())
+    np.testing.assert_array_equal(rest.indices, a.indices[~taken])
+
+
 def test_bsr_needs_multiples_of_the_block() -> None:
     with pytest.raises(ValueError, match="multiples of 4"):
         composable.decompose(random_matrix(10, 8, 1), Rule(blocks=(4,)))

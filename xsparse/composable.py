@@ -25,13 +25,16 @@ The parts, in order (`Rule`):
 The plan (which rows go to which bucket, the remainder's row pointers)
 comes from the row-length histogram in numpy; the entries move in the
 compiled function `sparse-decompose-format` emits (`@<kernel>_decompose`),
-on xsparse's threads. BSR parts are selected and built with numpy and
-scipy (vectorized, no Python loop over entries).
+on xsparse's threads. BSR parts move the same way: compiled functions
+count each block row's blocks dense enough to keep (and the entries left
+to the remainder), numpy's prefix sums of the counts are the plan, a
+second compiled function fills the blocks and the remainder.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +51,7 @@ from xsparse.frontend.generic import matrix_product_source
 from xsparse.transforms.decompose.decompose_format import (
     MOVEMENT_SUFFIX,
     SparseDecomposeFormatPass,
+    bsr_movement_names,
 )
 
 AnyArray = npt.NDArray[Any]
@@ -224,6 +228,14 @@ def movement_kernel(element: str, rule: Rule) -> Kernel:
     return compile_kernel(text, entry="spmv" + MOVEMENT_SUFFIX)
 
 
+@functools.cache
+def bsr_movement_kernels(element: str, block: int) -> tuple[Kernel, Kernel]:
+    """The BSR split `sparse-decompose-format` emits for `block`: count, fill."""
+    text = decompose_source(product_source(element, False), Rule(blocks=(block,)))
+    names = bsr_movement_names("spmv", block)
+    return compile_kernel(text, entry=names[0]), compile_kernel(text, entry=names[1])
+
+
 def as_csr(a: Any) -> Matrix:
     """`a` (scipy sparse or `SparseTensor`) as canonical CSR (sorted, no
     duplicates, int32 indices), copied only where it is not."""
@@ -252,23 +264,36 @@ def as_csr(a: Any) -> Matrix:
 
 def split_bsr(csr: Matrix, block: int, density: float) -> tuple[Matrix, Matrix]:
     """The blocks of `csr` holding at least density * block**2 entries as a
-    BSR array (int32 indices), and the other entries as CSR."""
+    BSR array (int32 indices), and the other entries as CSR, moved by the
+    compiled functions `sparse-decompose-format` emits (count, then fill);
+    the plan between them is the prefix sums of the counts."""
     rows, columns = csr.shape
-    row_of: AnyArray = np.repeat(np.arange(rows, dtype=np.int64), np.diff(csr.indptr))
-    block_of: AnyArray = (row_of // block) * (columns // block) + csr.indices // block
-    _, inverse, counts = np.unique(block_of, return_inverse=True, return_counts=True)
-    taken: AnyArray = (counts >= density * block * block)[inverse]
-    part: list[Matrix] = []
-    for mask in (taken, ~taken):
-        entries = (csr.data[mask], (row_of[mask], csr.indices[mask]))
-        piece: Matrix = sp.coo_array(entries, shape=csr.shape).tocsr()
-        piece.sort_indices()
-        part.append(piece)
-    bsr: Matrix = sp.bsr_array(part[0], blocksize=(block, block))
-    bsr.sort_indices()  # scipy's conversion keeps block columns unordered
-    bsr.indices = bsr.indices.astype(np.int32)
-    bsr.indptr = bsr.indptr.astype(np.int32)
-    return bsr, as_csr(part[1])
+    count, fill = bsr_movement_kernels(element_name(csr.dtype), block)
+    threshold = np.array([math.ceil(density * block * block)], np.int64)
+    kept = np.zeros(rows // block, np.int64)
+    rest = np.zeros(rows, np.int64)
+    count(csr, threshold, kept, rest)
+    bsr_pos = np.zeros(rows // block + 1, np.int32)
+    np.cumsum(kept, out=bsr_pos[1:])
+    rem_pos = np.zeros(rows + 1, np.int32)
+    np.cumsum(rest, out=rem_pos[1:])
+    blocks = int(bsr_pos[-1])
+    bsr_crd = np.empty(blocks, np.int32)
+    bsr_vals = np.empty((blocks, block, block), csr.dtype)
+    rem_crd = np.empty(int(rem_pos[-1]), np.int32)
+    rem_vals = np.empty(int(rem_pos[-1]), csr.dtype)
+    fill(
+        csr,
+        threshold,
+        bsr_pos,
+        bsr_crd,
+        bsr_vals.reshape(-1),
+        rem_pos,
+        rem_crd,
+        rem_vals,
+    )
+    bsr: Matrix = sp.bsr_array((bsr_vals, bsr_crd, bsr_pos), shape=(rows, columns))
+    return bsr, sp.csr_array((rem_vals, rem_crd, rem_pos), shape=csr.shape)
 
 
 def bsr_encoding(block: int) -> str:
@@ -365,6 +390,7 @@ def decompose(a: Any, rule: Rule | None = None) -> Decomposed:
             raise ValueError(
                 f"BSR blocks of {b} need M and N multiples of {b}, not {csr.shape}"
             )
+        held = rest.nnz
         bsr, rest = split_bsr(rest, b, rule.density)
         stored = int(bsr.data.size)
         encoding = f"bsr({b}x{b}, MLIR block map)"
@@ -373,7 +399,7 @@ def decompose(a: Any, rule: Rule | None = None) -> Decomposed:
                 "bsr",
                 encoding,
                 bsr.data.shape,
-                int(np.count_nonzero(bsr.data)),
+                held - rest.nnz,
                 stored,
                 (bsr_tensor(bsr, b),),
             )

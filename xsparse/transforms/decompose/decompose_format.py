@@ -36,12 +36,15 @@ the op keeping the kernel's `outs` is the first):
 With `widths`, the pass also emits the data movement as its own function,
 `@<name>_decompose` (the seed's "sparse iterations for data movement that
 copies data from the original format to composable formats", which "we
-can lift ... outside the kernel and reuse"): `format_movement` documents
-its arguments.
+can lift ... outside the kernel and reuse"); with `blocks` and A in CSR,
+the BSR split as two functions per block size b,
+`@<name>_decompose_bsr<b>_count` and `_fill` (`bsr_movement_types`):
+`format_movement` documents both.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -91,7 +94,11 @@ from xsparse.transforms.decompose.bsr_loops import BsrProduct
 from xsparse.transforms.decompose.csr_loops import CsrRowProduct
 from xsparse.transforms.decompose.decompose_tensors import is_two_four_product
 from xsparse.transforms.decompose.ell_loops import EllProduct
-from xsparse.transforms.decompose.format_movement import BucketBuffers, HybMovement
+from xsparse.transforms.decompose.format_movement import (
+    BsrMovement,
+    BucketBuffers,
+    HybMovement,
+)
 from xsparse.transforms.errors import LocatingApplier, PassFailure
 from xsparse.transforms.sparsifier.sparsification import generic_of
 
@@ -103,6 +110,19 @@ PARTS_MARK = "xsparse.decomposed_parts"
 """Marks the cast standing for a decomposed operand until its readers go."""
 MOVEMENT_SUFFIX = "_decompose"
 """The data-movement function of `@f` is `@f_decompose`."""
+
+
+def bsr_movement_names(kernel: str, block: int) -> tuple[str, str]:
+    """The BSR split of `@kernel` for `block`: its count and fill functions."""
+    stem = f"{kernel}{MOVEMENT_SUFFIX}_bsr{block}"
+    return f"{stem}_count", f"{stem}_fill"
+
+
+def is_movement(name: str) -> bool:
+    """Whether `@name` is a data-movement function the pass emitted."""
+    return name.endswith(MOVEMENT_SUFFIX) or (
+        re.fullmatch(rf".+{MOVEMENT_SUFFIX}_bsr[0-9]+_(count|fill)", name) is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -207,6 +227,25 @@ def movement_types(t: TensorType[Attribute], rule: FormatRule) -> list[Attribute
     ]
 
 
+def bsr_movement_types(
+    t: TensorType[Attribute], block: int
+) -> tuple[list[Attribute], list[Attribute]]:
+    """The BSR split's arguments: count (A, threshold (1, i64), kept blocks
+    per block row, remainder entries per row (i64)); fill (A, threshold,
+    the part's positions, coordinates, values, the remainder's positions,
+    coordinates, values)."""
+    enc = sparse_encoding(t)
+    assert enc is not None
+    counts = TensorType(i64, [DYNAMIC_INDEX])
+    head: list[Attribute] = [t, TensorType(i64, [1])]
+    level: list[Attribute] = [
+        TensorType(_width_type(enc.pos_width), [DYNAMIC_INDEX]),
+        TensorType(_width_type(enc.crd_width), [DYNAMIC_INDEX]),
+        TensorType(t.element_type, [DYNAMIC_INDEX]),
+    ]
+    return [*head, counts, counts], [*head, *level, *level]
+
+
 def buffer_of(value: SSAValue, e: Emitter) -> SSAValue:
     """`bufferization.to_buffer` of a dense tensor value."""
     t = value.type
@@ -247,7 +286,7 @@ class DecomposeFormatArguments(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if not op.body.blocks or op.sym_name.data.endswith(MOVEMENT_SUFFIX):
+        if not op.body.blocks or is_movement(op.sym_name.data):
             return
         t = decomposed_matrix(op, self.operand)
         enc = sparse_encoding(t)
@@ -277,6 +316,9 @@ class DecomposeFormatArguments(RewritePattern):
         op.arg_attrs = None
         if self.rule.widths:
             emit_movement_function(op, t, self.rule, rewriter)
+        if is_csr(enc):
+            for block in self.rule.blocks:
+                emit_bsr_movement(op, t, block, rewriter)
 
 
 def emit_movement_function(
@@ -307,6 +349,42 @@ def emit_movement_function(
     pos, crds, vals = buffers[-3:]
     remainder = (pos, crds, vals)
     HybMovement(crd, values, buffers[0], buckets, remainder, rule.widths[-1]).emit(e)
+
+
+def emit_bsr_movement(
+    kernel: func.FuncOp,
+    t: TensorType[Attribute],
+    block: int,
+    rewriter: PatternRewriter,
+) -> None:
+    """The BSR split for `block` before `kernel`: a count and a fill
+    function (`bsr_movement_names`) on A's CSR buffers."""
+    names = bsr_movement_names(kernel.sym_name.data, block)
+    for name, types in zip(names, bsr_movement_types(t, block), strict=True):
+        body = Block(arg_types=types)
+        ret = func.ReturnOp()
+        body.add_op(ret)
+        rewriter.insert(
+            func.FuncOp(name, (types, []), Region(body)), InsertPoint.before(kernel)
+        )
+        e = Emitter(rewriter, InsertPoint.before(ret))
+        a, threshold, *rest = body.args
+        movement = BsrMovement(
+            e.value(ops_storage.ToPositionsOp(a, 1)),
+            e.value(ops_storage.ToCoordinatesOp(a, 1)),
+            e.value(ops_storage.ToValuesOp(a)),
+            block,
+            e.to_index(e.load(buffer_of(threshold, e), [e.index(0)])),
+        )
+        buffers = [buffer_of(v, e) for v in rest]
+        if len(buffers) == 2:
+            movement.emit_count(e, buffers[0], buffers[1])
+        else:
+            movement.emit_fill(
+                e,
+                (buffers[0], buffers[1], buffers[2]),
+                (buffers[3], buffers[4], buffers[5]),
+            )
 
 
 def decomposition_parts(value: SSAValue) -> Sequence[SSAValue] | None:

@@ -164,10 +164,10 @@ class EllProduct:
             return [inner.value(arith.AddfOp(acc[0], product))]
 
         (acc,) = e.loop(e.index(0), e.index(whole), [zero], chunk)
-        total = _reduce(e, acc, e.load(self.c, [row]))
+        total = add_lanes(e, acc, e.load(self.c, [row]))
         if rest:
             tail = self._slots(e, r, e.index(whole * lanes), rest)
-            total = _reduce(e, tail, total)
+            total = add_lanes(e, tail, total)
         e.store(total, self.c, [row])
 
     def _slots(self, e: Emitter, r: SSAValue, start: SSAValue, lanes: int) -> SSAValue:
@@ -225,7 +225,7 @@ class EllProduct:
         tile.store(e, acc, self.c, row)
 
 
-def _reduce(e: Emitter, v: SSAValue, acc: SSAValue) -> SSAValue:
+def add_lanes(e: Emitter, v: SSAValue, acc: SSAValue) -> SSAValue:
     """`acc + sum(v)`, the lanes summed in any order."""
     return e.value(
         vector.ReductionOp.create(

@@ -17,7 +17,14 @@ func.func @spmv(%a: tensor<?x?xf32, #CSR>, %x: tensor<?xf32>, %y: tensor<?xf32>)
   return %0 : tensor<?xf32>
 }
 
-// CHECK-NOT:   @spmv_decompose
+// The BSR split is two functions before the kernel: per block row, count
+// the blocks to keep (and the entries left to the remainder), then fill.
+// CHECK:       func.func @spmv_decompose_bsr4_count(%{{.*}}: tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>, %{{.*}}: tensor<1xi64>, %{{.*}}: tensor<?xi64>, %{{.*}}: tensor<?xi64>) {
+// CHECK:         scf.parallel
+// CHECK:           scf.while
+// CHECK:       func.func @spmv_decompose_bsr4_fill(%{{.*}}: tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>, %{{.*}}: tensor<1xi64>, %{{.*}}: tensor<?xindex>, %{{.*}}: tensor<?xindex>, %{{.*}}: tensor<?xf32>, %{{.*}}: tensor<?xindex>, %{{.*}}: tensor<?xindex>, %{{.*}}: tensor<?xf32>) {
+// CHECK:         scf.parallel
+// CHECK:           scf.while
 // CHECK-LABEL: func.func @spmv(
 // CHECK-SAME:    %[[BSR:.*]]: tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 floordiv 4 : dense, d1 floordiv 4 : compressed, d0 mod 4 : dense, d1 mod 4 : dense) }>>,
 // CHECK-SAME:    %[[REM:.*]]: tensor<?x?xf32, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>>,
@@ -59,3 +66,49 @@ func.func @scaled(%a: tensor<8x8xf64, #CSR>, %d: tensor<8x8xf64>, %c: tensor<8x8
 // CHECK-NEXT:    %[[FIRST:.*]] = linalg.generic {{.*}} ins(%d, %[[REM]] : {{.*}}) outs(%c : tensor<8x8xf64>) {
 // CHECK:         %[[SECOND:.*]] = linalg.generic {{.*}} ins(%d, %[[BSR]] : {{.*}}) outs(%[[FIRST]] : tensor<8x8xf64>) {
 // CHECK:         func.return %[[SECOND]] : tensor<8x8xf64>
+
+// -----
+
+// SpMM on a BSR part of 4 x 4 blocks, register-blocked: per main tile of
+// C's columns (4 vectors of 4 doubles) and pair of rows of the block row,
+// 8 accumulators stay in registers over the row's blocks; per column %c of
+// a block, B's row slice is loaded once (4 loads) for both rows (one
+// broadcast and 4 FMAs each). C is loaded before the blocks and stored
+// after them.
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+#spmm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %0 = linalg.generic #spmm ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) {
+  ^bb0(%av: f64, %bv: f64, %o: f64):
+    %m = arith.mulf %av, %bv : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}
+
+// CHECK-LABEL: func.func @spmm(
+// CHECK:         %[[VALS:.*]] = sparse_tensor.values %{{.*}} : tensor<?x?xf64, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 floordiv 4 : dense
+// CHECK:         scf.parallel
+// CHECK:           %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      arith.remui %{{.*}}, %[[SIXTEEN]] : index
+// CHECK-NEXT:      arith.subi
+// CHECK-NEXT:      %[[STEP:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]] {
+// CHECK-COUNT-8:     vector.load %[[C:.*]][%{{.*}}, %{{.*}}] : memref<?x?xf64>, vector<4xf64>
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
+// CHECK:               scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
+// CHECK-COUNT-4:         vector.load %[[B:.*]][%[[ROW:.*]], %{{.*}}] : memref<?x?xf64>, vector<4xf64>
+// CHECK:                 memref.load %[[VALS_BUF:.*]][%{{.*}}] : memref<?xf64>
+// CHECK-NEXT:            %[[A0:.*]] = vector.broadcast %{{.*}} : f64 to vector<4xf64>
+// CHECK-COUNT-4:         vector.fma %[[A0]], %{{.*}}, %{{.*}} : vector<4xf64>
+// CHECK-NEXT:            arith.addi
+// CHECK-NEXT:            memref.load %[[VALS_BUF]][%{{.*}}] : memref<?xf64>
+// CHECK-NEXT:            %[[A1:.*]] = vector.broadcast %{{.*}} : f64 to vector<4xf64>
+// CHECK-COUNT-4:         vector.fma %[[A1]], %{{.*}}, %{{.*}} : vector<4xf64>
+// CHECK-NEXT:            scf.yield
+// CHECK-NOT:           vector.load %[[B]]
+// CHECK:             scf.yield
+// CHECK-NEXT:      }
+// CHECK-COUNT-8:     vector.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] : memref<?x?xf64>, vector<4xf64>
