@@ -329,15 +329,8 @@ def emit_movement_function(
 ) -> None:
     """`@<kernel>_decompose`, before `kernel`: A's CSR buffers -> the
     buckets and the remainder."""
-    types = movement_types(t, rule)
-    block = Block(arg_types=types)
     name = kernel.sym_name.data + MOVEMENT_SUFFIX
-    ret = func.ReturnOp()
-    block.add_op(ret)
-    rewriter.insert(
-        func.FuncOp(name, (types, []), Region(block)), InsertPoint.before(kernel)
-    )
-    e = Emitter(rewriter, InsertPoint.before(ret))
+    block, e = _function_before(kernel, name, movement_types(t, rule), rewriter)
     a, bounds, *rest = block.args
     crd = e.value(ops_storage.ToCoordinatesOp(a, 1))
     values = e.value(ops_storage.ToValuesOp(a))
@@ -351,6 +344,24 @@ def emit_movement_function(
     HybMovement(crd, values, buffers[0], buckets, remainder, rule.widths[-1]).emit(e)
 
 
+def _function_before(
+    kernel: func.FuncOp,
+    name: str,
+    types: Sequence[Attribute],
+    rewriter: PatternRewriter,
+) -> tuple[Block, Emitter]:
+    """A new function `name` of argument `types` and no results before
+    `kernel`: its block, and an emitter before its return."""
+    block = Block(arg_types=types)
+    ret = func.ReturnOp()
+    block.add_op(ret)
+    rewriter.insert(
+        func.FuncOp(name, (list(types), []), Region(block)),
+        InsertPoint.before(kernel),
+    )
+    return block, Emitter(rewriter, InsertPoint.before(ret))
+
+
 def emit_bsr_movement(
     kernel: func.FuncOp,
     t: TensorType[Attribute],
@@ -361,13 +372,7 @@ def emit_bsr_movement(
     function (`bsr_movement_names`) on A's CSR buffers."""
     names = bsr_movement_names(kernel.sym_name.data, block)
     for name, types in zip(names, bsr_movement_types(t, block), strict=True):
-        body = Block(arg_types=types)
-        ret = func.ReturnOp()
-        body.add_op(ret)
-        rewriter.insert(
-            func.FuncOp(name, (types, []), Region(body)), InsertPoint.before(kernel)
-        )
-        e = Emitter(rewriter, InsertPoint.before(ret))
+        body, e = _function_before(kernel, name, types, rewriter)
         a, threshold, *rest = body.args
         movement = BsrMovement(
             e.value(ops_storage.ToPositionsOp(a, 1)),
