@@ -5,6 +5,7 @@ coordinates, which reads scipy's index arrays without copying them
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +74,22 @@ func.func @double(%a: tensor<?x?xf64, #CSR>, %d0: index, %d1: index) -> tensor<?
     a = sp.random_array((8, 9), density=0.3, format="csr", random_state=5)
     result = kernel(a, 8, 9)
     np.testing.assert_allclose(result.to_dense(), 2 * a.toarray())
+
+
+def test_a_wider_scipy_matrix_than_the_kernel_warns_that_it_is_narrowed() -> None:
+    """A kernel declaring 32-bit indices gets int64 scipy index arrays: they
+    are copied on every call, which the call says (and `strict` refuses);
+    int32 ones are read as they are, silently."""
+    kernel = xsparse.compile(narrowed_source(make_context(), SPMV, "kernel", [0]))
+    a = sp.random_array((40, 30), density=0.2, format="csr", random_state=4)
+    x = np.random.default_rng(4).random(30)
+    wide = sp.csr_array(
+        (a.data, a.indices.astype(np.int64), a.indptr.astype(np.int64)), shape=a.shape
+    )
+    with pytest.warns(xsparse.ConversionWarning, match="converted .* on every call"):
+        np.testing.assert_allclose(kernel(wide, x, np.zeros(40)), a @ x)
+    with pytest.raises(TypeError, match="strict=True"):
+        kernel(wide, x, np.zeros(40), strict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", xsparse.ConversionWarning)
+        np.testing.assert_allclose(kernel(a, x, np.zeros(40)), a @ x)

@@ -53,8 +53,10 @@ def power_law(rows: int, nnz: int, seed: int = 0) -> Any:
     rng = np.random.default_rng(seed)
     lengths = rng.zipf(2.0, rows).astype(np.float64)
     lengths = np.minimum(np.maximum(np.round(lengths * nnz / lengths.sum()), 0), rows)
-    row_of = np.repeat(np.arange(rows), lengths.astype(np.int64))
-    columns = rng.integers(0, rows, row_of.size)
+    # (int32 indices, as scipy makes them below 2**31 entries: int64 ones
+    # would be narrowed for xsparse's 32-bit CSR kernel on every call)
+    row_of = np.repeat(np.arange(rows, dtype=np.int32), lengths.astype(np.int64))
+    columns = rng.integers(0, rows, row_of.size, dtype=np.int32)
     a = sp.csr_array(
         (rng.standard_normal(row_of.size), (row_of, columns)), shape=(rows, rows)
     )
@@ -71,8 +73,8 @@ def blocky(rows: int, block: int, seed: int = 1, band: int | None = None) -> Any
     if band is None:
         pattern = sp.random_array((nblocks, nblocks), density=8 / nblocks, rng=rng)
     else:
-        block_rows = np.repeat(np.arange(nblocks), 8)
-        near = block_rows + rng.integers(-band, band + 1, block_rows.size)
+        block_rows = np.repeat(np.arange(nblocks, dtype=np.int32), 8)
+        near = block_rows + rng.integers(-band, band + 1, block_rows.size, np.int32)
         block_columns = np.clip(near, 0, nblocks - 1)
         ones = np.ones(block_rows.size)
         pattern = sp.csr_array(

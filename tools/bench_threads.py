@@ -139,6 +139,8 @@ func.func @spgemm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tenso
 
 
 def random_csr(n: int, nnz: int, dist: str, seed: int) -> sp.csr_array:
+    """n x n with about `nnz` entries, int32 indices as scipy makes them
+    (`random_array`, `mmread`, products: int64 only past 2**31 entries)."""
     rng = np.random.default_rng(seed)
     if dist == "uniform":
         rows = rng.integers(0, n, nnz)
@@ -148,7 +150,8 @@ def random_csr(n: int, nnz: int, dist: str, seed: int) -> sp.csr_array:
             np.minimum(n - 1, rng.choice(n, nnz, p=weights / weights.sum()))
         ]
     cols = rng.integers(0, n, nnz)
-    a = sp.csr_array((rng.random(nnz), (rows, cols)), shape=(n, n))
+    coordinates = (rows.astype(np.int32), cols.astype(np.int32))
+    a = sp.csr_array((rng.random(nnz), coordinates), shape=(n, n))
     a.sum_duplicates()
     return a
 

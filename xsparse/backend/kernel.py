@@ -707,6 +707,8 @@ def as_sparse_tensor(
         if sp.issparse(arg):
             natural = _natural_encoding(arg.format, getattr(arg, "blocksize", (1, 1)))
             if _same_layout(natural, enc) or _weaker_order(arg.format, enc):
+                if _narrowed(arg, enc):
+                    _converting(where, f"scipy {arg.format} matrix", enc, strict)
                 return SparseTensor.from_scipy(arg, enc, validate=validate)
             _converting(where, f"scipy {arg.format} matrix", enc, strict)
             return _convert(_scipy_as_is(arg, natural), tensor_type, validate)
@@ -797,6 +799,16 @@ def _same_layout(a: Encoding, b: Encoding) -> bool:
     """The same encoding but for the widths of positions and coordinates."""
     widthless = {"pos_width": 0, "crd_width": 0}
     return dataclasses.replace(a, **widthless) == dataclasses.replace(b, **widthless)
+
+
+def _narrowed(matrix: Any, enc: Encoding) -> bool:
+    """Whether a scipy CSR/CSC matrix's index arrays are wider than `enc`'s
+    positions or coordinates (int64 ones for a 32-bit kernel): copied,
+    narrowed, on every call."""
+    if matrix.format not in ("csr", "csc"):
+        return False
+    widths = ((matrix.indptr, enc.pos_width), (matrix.indices, enc.crd_width))
+    return any(0 < width < 8 * array.dtype.itemsize for array, width in widths)
 
 
 def _converting(where: str, given: str, enc: Encoding, strict: bool) -> None:
