@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from test_backend_kernels import compile_mlir
 
 import xsparse
+from xsparse import SparseTensor
 from xsparse.backend import threads
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -92,6 +93,45 @@ def test_spmv_on_threads_equals_one_thread(
     np.testing.assert_allclose(results[0], a @ x, rtol=1e-12, atol=1e-12)
     for other in results[1:]:
         assert np.array_equal(other, results[0])  # each row is one thread's
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_spmv_checks_its_coordinates_by_blocks_of_rows_on_threads(
+    every_loop_on_threads: None, kind: str, seed: int
+) -> None:
+    """SpMV checks the range of a block of rows' coordinates before running
+    them (`fused_checks._guard_blocks`): a bad one in any block, on any
+    thread, is a ValueError and y is as it was; rows of every length."""
+    kernel = xsparse.compile(SPMV)
+    rng = np.random.default_rng(seed)
+    a = _matrix(5000, 300, kind, seed=seed)
+    x = rng.standard_normal(300)
+    y = rng.standard_normal(5000)
+    encoding = kernel.signature.inputs.data[0].encoding  # type: ignore[attr-defined]
+    good = SparseTensor.from_scipy(a, encoding)
+    for n in (1, 2, 4):
+        threads.set_num_threads(n)
+        np.testing.assert_allclose(
+            kernel(good, x, y.copy()), y + a @ x, rtol=1e-9, atol=1e-12
+        )
+        if not a.nnz:
+            continue
+        for where in rng.integers(0, a.nnz, 3):
+            columns = np.array(good.coordinates[1])
+            columns[where] = 300 + int(rng.integers(0, 2**20))
+            bad = SparseTensor(
+                encoding,
+                good.shape,
+                good.positions,
+                [None, columns],
+                good.values,
+                validate=False,
+            )
+            before = y.copy()
+            with pytest.raises(ValueError, match="argument 0 of .*out of range"):
+                kernel(bad, x, y)
+            np.testing.assert_array_equal(y, before)
 
 
 @pytest.mark.parametrize("kind", ["uniform", "power-law", "one-huge-row"])
@@ -270,6 +310,22 @@ def test_chunks_are_balanced_by_stored_entries() -> None:
     assert threads.chunk_bounds(0, 3, 8, None) == [0, 1, 2, 3]  # none empty
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_chunks_of_a_stepped_loop_start_at_its_iterations(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(1, 3000))
+    lengths = rng.zipf(1.5, rows) % 5000
+    positions = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    lo = int(rng.integers(0, rows))
+    step = int(rng.choice([1, 3, 64, 1000, 5000]))
+    for weights in (positions, None):
+        bounds = threads.chunk_bounds(lo, rows, 8, weights, step)
+        assert bounds[0] == lo and bounds[-1] == rows
+        assert bounds == sorted(set(bounds))  # none empty
+        assert all((b - lo) % step == 0 for b in bounds[:-1])
+        assert len(bounds) - 1 <= max(1, -(-(rows - lo) // step))
+
+
 def test_a_failed_check_on_a_worker_thread_raises_in_the_caller(
     every_loop_on_threads: None,
 ) -> None:
@@ -385,3 +441,50 @@ def test_sum_kernel_is_deterministic_on_threads(
     for count in (1, 2, 4):
         threads.set_num_threads(count)
         assert int(integers(b, np.zeros((), np.int64))) == int(b.sum())
+
+
+BLOCK_SUMS = """
+func.func @block_sums(%pos: memref<?xindex>, %v: memref<?xf64>, %out: memref<?xf64>,
+                      %n: index, %step: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  scf.parallel (%b) = (%c0) to (%n) step (%step) {
+    %after = arith.addi %b, %step : index
+    %end = arith.minsi %after, %n : index
+    %first = memref.load %pos[%b] : memref<?xindex>
+    %last = memref.load %pos[%end] : memref<?xindex>
+    scf.for %i = %b to %end step %c1 {
+      %next = arith.addi %i, %c1 : index
+      %lo = memref.load %pos[%i] : memref<?xindex>
+      %hi = memref.load %pos[%next] : memref<?xindex>
+      %s = scf.for %p = %lo to %hi step %c1 iter_args(%acc = %zero) -> (f64) {
+        %x = memref.load %v[%p] : memref<?xf64>
+        %t = arith.addf %acc, %x : f64
+        scf.yield %t : f64
+      }
+      memref.store %s, %out[%i] : memref<?xf64>
+    }
+    scf.reduce
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("step", [1, 7, 64, 5000])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_loop_over_blocks_of_rows_runs_on_threads(
+    every_loop_on_threads: None, kind: str, step: int
+) -> None:
+    """A parallel loop with a (run-time) step: chunks start at its
+    iterations, so every row is summed once."""
+    block_sums = compile_mlir(BLOCK_SUMS).function("block_sums")
+    a = _matrix(3000, 500, kind, 5)
+    expected = np.add.reduceat(np.append(a.data, 0.0), a.indptr[:-1])
+    expected[np.diff(a.indptr) == 0] = 0.0
+    for count in (1, 2, 4):
+        threads.set_num_threads(count)
+        out = np.full(a.shape[0], np.nan)
+        block_sums(a.indptr.astype(np.int64), a.data, out, a.shape[0], step)
+        np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)

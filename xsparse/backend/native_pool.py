@@ -5,14 +5,16 @@ kernel modules resolve `xsparse_parallel_run` to it (`threads.register`).
 It uses nothing but libc: `pthread_create` for the workers, the `futex`
 system call to sleep and wake, and LLVM's atomics.
 
-`xsparse_parallel_run(body, ctx, lo, hi, work, width) -> chunks`:
+`xsparse_parallel_run(body, ctx, lo, hi, work, width, step) -> chunks`
+(the iterations are lo, lo + step, ... below hi):
 
 1. The caller takes the pool (`busy`, a compare-and-swap); when another
    thread holds it, the loop runs on the caller alone (one chunk).
 2. It cuts `[lo, hi)` into `min(hi - lo, 4 x threads, 256)` chunks of about
    equal work (`xsparse_parallel_bounds`: a binary search for each cut in
    the positions buffer `work` of `width`-byte entries, so that rows are
-   split by stored entries; even ranges without one), none empty.
+   split by stored entries; even ranges without one), none empty, each
+   starting at an iteration (lo plus a multiple of `step`).
 3. It publishes the job (body, context, bounds, `limit` = generation << 32 |
    chunks, `seats` = generation << 32 | threads - 1), resets the chunk
    counter `next` to generation << 32, bumps `generation` and wakes the
@@ -165,9 +167,10 @@ done:
   ret i64 %a
 }}
 
-; Cuts [lo, hi) into at most `pieces` nonempty ranges of about equal work;
-; out[0..count] are their bounds; returns count.
-define i64 @{BOUNDS}(i64 %lo, i64 %hi, i64 %pieces, ptr %work, i64 %width, ptr %out) {{
+; Cuts [lo, hi) into at most `pieces` nonempty ranges of about equal work,
+; each starting at lo plus a multiple of `step`; out[0..count] are their
+; bounds; returns count.
+define i64 @{BOUNDS}(i64 %lo, i64 %hi, i64 %pieces, ptr %work, i64 %width, ptr %out, i64 %step) {{
 entry:
   store i64 %lo, ptr %out
   %weighted = icmp ne ptr %work, null
@@ -202,7 +205,13 @@ by.count:
   %c.i = add i64 %lo, %ti.q
   br label %place
 place:
-  %c = phi i64 [%c.w, %by.work], [%c.i, %by.count]
+  %c.any = phi i64 [%c.w, %by.work], [%c.i, %by.count]
+  %c.off = sub i64 %c.any, %lo
+  %c.up = add i64 %c.off, %step
+  %c.up1 = sub i64 %c.up, 1
+  %c.k = udiv i64 %c.up1, %step
+  %c.aligned = mul i64 %c.k, %step
+  %c = add i64 %lo, %c.aligned
   %after = icmp ugt i64 %c, %prev
   %before = icmp ult i64 %c, %hi
   %keep = and i1 %after, %before
@@ -308,7 +317,7 @@ served:
   br label %wait
 }}
 
-define i64 @{RUN}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width) {{
+define i64 @{RUN}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width, i64 %step) {{
 entry:
   %tid = alloca i64
   %own = cmpxchg ptr @{BUSY}, i32 0, i32 1 acquire monotonic
@@ -319,13 +328,16 @@ alone:
   ret i64 1
 plan:
   %threads = load i64, ptr @{NUM_THREADS}
-  %n = sub i64 %hi, %lo
+  %span = sub i64 %hi, %lo
+  %span.up = add i64 %span, %step
+  %span.up1 = sub i64 %span.up, 1
+  %n = udiv i64 %span.up1, %step
   %per = mul i64 %threads, {chunks_per_thread}
   %lt1 = icmp ult i64 %n, %per
   %p1 = select i1 %lt1, i64 %n, i64 %per
   %lt2 = icmp ult i64 %p1, {max_chunks}
   %pieces = select i1 %lt2, i64 %p1, i64 {max_chunks}
-  %count = call i64 @{BOUNDS}(i64 %lo, i64 %hi, i64 %pieces, ptr %work, i64 %width, ptr @pool.bounds)
+  %count = call i64 @{BOUNDS}(i64 %lo, i64 %hi, i64 %pieces, ptr %work, i64 %width, ptr @pool.bounds, i64 %step)
   %helpers = sub i64 %threads, 1
   br label %spawn
 spawn:

@@ -1,7 +1,8 @@
 """The thread runtime of parallel loops: `xsparse_parallel_for` and its pool.
 
 `convert-to-llvm{threads=true}` turns the outermost `scf.parallel` of a
-function into a call `xsparse_parallel_for(body, ctx, lo, hi, work, width)`
+function into a call `xsparse_parallel_for(body, ctx, lo, hi, work, width,
+step)`
 (`xsparse.transforms.convert_to_llvm.threads`). That function is LLVM IR
 compiled into each module that calls it (`PARALLEL_FOR_IR`): it estimates
 the loop's work (stored entries from the positions buffer `work` when there
@@ -53,14 +54,15 @@ work from a slower one (skewed rows)."""
 PARALLEL_FOR_IR = f"""
 @{_NUM_THREADS} = external global i64
 @{_GRAIN} = external global i64
-declare i64 @{_RUN}(ptr, ptr, i64, i64, ptr, i64)
+declare i64 @{_RUN}(ptr, ptr, i64, i64, ptr, i64, i64)
 
-define internal i64 @{PARALLEL_FOR}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width) {{
+define internal i64 @{PARALLEL_FOR}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width, i64 %step) {{
 entry:
   %threads = load i64, ptr @{_NUM_THREADS}
   %several = icmp sgt i64 %threads, 1
-  %iterations = sub i64 %hi, %lo
-  %nontrivial = icmp sgt i64 %iterations, 1
+  %span = sub i64 %hi, %lo
+  %iterations = sdiv i64 %span, %step
+  %nontrivial = icmp sgt i64 %span, %step
   %may_split = and i1 %several, %nontrivial
   br i1 %may_split, label %measure, label %inline
 measure:
@@ -93,7 +95,7 @@ decide:
   %large = icmp sge i64 %cost, %grain
   br i1 %large, label %pool, label %inline
 pool:
-  %chunks = call i64 @{_RUN}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width)
+  %chunks = call i64 @{_RUN}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width, i64 %step)
   ret i64 %chunks
 inline:
   call void %body(ptr %ctx, i64 %lo, i64 %hi, i64 0)
@@ -178,16 +180,22 @@ _BOUNDS_TYPE = ctypes.CFUNCTYPE(
     ctypes.c_void_p,
     ctypes.c_int64,
     ctypes.c_void_p,
+    ctypes.c_int64,
 )
 
 
 def chunk_bounds(
-    lo: int, hi: int, pieces: int, positions: np.ndarray[Any, Any] | None = None
+    lo: int,
+    hi: int,
+    pieces: int,
+    positions: np.ndarray[Any, Any] | None = None,
+    step: int = 1,
 ) -> list[int]:
     """How the pool cuts `[lo, hi)` into at most `pieces` nonempty chunks of
     about equal work: `positions` (int32 or int64, indexed like the loop)
-    weighs iteration i by `positions[i+1] - positions[i]`; without it, even
-    ranges. The chunks' bounds, `lo` first and `hi` last."""
+    weighs the rows `[i, j)` by `positions[j] - positions[i]`; without it,
+    even ranges. Every chunk starts at `lo` plus a multiple of `step` (a
+    loop of that step). The chunks' bounds, `lo` first and `hi` last."""
     engine = _engine()
     bounds = _BOUNDS_TYPE(_address(engine, native_pool.BOUNDS))
     out = np.zeros(MAX_CHUNKS + 1, np.int64)
@@ -195,7 +203,7 @@ def chunk_bounds(
     if positions is not None:
         positions = np.ascontiguousarray(positions)
         work, width = positions.ctypes.data, positions.dtype.itemsize
-    count = bounds(lo, hi, min(pieces, MAX_CHUNKS), work, width, out.ctypes.data)
+    count = bounds(lo, hi, min(pieces, MAX_CHUNKS), work, width, out.ctypes.data, step)
     return out[: count + 1].tolist()
 
 

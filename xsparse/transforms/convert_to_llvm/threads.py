@@ -3,20 +3,22 @@ threads (the role of MLIR's `convert-scf-to-openmp`, with xsparse's runtime
 instead of OpenMP's).
 
 The loop's body becomes a private function `@<func>.parallel.<n>(ctx, lo,
-hi, chunk)` that runs iterations `[lo, hi)`; the values the body uses from
+hi, chunk)` that runs iterations `lo, lo + step, ...` below `hi`; the values the body uses from
 outside (memrefs as their descriptors, scalars as they are) are stored in a
 struct on the stack whose address is `ctx`; constants and `memref.cast`s are
 done again in the body instead. The loop itself becomes a call of the runtime:
 
-    i64 xsparse_parallel_for(ptr body, ptr ctx, i64 lo, i64 hi, ptr work, i64 width)
+    i64 xsparse_parallel_for(ptr body, ptr ctx, i64 lo, i64 hi, ptr work, i64 width,
+                             i64 step)
 
 which runs `body` on the calling thread when the loop is small (or one
 thread is wanted), and otherwise splits `[lo, hi)` into chunks run by a pool
 of threads (`xsparse.backend.threads`); it returns how many chunks ran.
 `work`, when not null, points to a positions buffer of `width` bytes per
-entry such that iteration `i` touches `work[i+1] - work[i]` stored entries:
-a loop over the rows of a compressed level, which the runtime splits by
-entries rather than by rows; when null, `width` is the weight of one
+entry such that iteration `i` touches `work[min(i+step, hi)] - work[i]`
+stored entries: a loop over the rows of a compressed level (one row per
+iteration, or a block of `step` rows), which the runtime splits by entries
+rather than by rows, each chunk starting at an iteration; when null, `width` is the weight of one
 iteration (1 for a body without loops, 64 otherwise). Reductions
 (`scf.reduce`) are computed per chunk and folded by the caller in chunk
 order (`_Outliner`). Parallel loops nested in another stay sequential.
@@ -71,7 +73,7 @@ OUTLINED = "xsparse.parallel_body"
 sequential)."""
 
 _PARALLEL_FOR_TYPE = FunctionType.from_lists(
-    [PTR, PTR, IndexType(), IndexType(), PTR, i64], [IndexType()]
+    [PTR, PTR, IndexType(), IndexType(), PTR, i64, IndexType()], [IndexType()]
 )
 
 MAX_CHUNKS = 256
@@ -99,17 +101,37 @@ def _is_constant(value: SSAValue) -> bool:
     return isinstance(value.owner, arith.ConstantOp | llvm.ConstantOp)
 
 
-def _is_plus_one(value: SSAValue, iv: SSAValue) -> bool:
+def _same(a: SSAValue, b: SSAValue) -> bool:
+    """The same value, or constants of the same value."""
+    return a is b or (
+        constant_int(a) is not None and constant_int(a) == constant_int(b)
+    )
+
+
+def _is_plus_step(value: SSAValue, iv: SSAValue, step: SSAValue) -> bool:
     add = value.owner
     return isinstance(add, arith.AddiOp) and any(
-        a is iv and constant_int(b) == 1
-        for a, b in ((add.lhs, add.rhs), (add.rhs, add.lhs))
+        a is iv and _same(b, step) for a, b in ((add.lhs, add.rhs), (add.rhs, add.lhs))
+    )
+
+
+def _is_next_iteration(value: SSAValue, op: scf.ParallelOp) -> bool:
+    """`iv + step`, or `min(iv + step, ub)`: the start of the next iteration."""
+    iv, step, upper = op.body.block.args[0], op.step[0], op.upperBound[0]
+    if _is_plus_step(value, iv, step):
+        return True
+    least = value.owner
+    return isinstance(least, arith.MinSIOp | arith.MinUIOp) and any(
+        _is_plus_step(a, iv, step) and b is upper
+        for a, b in ((least.lhs, least.rhs), (least.rhs, least.lhs))
     )
 
 
 def work_positions(op: scf.ParallelOp) -> SSAValue | None:
-    """A positions buffer `p` that the body reads at `p[iv]` and `p[iv + 1]`
-    (the loop runs over the rows of a compressed level), else None."""
+    """A positions buffer `p` that the body reads at `p[iv]` and at the next
+    iteration's start (`p[iv + 1]`; `p[min(iv + step, ub)]` for a loop over
+    blocks of rows): the loop runs over the rows of a compressed level. None
+    for any other loop."""
     iv = op.body.block.args[0]
     at_iv: set[SSAValue] = set()
     at_next: set[SSAValue] = set()
@@ -128,7 +150,7 @@ def work_positions(op: scf.ParallelOp) -> SSAValue | None:
         index = inner.indices[0]
         if index is iv:
             at_iv.add(inner.memref)
-        elif _is_plus_one(index, iv):
+        elif _is_next_iteration(index, op):
             at_next.add(inner.memref)
     both = [m for m in at_iv if m in at_next]
     return both[0] if both else None
@@ -248,6 +270,9 @@ class _Outliner:
 
     def run(self, module: ModuleOp) -> None:
         used = _live_ins(self.op)
+        step = self.op.step[0]
+        if step not in used:  # (the chunk's loop steps by it)
+            used.append(step)
         constants = [v for v in used if _is_constant(v)]
         # A cast is redone in the body from its source (whose descriptor the
         # lowering of memref.cast keeps as it is).
@@ -318,10 +343,10 @@ class _Outliner:
         for i, operand in enumerate(reduce.operands):
             if operand in mapping:
                 reduce.operands[i] = mapping[operand]
-        one = _index_constant(1, entry)
+        step = mapping[self.op.step[0]]
         if not self.op.initVals:
             loop_body.add_op(scf.YieldOp())
-            entry.add_op(scf.ForOp(lo, hi, one, [], loop_body))
+            entry.add_op(scf.ForOp(lo, hi, step, [], loop_body))
         else:
             partials_field = _field(context, context_type, len(live_ins), entry)
             partials = llvm.LoadOp(partials_field, PTR)
@@ -336,9 +361,9 @@ class _Outliner:
                     *_combine(reduce, carried, operands, loop_body, reassociate=True)
                 )
             )
-            second = arith.AddiOp(lo, one)
+            second = arith.AddiOp(lo, step)
             then.add_op(second)
-            rest = scf.ForOp(second, hi, one, first, loop_body)
+            rest = scf.ForOp(second, hi, step, first, loop_body)
             at = arith.IndexCastOp(chunk, i64)
             then.add_ops([rest, at])
             for j, result in enumerate(rest.results):
@@ -412,6 +437,7 @@ class _Outliner:
                 self.op.upperBound[0],
                 work,
                 width,
+                self.op.step[0],
             ],
             [IndexType()],
         )
@@ -485,8 +511,8 @@ class _Outliner:
 
 
 class OutlineParallelLoop(RewritePattern):
-    """An outermost 1-d `scf.parallel` with unit step -> its body outlined,
-    called through `xsparse_parallel_for`."""
+    """An outermost 1-d `scf.parallel` -> its body outlined, called through
+    `xsparse_parallel_for`."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
@@ -494,7 +520,7 @@ class OutlineParallelLoop(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ParallelOp, rewriter: PatternRewriter) -> None:
-        if len(op.lowerBound) != 1 or constant_int(op.step[0]) != 1:
+        if len(op.lowerBound) != 1:
             return
         parent = op.parent_op()
         while parent is not None and not isinstance(parent, func.FuncOp):

@@ -2,7 +2,8 @@
 // RUN: xsparse-opt %s -p convert-to-llvm | filecheck %s --check-prefix=SEQUENTIAL
 
 // With threads=true the outermost scf.parallel calls the thread runtime on an
-// outlined body (ctx, lo, hi, chunk); without, it is a sequential loop, as
+// outlined body (ctx, lo, hi, chunk) that runs iterations lo, lo + step, ...
+// below hi; without, it is a sequential loop, as
 // MLIR's convert-scf-to-cf makes it.
 
 // A loop over the rows of a compressed level: the positions buffer weighs
@@ -12,7 +13,7 @@
 // CHECK:         %[[BODY:.*]] = llvm.mlir.addressof @rows.parallel.0 : !llvm.ptr
 // CHECK-NEXT:    %[[WORK:.*]] = llvm.extractvalue %{{.*}}[1]
 // CHECK-NEXT:    %[[WIDTH:.*]] = llvm.mlir.constant(4) : i64
-// CHECK-NEXT:    %{{.*}} = llvm.call @xsparse_parallel_for(%[[BODY]], %[[CTX]], %{{.*}}, %{{.*}}, %[[WORK]], %[[WIDTH]])
+// CHECK-NEXT:    %{{.*}} = llvm.call @xsparse_parallel_for(%[[BODY]], %[[CTX]], %{{.*}}, %{{.*}}, %[[WORK]], %[[WIDTH]], %{{.*}})
 // SEQUENTIAL-LABEL: llvm.func @rows(
 // SEQUENTIAL-NOT: xsparse_parallel_for
 func.func @rows(%pos: memref<?xi32>, %out: memref<?xi32>, %n: index) {
@@ -36,7 +37,7 @@ func.func @rows(%pos: memref<?xi32>, %out: memref<?xi32>, %n: index) {
 // CHECK:         %[[PARTIALS:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(f64)>
 // CHECK:         %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
-// CHECK-NEXT:    %[[RAN:.*]] = llvm.call @xsparse_parallel_for(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %[[ONE]])
+// CHECK-NEXT:    %[[RAN:.*]] = llvm.call @xsparse_parallel_for(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %[[ONE]], %{{.*}})
 // CHECK:       ^bb1(%[[K:.*]]: i64, %[[ACC:.*]]: f64):
 // CHECK-NEXT:    %{{.*}} = llvm.icmp "slt" %[[K]], %[[RAN]] : i64
 // CHECK:         %[[AT:.*]] = llvm.getelementptr %[[PARTIALS]][%[[K]], 0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(f64)>
@@ -55,6 +56,29 @@ func.func @sum(%v: memref<?xf64>, %n: index) -> f64 {
     }
   }
   return %r : f64
+}
+
+// A loop over blocks of rows: its step goes to the runtime (every chunk
+// starts at an iteration), and the positions it reads at the block's first
+// row and at the next block's weigh the iterations.
+// CHECK-LABEL: llvm.func @blocks(
+// CHECK:         %[[STEP:.*]] = llvm.mlir.constant(64) : i64
+// CHECK:         %[[WORK:.*]] = llvm.extractvalue %{{.*}}[1]
+// CHECK-NEXT:    %[[WIDTH:.*]] = llvm.mlir.constant(8) : i64
+// CHECK-NEXT:    %{{.*}} = llvm.call @xsparse_parallel_for(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WORK]], %[[WIDTH]], %[[STEP]])
+func.func @blocks(%pos: memref<?xindex>, %out: memref<?xindex>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%b) = (%c0) to (%n) step (%c64) {
+    %after = arith.addi %b, %c64 : index
+    %end = arith.minsi %after, %n : index
+    %lo = memref.load %pos[%b] : memref<?xindex>
+    %hi = memref.load %pos[%end] : memref<?xindex>
+    %count = arith.subi %hi, %lo : index
+    memref.store %count, %out[%b] : memref<?xindex>
+    scf.reduce
+  }
+  return
 }
 
 // An inner parallel loop runs sequentially inside the outlined body.
@@ -76,12 +100,16 @@ func.func @nested(%m: memref<?x?xf64>, %n: index) {
 
 // The runtime's declaration and the outlined bodies follow the functions;
 // a body is never inlined into the runtime's call on the calling thread.
-// CHECK:       llvm.func @xsparse_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, i64) -> i64
+// CHECK:       llvm.func @xsparse_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64) -> i64
 // CHECK:       llvm.func internal @rows.parallel.0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) attributes {no_inline}
 // CHECK:       llvm.func internal @sum.parallel.1(%{{.*}}: !llvm.ptr, %[[LO:.*]]: i64, %[[HI:.*]]: i64, %[[CHUNK:.*]]: i64)
 // CHECK:         llvm.icmp "slt" %[[LO]], %[[HI]] : i64
 // A chunk's float fold may be regrouped (vectorized); the caller's is not.
 // CHECK:         llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f64
 // CHECK:         llvm.getelementptr %{{.*}}[%[[CHUNK]], 0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(f64)>
-// CHECK:       llvm.func internal @nested.parallel.2(
+// CHECK:       llvm.func internal @blocks.parallel.2(%{{.*}}: !llvm.ptr, %[[LO:.*]]: i64, %[[HI:.*]]: i64, %{{.*}}: i64)
+// CHECK:         %[[STEP:.*]] = llvm.mlir.constant(64) : i64
+// CHECK:       ^bb1(%[[B:.*]]: i64):
+// CHECK:         llvm.add %[[B]], %[[STEP]] : i64
+// CHECK:       llvm.func internal @nested.parallel.3(
 // CHECK-NOT:     llvm.call @xsparse_parallel_for
