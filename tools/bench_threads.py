@@ -21,14 +21,16 @@ result is checked against scipy first. numpy's BLAS is pinned to one thread.
   scipy's `A @ A` is (32-bit indices, each row in the order its entries were
   found); count and fill phases in parallel;
 - `spgemm_sorted`: the same product by a kernel whose CSR output has sorted
-  rows (MLIR's `#CSR`; each row sorted after it is computed).
-MLIR 22 keeps SpGEMM's row loop sequential under every strategy: its column
-and torch's are left out for both.
+  rows (MLIR's `#CSR`; each row sorted after it is computed);
+- `add`: `C = A + B` into a new CSR matrix with 32-bit indices, as scipy's
+  `A + B` makes it (count and fill phases in parallel).
+MLIR 22 keeps the row loops of sparse outputs sequential under every
+strategy: its column and torch's are left out for SpGEMM and add.
 
 Rows are `uniform` (nonzeros spread evenly) or `power-law` (Pareto row
 lengths: a few very long rows), which the runtime balances by stored entries.
 
-    python tools/bench_threads.py            # SpMV, sum 400k/4M; SpMM 100k/1M; SDDMM 20k/400k; SpGEMM 20k/200k
+    python tools/bench_threads.py            # SpMV, sum, add 400k/4M; SpMM 100k/1M; SDDMM 20k/400k; SpGEMM 20k/200k
     python tools/bench_threads.py --small    # sizes / 20
     python tools/bench_threads.py --threads 1,2,4,8,16   # a scaling curve on a larger machine
 """
@@ -122,6 +124,27 @@ func.func @sddmm(%S: tensor<?x?xf64, #CSR>, %L: tensor<?x?xf64>, %R: tensor<?x?x
   return %0 : tensor<?x?xf64>
 }
 """,
+    "add": CSR.replace("compressed) }>", "compressed), posWidth = 32, crdWidth = 32 }>")
+    + """
+func.func @add(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %A, %c0 : tensor<?x?xf64, #CSR>
+  %n = tensor.dim %A, %c1 : tensor<?x?xf64, #CSR>
+  %C = tensor.empty(%m, %n) : tensor<?x?xf64, #CSR>
+  %0 = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>,
+                       affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%A, %B : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>)
+      outs(%C : tensor<?x?xf64, #CSR>) {
+  ^bb0(%a: f64, %b: f64, %c: f64):
+    %s = arith.addf %a, %b : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #CSR>
+  return %0 : tensor<?x?xf64, #CSR>
+}
+""",
     "spgemm_sorted": CSR
     + """
 func.func @spgemm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
@@ -194,6 +217,10 @@ def cases(kernel: str, scale: int, dist: str) -> Case:
             return Case(lambda: a.sum(), call(args), a.sum(), args)
         args = [a, rng.random(a.shape[1]), np.zeros(a.shape[0])]
         return Case(lambda: a @ args[1], call(args), a @ args[1], args)
+    if kernel == "add":
+        a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
+        b = random_csr(400_000 // scale, 4_000_000 // scale, dist, 1)
+        return Case(lambda: a + b, lambda _: compiled(a, b), a + b, [a, b, None])
     if kernel.startswith("spgemm"):
         a = random_csr(20_000 // scale, 200_000 // scale, dist, 0)
         product = a @ a
@@ -224,7 +251,7 @@ def mlir_call(kernel: str, case: Case) -> Call | None:
     are installed; None elsewhere."""
     if not bench_mlir.mlir_available() or bench_mlir.openmp_runtime() is None:
         return None
-    if kernel.startswith("spgemm"):
+    if kernel.startswith("spgemm") or kernel == "add":
         return None
     source = KERNELS[kernel].replace(
         "compressed) }>", "compressed), posWidth = 32, crdWidth = 32 }>"
@@ -256,7 +283,7 @@ def torch_call(
         import torch
     except ImportError:
         return None
-    if kernel.startswith("spgemm"):  # its result, dense for the check, would not fit
+    if kernel.startswith("spgemm") or kernel == "add":  # sparse results
         return None
     a = case.arguments[0]
     with warnings.catch_warnings():  # ("CSR support is in beta state")
