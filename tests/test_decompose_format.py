@@ -274,6 +274,25 @@ def test_chosen_rule_on_power_law_uses_buckets() -> None:
     assert "ELL pays" in reason
 
 
+def test_chosen_buckets_serve_matrices_and_csr_serves_vectors() -> None:
+    """A rule chosen for ELL buckets serves `A @ B`; `A @ x` reads the whole
+    matrix in CSR (each bucket row would write y at a scattered row); an
+    explicit rule serves both."""
+    a = power_law(2000, 500, 3)
+    d = composable.decompose(a)
+    assert d.rule.widths and d.vector_parts is not None
+    assert [p.kind for p in d.vector_parts] == ["csr"]
+    assert d.vector_parts[0].nnz == a.nnz
+    assert "for a vector b (SpMV): the whole matrix in CSR" in d.describe()
+    rng = np.random.default_rng(4)
+    x, b = rng.standard_normal(a.shape[1]), rng.standard_normal((a.shape[1], 5))
+    np.testing.assert_allclose(d @ x, a @ x, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(d @ b, a @ b, rtol=1e-10, atol=1e-10)
+    explicit = composable.decompose(a, d.rule)
+    assert explicit.vector_parts is None
+    np.testing.assert_allclose(explicit @ x, a @ x, rtol=1e-10, atol=1e-10)
+
+
 def test_bad_rule_is_a_located_error() -> None:
     with pytest.raises(XSparseError, match="widths=.*positive and increasing"):
         composable.decompose_source(

@@ -169,7 +169,7 @@ def compare(
     d = composable.decompose(a, rule)
     first = time.perf_counter() - start
     start = time.perf_counter()
-    d = composable.decompose(a, d.rule)
+    d = composable.decompose(a, rule)
     prep = time.perf_counter() - start
     print(f"{name}: {a.shape[0]} x {a.shape[1]}, nnz={a.nnz}")
     print("  " + d.describe().replace("\n", "\n  "))

@@ -136,6 +136,9 @@ class Decomposed:
     rule: Rule
     parts: tuple[Part, ...]
     reason: str = ""
+    vector_parts: tuple[Part, ...] | None = None
+    """What `A @ x` reads for a vector x where it is not `parts`: the whole
+    matrix in CSR when the rule was chosen for buckets (`decompose`)."""
 
     @property
     def nnz(self) -> int:
@@ -167,6 +170,8 @@ class Decomposed:
                 f"stored={p.stored}, padding {p.padding_ratio:.2f}x"
             )
         lines.append(f"  padding overall {self.padding_ratio:.3f}x")
+        if self.vector_parts is not None:
+            lines.append(f"  for a vector b (SpMV): {_VECTOR_REASON}")
         return "\n".join(lines)
 
     def matmul(self, b: npt.ArrayLike, out: AnyArray | None = None) -> AnyArray:
@@ -181,8 +186,14 @@ class Decomposed:
             raise ValueError(f"out must be {result_shape} of {self.dtype}")
         else:
             out[...] = 0
-        kernel = product_kernel(element_name(self.dtype), dense.ndim == 2, self.rule)
-        kernel(*self.arguments(), dense, out)
+        rule, parts = self.rule, self.parts
+        if dense.ndim == 1 and self.vector_parts is not None:
+            rule, parts = Rule(), self.vector_parts
+        kernel = product_kernel(element_name(self.dtype), dense.ndim == 2, rule)
+        arguments = tuple(a for p in parts for a in p.arrays)
+        # `out` was zeroed here: nothing of the caller's to keep if a range
+        # check inside the kernel fails (no copy of it first).
+        kernel(*arguments, dense, out, scratch_outputs=True)
         return out
 
     def __matmul__(self, other: npt.ArrayLike) -> AnyArray:
@@ -375,11 +386,23 @@ def csr_part(csr: Matrix) -> Part:
     return Part("csr", "csr", (csr.shape[0] + 1, csr.nnz), csr.nnz, csr.nnz, (csr,))
 
 
+_VECTOR_REASON = (
+    "the whole matrix in CSR: a bucket's rows are out of order, each writing y "
+    "at a scattered row, which SpMM's columns amortize and SpMV cannot (power-law "
+    "1M x 1M / 10M: buckets 1.2x (1 thread) / 1.3x (2) CSR's time)"
+)
+"""Why a rule chosen for buckets leaves SpMV to the CSR kernel."""
+
+
 def decompose(a: Any, rule: Rule | None = None) -> Decomposed:
     """`a` (scipy sparse or `SparseTensor`, f32 or f64) split into parts by
-    `rule`, or by the rule `choose_rule` picks when None."""
+    `rule`, or by the rule `choose_rule` picks when None. A rule chosen for
+    ELL buckets serves `A @ B` for matrices B; `A @ x` for a vector x reads
+    the matrix in CSR (`_VECTOR_REASON`; kept beside the parts, shared with
+    `a` where `a` is already canonical CSR with 32-bit indices)."""
     csr = as_csr(a)
     reason = ""
+    chosen = rule is None
     if rule is None:
         rule, reason = choose_rule(csr)
     parts: list[Part] = []
@@ -408,7 +431,10 @@ def decompose(a: Any, rule: Rule | None = None) -> Decomposed:
         parts += hyb_parts(rest, rule)
     else:
         parts.append(csr_part(rest))
-    return Decomposed(csr.shape, np.dtype(csr.dtype), rule, tuple(parts), reason)
+    vector_parts = (csr_part(csr),) if chosen and rule.widths else None
+    return Decomposed(
+        csr.shape, np.dtype(csr.dtype), rule, tuple(parts), reason, vector_parts
+    )
 
 
 def choose_rule(csr: Matrix) -> tuple[Rule, str]:
