@@ -155,7 +155,7 @@ class Decomposed:
 
     def arguments(self) -> tuple[Any, ...]:
         """The kernel's arguments standing for A, in the pass's order."""
-        return tuple(a for p in self.parts for a in p.arrays)
+        return _arguments(self.parts)
 
     def describe(self) -> str:
         lines = [
@@ -190,14 +190,18 @@ class Decomposed:
         if dense.ndim == 1 and self.vector_parts is not None:
             rule, parts = Rule(), self.vector_parts
         kernel = product_kernel(element_name(self.dtype), dense.ndim == 2, rule)
-        arguments = tuple(a for p in parts for a in p.arrays)
         # `out` was zeroed here: nothing of the caller's to keep if a range
         # check inside the kernel fails (no copy of it first).
-        kernel(*arguments, dense, out, scratch_outputs=True)
+        kernel(*_arguments(parts), dense, out, scratch_outputs=True)
         return out
 
     def __matmul__(self, other: npt.ArrayLike) -> AnyArray:
         return self.matmul(other)
+
+
+def _arguments(parts: tuple[Part, ...]) -> tuple[Any, ...]:
+    """A product kernel's arguments standing for the parts, in order."""
+    return tuple(a for p in parts for a in p.arrays)
 
 
 _ELEMENTS = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}

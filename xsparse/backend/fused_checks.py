@@ -81,6 +81,7 @@ from xsparse.dialects import xdsl_ext
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.transforms.codegen_utils.emitter import SCRATCH, Emitter
+from xsparse.transforms.convert_to_llvm.threads import defined_inside, is_plus_step
 
 COORDINATE_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 """The ops that read a coordinates buffer in a kernel, scalar or vector."""
@@ -423,27 +424,12 @@ def _rows_of(
     if not (
         last_load.memref is positions
         and first_load.indices[0] is row
-        and _is_next(last_load.indices[0], row)
+        and is_plus_step(last_load.indices[0], row, 1)
         and [type(c) for c in first_casts] == [type(c) for c in last_casts]
-        and not _defined_in(positions, rows)
+        and not defined_inside(positions, rows)
     ):
         return None
     return rows, first_load, first_casts
-
-
-def _is_next(value: SSAValue, row: SSAValue) -> bool:
-    """Whether `value` is `row + 1`."""
-    add = value.owner
-    return isinstance(add, arith.AddiOp) and any(
-        a is row and constant_int(b) == 1
-        for a, b in ((add.lhs, add.rhs), (add.rhs, add.lhs))
-    )
-
-
-def _defined_in(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner
-    where = owner.parent_op() if isinstance(owner, Block) else owner
-    return where is not None and op.is_ancestor(where)
 
 
 def _read_at(

@@ -81,7 +81,8 @@ MAX_CHUNKS = 256
 loop with reductions have room for that many)."""
 
 
-def _defined_inside(value: SSAValue, op: Operation) -> bool:
+def defined_inside(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is defined in `op`'s regions (or is its result)."""
     owner = value.owner
     parent = owner.parent_op() if isinstance(owner, Block) else owner
     return parent is not None and op.is_ancestor(parent)
@@ -92,7 +93,7 @@ def _live_ins(op: scf.ParallelOp) -> list[SSAValue]:
     seen: dict[SSAValue, None] = {}
     for inner in op.body.walk():
         for operand in inner.operands:
-            if operand not in seen and not _defined_inside(operand, op):
+            if operand not in seen and not defined_inside(operand, op):
                 seen[operand] = None
     return list(seen)
 
@@ -101,14 +102,18 @@ def _is_constant(value: SSAValue) -> bool:
     return isinstance(value.owner, arith.ConstantOp | llvm.ConstantOp)
 
 
-def _same(a: SSAValue, b: SSAValue) -> bool:
-    """The same value, or constants of the same value."""
+def _same(a: SSAValue, b: SSAValue | int) -> bool:
+    """The same value, or constants of the same value (`b` an int: a
+    constant of that value)."""
+    if isinstance(b, int):
+        return constant_int(a) == b
     return a is b or (
         constant_int(a) is not None and constant_int(a) == constant_int(b)
     )
 
 
-def _is_plus_step(value: SSAValue, iv: SSAValue, step: SSAValue) -> bool:
+def is_plus_step(value: SSAValue, iv: SSAValue, step: SSAValue | int) -> bool:
+    """Whether `value` is `iv + step`."""
     add = value.owner
     return isinstance(add, arith.AddiOp) and any(
         a is iv and _same(b, step) for a, b in ((add.lhs, add.rhs), (add.rhs, add.lhs))
@@ -118,11 +123,11 @@ def _is_plus_step(value: SSAValue, iv: SSAValue, step: SSAValue) -> bool:
 def _is_next_iteration(value: SSAValue, op: scf.ParallelOp) -> bool:
     """`iv + step`, or `min(iv + step, ub)`: the start of the next iteration."""
     iv, step, upper = op.body.block.args[0], op.step[0], op.upperBound[0]
-    if _is_plus_step(value, iv, step):
+    if is_plus_step(value, iv, step):
         return True
     least = value.owner
     return isinstance(least, arith.MinSIOp | arith.MinUIOp) and any(
-        _is_plus_step(a, iv, step) and b is upper
+        is_plus_step(a, iv, step) and b is upper
         for a, b in ((least.lhs, least.rhs), (least.rhs, least.lhs))
     )
 
@@ -144,7 +149,7 @@ def work_positions(op: scf.ParallelOp) -> SSAValue | None:
             and len(t.get_shape()) == 1
             and isinstance(t.element_type, IntegerType | IndexType)
             and has_identity_layout(t)
-            and not _defined_inside(inner.memref, op)
+            and not defined_inside(inner.memref, op)
         ):
             continue
         index = inner.indices[0]
