@@ -1,11 +1,16 @@
 """Checks over a whole run: the share of generated kernels that xsparse
 refuses (`test_generated_kernels.py`), measured over every seed of the run,
 also when pytest-xdist spreads the seeds over several workers (each test
-reports its verdict as a user property; the controller collects them)."""
+reports its verdict as a user property; the controller collects them);
+and the fixtures that several test files share."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+from xsparse.backend import threads
 
 VERDICT_PROPERTY = "generated_verdict"
 MAX_REFUSED = 0.45
@@ -40,3 +45,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 red=True,
             )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def every_loop_on_threads() -> Iterator[None]:
+    """Grain 0: every loop of two or more iterations goes to the pool."""
+    saved = threads.get_num_threads(), threads.get_grain()
+    threads.set_grain(0)
+    yield
+    threads.set_num_threads(saved[0])
+    threads.set_grain(saved[1])

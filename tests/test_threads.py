@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -42,16 +41,6 @@ func.func @sum(%v: memref<?xf64>, %n: index) -> f64 {
   return %r : f64
 }
 """
-
-
-@pytest.fixture
-def every_loop_on_threads() -> Iterator[None]:
-    """Grain 0: every loop of two or more iterations goes to the pool."""
-    saved = threads.get_num_threads(), threads.get_grain()
-    threads.set_grain(0)
-    yield
-    threads.set_num_threads(saved[0])
-    threads.set_grain(saved[1])
 
 
 def _matrix(rows: int, cols: int, kind: str, seed: int) -> sp.csr_array:

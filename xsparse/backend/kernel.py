@@ -768,7 +768,7 @@ def _convert(
         + f"  return %0 : {target_type}\n}}\n"
     )
     try:
-        converter = compile(text, "convert", parallelization_strategy="none")
+        converter = compile(text, "convert")  # conversions on threads where they can
     except XSparseError:  # a conversion codegen lacks (batch levels): in Python
         if isinstance(source, SparseTensor):
             coords, values = source.to_coo()

@@ -61,6 +61,8 @@ def sparsifier_passes(
 
     With `vl > 1`, `sparse-vectorization` runs before codegen (as in MLIR's
     pipeline), then xsparse's `sparse-vector-peel` (unmasked main loops).
+    With a parallelization strategy, conversions with a parallel form run on
+    threads too (`sparse-tensor-codegen{parallel-conversions=true}`).
     """
     passes: list[ModulePass] = [
         GeneralizeNamedTensorOpsPass(),
@@ -80,7 +82,8 @@ def sparsifier_passes(
             SparseVectorizationPass(vl, enable_vla_vectorization, enable_simd_index32),
             SparseVectorPeelPass(),
         ]
-    return [*passes, SparseTensorCodegenPass()]
+    parallel = parallelization_strategy != "none"
+    return [*passes, SparseTensorCodegenPass(parallel_conversions=parallel)]
 
 
 @dataclass(frozen=True)

@@ -161,6 +161,16 @@ class Emitter(OpEmitter):
         self.op(loop)
         return list(loop.results)
 
+    def parallel_for(
+        self, lb: SSAValue, ub: SSAValue, body: Callable[[Emitter, SSAValue], None]
+    ) -> None:
+        """`scf.parallel` from lb to ub without reductions: iterations that
+        write distinct places, which may run on threads."""
+        block = Block(arg_types=[INDEX])
+        body(self.inside(block), block.args[0])
+        block.add_op(scf.ReduceOp())
+        self.op(scf.ParallelOp([lb], [ub], [self.index(1)], Region(block)))
+
     def for_each(
         self,
         lb: SSAValue,

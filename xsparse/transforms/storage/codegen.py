@@ -75,7 +75,7 @@ from xsparse.dialects.xdsl_ext import DeallocTensorOp
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
-from xsparse.transforms.storage.conversion import CONVERSION_PATTERNS
+from xsparse.transforms.storage.conversion import conversion_patterns
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
@@ -696,9 +696,16 @@ def _erase_dead(module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class SparseTensorCodegenPass(ModulePass):
-    """MLIR's `sparse-tensor-codegen`, with the bufferization the sparsifier needs."""
+    """MLIR's `sparse-tensor-codegen`, with the bufferization the sparsifier needs.
+
+    `parallel-conversions` (xsparse's; off by default, as MLIR converts
+    sequentially) builds the conversions that have a parallel form
+    (`storage.parallel_conversion`) with `scf.parallel` loops; the sparsifier
+    sets it with a `parallelization-strategy`."""
 
     name = "sparse-tensor-codegen"
+
+    parallel_conversions: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
@@ -724,7 +731,7 @@ class SparseTensorCodegenPass(ModulePass):
                         LowerDenseConstant(),
                         RefuseBatchConversion(),
                         ConvertConstantToSparse(),
-                        *CONVERSION_PATTERNS,
+                        *conversion_patterns(self.parallel_conversions),
                         ConvertDenseToSparse(),
                         ForwardSparseCast(),
                         CopySparseToSparse(),

@@ -70,22 +70,19 @@ every algorithm), as MLIR's `sparse-buffer-rewrite` lowers it to loops.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    IndexType,
     IntegerType,
     MemRefType,
     TensorType,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -99,65 +96,44 @@ from xsparse.dialects.sparse_tensor.levels import (
 )
 from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReorderCOOOp
 from xsparse.dialects.sparse_tensor.ops_insertion import SortOp
-from xsparse.dialects.sparse_tensor.ops_storage import ToCoordinatesOp, ToValuesOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
-from xsparse.dialects.type_guards import is_integer_type, is_memref_type, is_tensor_type
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import (
-    dim_sizes,
     level_extent,
-    level_sizes,
-    walk_stored,
 )
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.storage.conversion_entries import (
+    DenseSource,
+    Entry,
+    EntryBody,
+    Sink,
+    Source,
+    SparseSource,
+    StorageSink,
+    as_index,
+    cast_element,
+)
 from xsparse.transforms.storage.level_buffers import (
     Entries,
     alloc_large,
     buffer_of,
     copy_buffer,
     dense_constant_of,
-    is_nonzero,
-    level_space_nest,
     storage_from_entries,
     storage_of,
     storage_value,
 )
+from xsparse.transforms.storage.parallel_conversion import convert_on_threads
 from xsparse.transforms.storage.sort import sort_coordinates
 
 I1 = IntegerType(1)
 
 
 # -- scalars -------------------------------------------------------------------
-
-
-def cast_element(e: Emitter, v: SSAValue, to: Attribute) -> SSAValue:
-    """`v` as element type `to`, as MLIR's `genCast` converts: integers are
-    signed, floats extended or truncated."""
-    src = v.type
-    if src == to:
-        return v
-    if isinstance(src, IndexType) or isinstance(to, IndexType):
-        return e.value(arith.IndexCastOp(v, to))
-    if isinstance(to, AnyFloat):
-        if isinstance(src, AnyFloat):
-            wider = src.bitwidth < to.bitwidth
-            return e.value(arith.ExtFOp(v, to) if wider else arith.TruncFOp(v, to))
-        return e.value(arith.SIToFPOp(v, to))
-    assert is_integer_type(to)
-    if isinstance(src, AnyFloat):
-        return e.value(arith.FPToSIOp(v, to))
-    assert is_integer_type(src)
-    if src.width.data < to.width.data:
-        return e.value(arith.ExtSIOp(v, to))
-    return e.value(arith.TruncIOp(v, to))
-
-
-def _as_index(e: Emitter, flag: SSAValue) -> SSAValue:
-    """An i1 as the index 0 or 1."""
-    return e.value(arith.IndexCastOp(e.value(arith.ExtUIOp(flag, i64)), INDEX))
 
 
 def _index_buffer(e: Emitter, size: SSAValue) -> SSAValue:
@@ -201,36 +177,6 @@ def _free(e: Emitter, *buffers: SSAValue) -> None:
 # -- entries -------------------------------------------------------------------
 
 
-@dataclass
-class _Entry:
-    """One entry met by a loop over entries: its coordinates in the target's
-    level space and its value, emitted on first use in the loop body."""
-
-    emitter: Emitter
-    coordinate_of: Callable[[Emitter, int], SSAValue]
-    value_of: Callable[[Emitter], SSAValue]
-    index: SSAValue | None
-    """Its rank in the loop's order, where the loop knows it."""
-    _seen: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
-
-    def coordinate(self, level: int) -> SSAValue:
-        if level not in self._seen:
-            self._seen[level] = self.coordinate_of(self.emitter, level)
-        return self._seen[level]
-
-    def value(self) -> SSAValue:
-        if -1 not in self._seen:
-            self._seen[-1] = self.value_of(self.emitter)
-        return self._seen[-1]
-
-
-EntryBody = Callable[[Emitter, _Entry, list[SSAValue]], list[SSAValue]]
-"""`body(emitter, entry, carried)` returns the carried values for the next entry."""
-PresentBody = Callable[[Emitter, _Entry, SSAValue, list[SSAValue]], list[SSAValue]]
-"""`body(emitter, entry, present, carried)`: as an EntryBody, for an entry
-that is there if the i1 `present` holds."""
-
-
 def _walk_table(
     e: Emitter, table: Entries, inits: Sequence[SSAValue], body: EntryBody
 ) -> list[SSAValue]:
@@ -242,7 +188,7 @@ def _walk_table(
         def coordinate(c: Emitter, level: int) -> SSAValue:
             return c.load(table.coords, [c.add(base, c.index(level))])
 
-        entry = _Entry(b, coordinate, lambda c: c.load(table.values, [k]), k)
+        entry = Entry(b, coordinate, lambda c: c.load(table.values, [k]), k)
         return body(b, entry, carried)
 
     return e.loop(e.index(0), table.nnz, inits, visit)
@@ -256,260 +202,19 @@ def _new_table(
     return Entries(nnz, coords, values, rank)
 
 
-class _Source(ABC):
-    """Where the entries of a conversion come from, in the source's storage
-    order, with coordinates in the target's level space."""
-
-    keys: list[AffineExpr]
-    """Each target level's coordinate as an expression of the source's level
-    coordinates."""
-    target_element: Attribute
-    sorted_levels: int
-    """The entries come sorted lexicographically by this many leading source
-    levels."""
-    may_repeat: bool
-    """Whether two entries may have equal coordinates."""
-    indexed: bool
-    """Whether the walk knows each entry's rank (else a pass counts)."""
-    has_places: bool = False
-    """Whether `walk_all` walks the places that may hold entries."""
-
-    @abstractmethod
-    def dims(self, e: Emitter) -> list[SSAValue]:
-        """The dimension sizes."""
-
-    @abstractmethod
-    def size(self, e: Emitter) -> SSAValue | None:
-        """The number of entries, where the storage says it."""
-
-    @abstractmethod
-    def walk(
-        self, e: Emitter, inits: Sequence[SSAValue], body: EntryBody
-    ) -> list[SSAValue]:
-        """A loop nest over the entries in storage order."""
-
-    def walk_keys(
-        self, e: Emitter, levels: Sequence[int], size: SSAValue, body: EntryBody
-    ) -> list[SSAValue] | None:
-        """A cheaper loop over the `size` entries for bodies that read only the
-        target coordinates of `levels` (no value, no rank), if there is one."""
-        return None
-
-    def walk_all(
-        self, e: Emitter, inits: Sequence[SSAValue], body: PresentBody
-    ) -> list[SSAValue]:
-        """A loop over every place that may hold an entry, where the body is
-        told whether one is there (so that it can do without a branch); for
-        sources that `has_places`."""
-        raise NotImplementedError
-
-    def count(self, e: Emitter) -> SSAValue:
-        """The number of entries, by a pass."""
-
-        def step(b: Emitter, entry: _Entry, n: list[SSAValue]) -> list[SSAValue]:
-            return [b.add(n[0], b.index(1))]
-
-        return self.walk(e, [e.index(0)], step)[0]
-
-    def _entry(
-        self,
-        b: Emitter,
-        coords: Sequence[SSAValue],
-        value: Callable[[Emitter], SSAValue],
-        index: SSAValue | None,
-    ) -> _Entry:
-        keys = self.keys
-
-        def coordinate(c: Emitter, level: int) -> SSAValue:
-            return c.affine(keys[level], coords)
-
-        def cast_value(c: Emitter) -> SSAValue:
-            return cast_element(c, value(c), self.target_element)
-
-        return _Entry(b, coordinate, cast_value, index)
-
-
-def _target_keys(target: Encoding, lvl_to_dim: AffineMap) -> list[AffineExpr]:
-    return list(target.dim_to_lvl.compose(lvl_to_dim).results)
-
-
-class _SparseSource(_Source):
-    """The stored entries of a sparse tensor value."""
-
-    def __init__(
-        self,
-        tensor: SSAValue,
-        stt: SparseTensorType,
-        target: Encoding,
-        target_element: Attribute,
-    ) -> None:
-        enc = sparse_encoding(tensor.type)
-        assert enc is not None
-        self.tensor, self.stt = tensor, stt
-        self.keys = _target_keys(target, enc.lvl_to_dim)
-        self.target_element = target_element
-        types = enc.lvl_types
-        ordered = [lt.is_ordered for lt in types]
-        self.sorted_levels = ordered.index(False) if False in ordered else len(types)
-        # Coordinate tuples repeat only under a nonunique last level: a COO
-        # of `compressed(nonunique), singleton` promises distinct tuples.
-        self.may_repeat = bool(types) and not types[-1].is_unique
-        self.loose = any(not lt.format.is_compact for lt in types)
-        # Without loose levels, the value positions are 0, 1, ... in storage order.
-        self.indexed = not self.loose
-
-    def dims(self, e: Emitter) -> list[SSAValue]:
-        return dim_sizes(
-            e, self.tensor, self.stt, level_sizes(e, self.tensor, self.stt)
-        )
-
-    def size(self, e: Emitter) -> SSAValue | None:
-        if self.loose:
-            return None
-        return e.dim(e.value(ToValuesOp(self.tensor)))
-
-    def walk(
-        self, e: Emitter, inits: Sequence[SSAValue], body: EntryBody
-    ) -> list[SSAValue]:
-        values = e.value(ToValuesOp(self.tensor))
-
-        def visit(
-            b: Emitter, coords: list[SSAValue], p: SSAValue, carried: list[SSAValue]
-        ) -> list[SSAValue]:
-            entry = self._entry(
-                b, coords, lambda c: c.load(values, [p]), p if self.indexed else None
-            )
-            return body(b, entry, carried)
-
-        return walk_stored(e, self.tensor, self.stt, inits, visit)
-
-    def walk_keys(
-        self, e: Emitter, levels: Sequence[int], size: SSAValue, body: EntryBody
-    ) -> list[SSAValue] | None:
-        """One loop over a coordinates buffer with an entry per position, when
-        the keys of `levels` read only the coordinate of that source level."""
-        used = {
-            x.position
-            for level in levels
-            for x in self.keys[level].dfs()
-            if isinstance(x, AffineDimExpr)
-        }
-        types = self.stt.lvl_types
-        if self.loose or len(used) != 1:
-            return None
-        (source_level,) = used
-        if not types[source_level].format.has_coordinates or not all(
-            lt.format.is_branchless for lt in types[source_level + 1 :]
-        ):
-            return None
-        crd = e.value(ToCoordinatesOp(self.tensor, source_level))
-
-        def no_value(_: Emitter) -> SSAValue:
-            raise AssertionError("walk_keys bodies read no value")
-
-        def visit(b: Emitter, p: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            c = b.to_index(b.load(crd, [p]))
-            coords = [c] * len(types)  # only `source_level` is read
-            return body(b, self._entry(b, coords, no_value, None), carried)
-
-        return e.loop(e.index(0), size, [], visit)
-
-
-class _DenseSource(_Source):
-    """The nonzeros of a dense buffer, in row-major order."""
-
-    def __init__(
-        self, buffer: SSAValue, target: Encoding, target_element: Attribute
-    ) -> None:
-        t = buffer.type
-        assert is_memref_type(t)
-        self.buffer = buffer
-        self.keys = list(target.dim_to_lvl.results)
-        self.target_element = target_element
-        self.sorted_levels = t.get_num_dims()
-        self.may_repeat = False
-        self.indexed = False
-        self.has_places = True
-
-    def dims(self, e: Emitter) -> list[SSAValue]:
-        return e.sizes(self.buffer)
-
-    def size(self, e: Emitter) -> SSAValue | None:
-        return None
-
-    def walk(
-        self, e: Emitter, inits: Sequence[SSAValue], body: EntryBody
-    ) -> list[SSAValue]:
-        """Every element, the body under `scf.if` its value is nonzero."""
-
-        def guarded(
-            b: Emitter, entry: _Entry, present: SSAValue, carried: list[SSAValue]
-        ) -> list[SSAValue]:
-            return b.branch(
-                present, lambda c: body(c, entry, carried), lambda _: carried
-            )
-
-        return self.walk_all(e, inits, guarded)
-
-    def walk_all(
-        self, e: Emitter, inits: Sequence[SSAValue], body: PresentBody
-    ) -> list[SSAValue]:
-        def visit(
-            b: Emitter, coords: list[SSAValue], carried: list[SSAValue]
-        ) -> list[SSAValue]:
-            v = b.load(self.buffer, coords)
-            entry = self._entry(b, coords, lambda _: v, None)
-            return body(b, entry, is_nonzero(b, v), carried)
-
-        return level_space_nest(e, self.dims(e), inits, visit)
-
-    def count(self, e: Emitter) -> SSAValue:
-        """Branch-free: the count grows by each element's `!= 0`."""
-
-        def step(
-            b: Emitter, entry: _Entry, present: SSAValue, n: list[SSAValue]
-        ) -> list[SSAValue]:
-            return [b.add(n[0], _as_index(b, present))]
-
-        return self.walk_all(e, [e.index(0)], step)[0]
-
-
 # -- where entries go ------------------------------------------------------------
 
 
-class _Sink(ABC):
-    """Where a pass writes each entry."""
-
-    @abstractmethod
-    def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None: ...
-
-
 @dataclass
-class _TableSink(_Sink):
+class _TableSink(Sink):
     table: Entries
 
-    def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None:
+    def put(self, b: Emitter, at: SSAValue, entry: Entry) -> None:
         base = b.mul(at, b.index(self.table.rank))
         for level in range(self.table.rank):
             where = b.add(base, b.index(level))
             b.store(entry.coordinate(level), self.table.coords, [where])
         b.store(entry.value(), self.table.values, [at])
-
-
-@dataclass
-class _StorageSink(_Sink):
-    """The target's coordinates buffers of the levels with one coordinate per
-    entry, and its values."""
-
-    coordinates: dict[int, SSAValue]
-    values: SSAValue
-
-    def put(self, b: Emitter, at: SSAValue, entry: _Entry) -> None:
-        for level, crd in self.coordinates.items():
-            t = crd.type
-            assert is_memref_type(t)
-            b.store(b.from_index(entry.coordinate(level), t.element_type), crd, [at])
-        b.store(entry.value(), self.values, [at])
 
 
 Walk = Callable[[Emitter, Sequence[SSAValue], EntryBody], list[SSAValue]]
@@ -519,7 +224,7 @@ def _scatter(
     e: Emitter,
     walk: Walk,
     indexed: bool,
-    sink: _Sink,
+    sink: Sink,
     cursor: tuple[int, _Histogram] | None,
 ) -> None:
     """One pass over entries into `sink`: at the cursor of the entry's
@@ -528,14 +233,14 @@ def _scatter(
     if cursor is not None:
         level, next_place = cursor
 
-        def sort(b: Emitter, entry: _Entry, carried: list[SSAValue]) -> list[SSAValue]:
+        def sort(b: Emitter, entry: Entry, carried: list[SSAValue]) -> list[SSAValue]:
             sink.put(b, next_place.bump(b, entry.coordinate(level)), entry)
             return carried
 
         walk(e, [], sort)
     elif indexed:
 
-        def copy(b: Emitter, entry: _Entry, carried: list[SSAValue]) -> list[SSAValue]:
+        def copy(b: Emitter, entry: Entry, carried: list[SSAValue]) -> list[SSAValue]:
             assert entry.index is not None
             sink.put(b, entry.index, entry)
             return carried
@@ -543,7 +248,7 @@ def _scatter(
         walk(e, [], copy)
     else:
 
-        def append(b: Emitter, entry: _Entry, n: list[SSAValue]) -> list[SSAValue]:
+        def append(b: Emitter, entry: Entry, n: list[SSAValue]) -> list[SSAValue]:
             sink.put(b, n[0], entry)
             return [b.add(n[0], b.index(1))]
 
@@ -732,7 +437,7 @@ def _build_head(
             c.store(end, positions, [c.add(nodes, c.index(1))])
 
         b.when(used, record)
-        return [b.add(nodes, _as_index(b, used))]
+        return [b.add(nodes, as_index(b, used))]
 
     nodes = _prefix_sum(e, histogram, size, [e.index(0)], nonempty)[1]
     return {
@@ -796,11 +501,15 @@ def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
 
 
 def convert_entries(
-    e: Emitter, source: _Source, tensor_type: TensorType[Attribute]
+    e: Emitter,
+    source: Source,
+    tensor_type: TensorType[Attribute],
+    parallel: bool = False,
 ) -> list[SSAValue]:
     """The storage fields of `tensor_type` holding the entries of `source`:
     counting pass, sort passes, then the target's levels (see the module
-    docstring)."""
+    docstring); by parallel loops where `parallel` and the conversion has a
+    parallel form (`storage.parallel_conversion`)."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
     types = _field_types(tensor_type)
@@ -810,6 +519,10 @@ def convert_entries(
     passes = sort_passes(source.keys, source.sorted_levels)
     direct = direct_layout(enc, source.may_repeat)
     head = direct.head if direct is not None else None
+    if parallel:
+        fields = convert_on_threads(e, source, tensor_type, passes, head)
+        if fields is not None:
+            return fields
     counted: list[int] = sorted({*passes, *([0] if head is not None else [])})
     histograms = _histograms(e, counted, sizes, head, types)
     nnz = _count(e, source, histograms, source.size(e))
@@ -827,14 +540,14 @@ def convert_entries(
     branch_free = not passes and source.has_places
     capacity = e.add(nnz, e.index(1)) if branch_free else nnz
     table: Entries | None = None
-    final: _Sink
+    final: Sink
     if direct is not None:
         coordinates = {
             level: alloc_large(e, types["coordinates", level], capacity)
             for level in direct.entry_levels
         }
         values = alloc_large(e, types["values", -1], capacity)
-        final = _StorageSink(coordinates, values)
+        final = StorageSink(coordinates, values)
         if head is None:
             built["positions", 0] = _pair(e, types["positions", 0], e.index(0), nnz)
     else:
@@ -857,7 +570,7 @@ def convert_entries(
             _free(e, read.coords, read.values)
         if out is not None:
             walk, indexed, read = _table_walk(out), True, out
-    if isinstance(final, _StorageSink):
+    if isinstance(final, StorageSink):
         for level, c in final.coordinates.items():
             built["coordinates", level] = _shrink(e, c, nnz, branch_free)
         built["values", -1] = _shrink(e, final.values, nnz, branch_free)
@@ -873,15 +586,15 @@ def convert_entries(
     return fields
 
 
-def _append_all(e: Emitter, source: _Source, sink: _Sink) -> None:
+def _append_all(e: Emitter, source: Source, sink: Sink) -> None:
     """Write every place of the source at the next free slot of `sink`, which
     moves on past entries only."""
 
     def append(
-        b: Emitter, entry: _Entry, present: SSAValue, n: list[SSAValue]
+        b: Emitter, entry: Entry, present: SSAValue, n: list[SSAValue]
     ) -> list[SSAValue]:
         sink.put(b, n[0], entry)
-        return [b.add(n[0], _as_index(b, present))]
+        return [b.add(n[0], as_index(b, present))]
 
     source.walk_all(e, [e.index(0)], append)
 
@@ -904,7 +617,7 @@ def _table_walk(table: Entries) -> Walk:
 
 def _count(
     e: Emitter,
-    source: _Source,
+    source: Source,
     histograms: dict[int, _Histogram],
     size: SSAValue | None,
 ) -> SSAValue:
@@ -915,7 +628,7 @@ def _count(
         return source.count(e) if size is None else size
     count = size is None
 
-    def body(b: Emitter, entry: _Entry, carried: list[SSAValue]) -> list[SSAValue]:
+    def body(b: Emitter, entry: Entry, carried: list[SSAValue]) -> list[SSAValue]:
         for level, h in histograms.items():
             h.bump(b, entry.coordinate(level))
         return [b.add(carried[0], b.index(1))] if count else carried
@@ -1005,7 +718,7 @@ def merge_sort(e: Emitter, n: SSAValue, data: _Tuples, keys: Sequence[int]) -> N
             both = c.value(arith.AndIOp(left, right))
             from_left = c.branch(both, compare, lambda _: [left])[0]
             data.move(c, c.value(arith.SelectOp(from_left, i, j)), scratch, k)
-            step = _as_index(c, from_left)
+            step = as_index(c, from_left)
             return [c.add(i, step), c.add(j, c.value(arith.SubiOp(c.index(1), step)))]
 
         b.loop(lo, hi, [lo, mid], take)
@@ -1038,6 +751,7 @@ def _convert(
     source: SSAValue,
     dest_type: Attribute,
     rewriter: PatternRewriter,
+    parallel: bool = False,
 ) -> None:
     """Replace `op` by the storage of `source`'s entries in `dest_type`, once
     the source's storage is known."""
@@ -1047,30 +761,38 @@ def _convert(
         return
     assert is_tensor_type(dest_type)
     at = InsertPoint.before(op)
-    entries = _SparseSource(source, stt, enc, dest_type.element_type)
-    fields = convert_entries(Emitter(rewriter, at), entries, dest_type)
+    entries = SparseSource(source, stt, enc, dest_type.element_type)
+    fields = convert_entries(Emitter(rewriter, at), entries, dest_type, parallel)
     rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
+@dataclass
 class ConvertSparseToSparse(RewritePattern):
     """`sparse_tensor.convert` between sparse encodings with other levels ->
     the source's entries counting-sorted into the target's storage order and
-    the target's levels built from them."""
+    the target's levels built from them (by parallel loops where `parallel`
+    and the conversion has a parallel form)."""
+
+    parallel: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
         src, dst = sparse_encoding(op.source.type), sparse_encoding(op.dest.type)
         if src is not None and dst is not None and not _same_levels(src, dst):
-            _convert(op, op.source, op.dest.type, rewriter)
+            _convert(op, op.source, op.dest.type, rewriter, self.parallel)
 
 
+@dataclass
 class ConvertDenseToSparseDirect(RewritePattern):
     """`sparse_tensor.convert` of a dense tensor computed at run time to an
     encoding with a direct layout (CSR, CSC, DCSR, DCSC, COO, sparse vectors)
     -> a sweep of the dense buffer counting the nonzeros (and the histograms
     of the sort passes, none for a row-major target), then sweeps writing each
     nonzero straight into its place (other encodings: `ConvertDenseToSparse`
-    of storage.level_buffers)."""
+    of storage.level_buffers); by parallel loops over the rows where
+    `parallel` and the target is row-major."""
+
+    parallel: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
@@ -1086,10 +808,10 @@ class ConvertDenseToSparseDirect(RewritePattern):
             return  # built at compile time
         assert is_tensor_type(dest_type)
         at = InsertPoint.before(op)
-        dense = _DenseSource(
+        dense = DenseSource(
             buffer_of(source, rewriter, at), enc, dest_type.element_type
         )
-        fields = convert_entries(Emitter(rewriter, at), dense, dest_type)
+        fields = convert_entries(Emitter(rewriter, at), dense, dest_type, self.parallel)
         rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
@@ -1177,11 +899,13 @@ class LowerSort(RewritePattern):
         rewriter.erase(op)
 
 
-CONVERSION_PATTERNS: tuple[RewritePattern, ...] = (
-    ConvertDenseToSparseDirect(),
-    CastSparseStorage(),
-    ConvertSparseToSparse(),
-    LowerReorderCOO(),
-    LowerSort(),
-)
-"""The patterns of this module, for `sparse-tensor-codegen`."""
+def conversion_patterns(parallel: bool = False) -> tuple[RewritePattern, ...]:
+    """The patterns of this module, for `sparse-tensor-codegen`; conversions
+    with a parallel form run on threads where `parallel`."""
+    return (
+        ConvertDenseToSparseDirect(parallel),
+        CastSparseStorage(),
+        ConvertSparseToSparse(parallel),
+        LowerReorderCOO(),
+        LowerSort(),
+    )
