@@ -23,14 +23,17 @@ result is checked against scipy first. numpy's BLAS is pinned to one thread.
 - `spgemm_sorted`: the same product by a kernel whose CSR output has sorted
   rows (MLIR's `#CSR`; each row sorted after it is computed);
 - `add`: `C = A + B` into a new CSR matrix with 32-bit indices, as scipy's
-  `A + B` makes it (count and fill phases in parallel).
-MLIR 22 keeps the row loops of sparse outputs sequential under every
-strategy: its column and torch's are left out for SpGEMM and add.
+  `A + B` makes it (count and fill phases in parallel);
+- `tocsc`: `sparse_tensor.convert` of A (CSR) to CSC with 32-bit indices,
+  scipy's `A.tocsc()` (per-block histograms in parallel).
+MLIR 22 keeps the row loops of sparse outputs and its conversions
+sequential under every strategy: its column and torch's are left out for
+SpGEMM, add and tocsc.
 
 Rows are `uniform` (nonzeros spread evenly) or `power-law` (Pareto row
 lengths: a few very long rows), which the runtime balances by stored entries.
 
-    python tools/bench_threads.py            # SpMV, sum, add 400k/4M; SpMM 100k/1M; SDDMM 20k/400k; SpGEMM 20k/200k
+    python tools/bench_threads.py            # SpMV, sum, add, tocsc 400k/4M; SpMM 100k/1M; SDDMM 20k/400k; SpGEMM 20k/200k
     python tools/bench_threads.py --small    # sizes / 20
     python tools/bench_threads.py --threads 1,2,4,8,16   # a scaling curve on a larger machine
 """
@@ -145,6 +148,14 @@ func.func @add(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tensor<?
   return %0 : tensor<?x?xf64, #CSR>
 }
 """,
+    "tocsc": """
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed), posWidth = 32, crdWidth = 32 }>
+func.func @tocsc(%A: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSC> {
+  %0 = sparse_tensor.convert %A : tensor<?x?xf64, #CSR> to tensor<?x?xf64, #CSC>
+  return %0 : tensor<?x?xf64, #CSC>
+}
+""",
     "spgemm_sorted": CSR
     + """
 func.func @spgemm(%A: tensor<?x?xf64, #CSR>, %B: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #CSR> {
@@ -217,6 +228,9 @@ def cases(kernel: str, scale: int, dist: str) -> Case:
             return Case(lambda: a.sum(), call(args), a.sum(), args)
         args = [a, rng.random(a.shape[1]), np.zeros(a.shape[0])]
         return Case(lambda: a @ args[1], call(args), a @ args[1], args)
+    if kernel == "tocsc":
+        a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
+        return Case(a.tocsc, lambda _: compiled(a), a.tocsc(), [a, None])
     if kernel == "add":
         a = random_csr(400_000 // scale, 4_000_000 // scale, dist, 0)
         b = random_csr(400_000 // scale, 4_000_000 // scale, dist, 1)
@@ -251,7 +265,7 @@ def mlir_call(kernel: str, case: Case) -> Call | None:
     are installed; None elsewhere."""
     if not bench_mlir.mlir_available() or bench_mlir.openmp_runtime() is None:
         return None
-    if kernel.startswith("spgemm") or kernel == "add":
+    if kernel.startswith("spgemm") or kernel in ("add", "tocsc"):
         return None
     source = KERNELS[kernel].replace(
         "compressed) }>", "compressed), posWidth = 32, crdWidth = 32 }>"
@@ -283,7 +297,7 @@ def torch_call(
         import torch
     except ImportError:
         return None
-    if kernel.startswith("spgemm") or kernel == "add":  # sparse results
+    if kernel.startswith("spgemm") or kernel in ("add", "tocsc"):  # sparse results
         return None
     a = case.arguments[0]
     with warnings.catch_warnings():  # ("CSR support is in beta state")
