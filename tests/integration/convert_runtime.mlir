@@ -1,6 +1,8 @@
 // Conversions of tensors computed at run time: the dense result of a kernel
-// converted to CSR (32-bit overheads), CSC, DCSR, COO and BSR, and a BSR
-// tensor converted to DCSR (its explicit zeros stay stored, as in MLIR).
+// converted to CSR (32-bit overheads), CSC, DCSR, COO and BSR, a BSR
+// tensor converted to DCSR (its explicit zeros stay stored, as in MLIR),
+// and the transpositions CSR -> CSC and CSC -> CSR (on threads under a
+// parallelization strategy).
 
 #CSR = #sparse_tensor.encoding<{
   map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32
@@ -51,6 +53,10 @@ module {
     sparse_tensor.print %s5 : tensor<4x6xf64, #BSR>
     %s6 = sparse_tensor.convert %s5 : tensor<4x6xf64, #BSR> to tensor<4x6xf64, #DCSR>
     sparse_tensor.print %s6 : tensor<4x6xf64, #DCSR>
+    %s7 = sparse_tensor.convert %s1 : tensor<4x6xf64, #CSR> to tensor<4x6xf64, #CSC>
+    sparse_tensor.print %s7 : tensor<4x6xf64, #CSC>
+    %s8 = sparse_tensor.convert %s2 : tensor<4x6xf64, #CSC> to tensor<4x6xf64, #CSR>
+    sparse_tensor.print %s8 : tensor<4x6xf64, #CSR>
     return
   }
 }
@@ -106,4 +112,20 @@ module {
 // CHECK-NEXT: pos[1] : ( 0, 4, 8, 14, 20 )
 // CHECK-NEXT: crd[1] : ( 0, 1, 4, 5, 0, 1, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5 )
 // CHECK-NEXT: values : ( 0, 3, 0, 4, 0, 0, 0, 0, 6, 0, 0, 8, 0, 0, 0, 0, 10, 0, 0, 12 )
+// CHECK-NEXT: ----
+// CHECK-NEXT: ---- Sparse Tensor ----
+// CHECK-NEXT: nse = 6
+// CHECK-NEXT: dim = ( 4, 6 )
+// CHECK-NEXT: lvl = ( 6, 4 )
+// CHECK-NEXT: pos[1] : ( 0, 1, 2, 3, 4, 4, 6 )
+// CHECK-NEXT: crd[1] : ( 2, 0, 3, 2, 0, 3 )
+// CHECK-NEXT: values : ( 6, 3, 10, 8, 4, 12 )
+// CHECK-NEXT: ----
+// CHECK-NEXT: ---- Sparse Tensor ----
+// CHECK-NEXT: nse = 6
+// CHECK-NEXT: dim = ( 4, 6 )
+// CHECK-NEXT: lvl = ( 4, 6 )
+// CHECK-NEXT: pos[1] : ( 0, 2, 2, 4, 6 )
+// CHECK-NEXT: crd[1] : ( 1, 5, 0, 3, 2, 5 )
+// CHECK-NEXT: values : ( 3, 4, 6, 8, 10, 12 )
 // CHECK-NEXT: ----
