@@ -116,6 +116,8 @@ from xsparse.transforms.storage.conversion_entries import (
     StorageSink,
     as_index,
     cast_element,
+    field_types,
+    storage_fields_of,
 )
 from xsparse.transforms.storage.level_buffers import (
     Entries,
@@ -328,16 +330,6 @@ def direct_layout(enc: Encoding, may_repeat: bool) -> DirectLayout | None:
 # -- building ----------------------------------------------------------------------
 
 
-def _field_types(
-    tensor_type: TensorType[Attribute],
-) -> dict[tuple[str, int], MemRefType[Attribute]]:
-    types: dict[tuple[str, int], MemRefType[Attribute]] = {}
-    for f in storage_fields(tensor_type):
-        if is_memref_type(f.type):
-            types[f.kind, f.level] = f.type
-    return types
-
-
 PrefixStep = Callable[
     [Emitter, SSAValue, SSAValue, SSAValue, list[SSAValue]], list[SSAValue]
 ]
@@ -512,7 +504,7 @@ def convert_entries(
     parallel form (`storage.parallel_conversion`)."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
-    types = _field_types(tensor_type)
+    types = field_types(tensor_type)
     rank = enc.lvl_rank
     dims = source.dims(e)
     sizes = [level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
@@ -578,7 +570,7 @@ def convert_entries(
         table = Entries(nnz, table.coords, table.values, rank)
     _free(e, *(h.buffer for lvl, h in histograms.items() if lvl or head != "dense"))
     if table is None:
-        return _fields(tensor_type, built, sizes)
+        return storage_fields_of(tensor_type, built, sizes)
     if source.may_repeat and enc.lvl_types[-1].is_unique:
         table = _merge_duplicates(e, table)
     fields = storage_from_entries(e, table, tensor_type, sizes)
@@ -638,17 +630,6 @@ def _count(
             source.walk(e, [], body)
         return size
     return source.walk(e, [e.index(0)], body)[0]
-
-
-def _fields(
-    tensor_type: TensorType[Attribute],
-    built: dict[tuple[str, int], SSAValue],
-    sizes: Sequence[SSAValue],
-) -> list[SSAValue]:
-    return [
-        sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
-        for f in storage_fields(tensor_type)
-    ]
 
 
 # -- sparse_tensor.sort ------------------------------------------------------------

@@ -11,13 +11,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, IndexType, i64
+from xdsl.dialects.builtin import AnyFloat, IndexType, MemRefType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.ops_storage import ToCoordinatesOp, ToValuesOp
-from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type
 from xsparse.transforms.codegen_utils.emitter import Emitter
@@ -326,3 +326,30 @@ class StorageSink(Sink):
             assert is_memref_type(t)
             b.store(b.from_index(entry.coordinate(level), t.element_type), crd, [at])
         b.store(entry.value(), self.values, [at])
+
+
+# -- storage fields -------------------------------------------------------------
+
+
+def field_types(
+    tensor_type: TensorType[Attribute],
+) -> dict[tuple[str, int], MemRefType[Attribute]]:
+    """The types of the memref fields of `tensor_type`'s storage, by (kind, level)."""
+    types: dict[tuple[str, int], MemRefType[Attribute]] = {}
+    for f in storage_fields(tensor_type):
+        if is_memref_type(f.type):
+            types[f.kind, f.level] = f.type
+    return types
+
+
+def storage_fields_of(
+    tensor_type: TensorType[Attribute],
+    built: dict[tuple[str, int], SSAValue],
+    sizes: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """The storage fields of `tensor_type` from its buffers `built` (by kind
+    and level) and its level sizes."""
+    return [
+        sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
+        for f in storage_fields(tensor_type)
+    ]

@@ -49,7 +49,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToPositionsOp,
     ToValuesOp,
 )
-from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
+from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
@@ -64,6 +64,8 @@ from xsparse.transforms.storage.conversion_entries import (
     SparseSource,
     StorageSink,
     as_index,
+    field_types,
+    storage_fields_of,
 )
 from xsparse.transforms.storage.level_buffers import (
     alloc_large,
@@ -114,31 +116,6 @@ def _transposes(source: SparseSource) -> bool:
     )
 
 
-def _buffer_types(
-    tensor_type: TensorType[Attribute],
-) -> dict[str, MemRefType[Attribute]]:
-    """The target's positions and coordinates of level 1 and its values."""
-    found: dict[str, MemRefType[Attribute]] = {}
-    for f in storage_fields(tensor_type):
-        if is_memref_type(f.type):
-            found[f"{f.kind}{f.level if f.kind != 'values' else ''}"] = f.type
-    return found
-
-
-def _fields(
-    tensor_type: TensorType[Attribute],
-    built: dict[str, SSAValue],
-    sizes: Sequence[SSAValue],
-) -> list[SSAValue]:
-    fields: list[SSAValue] = []
-    for f in storage_fields(tensor_type):
-        if f.kind == "level_size":
-            fields.append(sizes[f.level])
-        else:
-            fields.append(built[f"{f.kind}{f.level if f.kind != 'values' else ''}"])
-    return fields
-
-
 def _load_index(e: Emitter, buffer: SSAValue, at: SSAValue) -> SSAValue:
     return e.to_index(e.load(buffer, [at]))
 
@@ -178,11 +155,11 @@ def _dense_by_rows(
     tensor_type: TensorType[Attribute],
     enc: Encoding,
 ) -> list[SSAValue]:
-    types = _buffer_types(tensor_type)
+    types = field_types(tensor_type)
     dims = source.dims(e)
     sizes = [level_extent(e, x, dims) for x in enc.dim_to_lvl.results]
     rows, inner = dims[0], dims[1:]
-    positions = alloc_large(e, types["positions1"], e.add(rows, e.index(1)))
+    positions = alloc_large(e, types["positions", 1], e.add(rows, e.index(1)))
     _store_index(e, e.index(0), positions, e.index(0))
 
     def count(b: Emitter, i: SSAValue) -> None:
@@ -200,8 +177,8 @@ def _dense_by_rows(
     capacity = e.add(nnz, e.index(1))  # the spare slot at nnz
     levels = range(1, enc.lvl_rank)
     sink = StorageSink(
-        {lvl: alloc_large(e, types[f"coordinates{lvl}"], capacity) for lvl in levels},
-        alloc_large(e, types["values"], capacity),
+        {lvl: alloc_large(e, types["coordinates", lvl], capacity) for lvl in levels},
+        alloc_large(e, types["values", -1], capacity),
     )
 
     def fill(b: Emitter, i: SSAValue) -> None:
@@ -221,11 +198,11 @@ def _dense_by_rows(
 
     e.parallel_for(e.index(0), rows, fill)
     built = {
-        f"coordinates{lvl}": _shrunk(e, c, nnz) for lvl, c in sink.coordinates.items()
+        ("coordinates", lvl): _shrunk(e, c, nnz) for lvl, c in sink.coordinates.items()
     }
-    built["values"] = _shrunk(e, sink.values, nnz)
-    built["positions1"] = positions
-    return _fields(tensor_type, built, sizes)
+    built["values", -1] = _shrunk(e, sink.values, nnz)
+    built["positions", 1] = positions
+    return storage_fields_of(tensor_type, built, sizes)
 
 
 # -- transposition ---------------------------------------------------------------
@@ -298,7 +275,7 @@ def _block_count(e: Emitter, nnz: SSAValue, width: SSAValue) -> SSAValue:
 def _transpose_by_blocks(
     e: Emitter, source: SparseSource, tensor_type: TensorType[Attribute]
 ) -> list[SSAValue]:
-    types = _buffer_types(tensor_type)
+    types = field_types(tensor_type)
     tensor = source.tensor
     pos = e.value(ToPositionsOp(tensor, 1))
     crd = e.value(ToCoordinatesOp(tensor, 1))
@@ -315,7 +292,7 @@ def _transpose_by_blocks(
 
     e.for_each(e.index(0), e.add(blocks, one), start)
     histograms = _Histograms(
-        alloc_large(e, types["positions1"], e.mul(blocks, width)), width
+        alloc_large(e, types["positions", 1], e.mul(blocks, width)), width
     )
 
     def count(b: Emitter, k: SSAValue) -> None:
@@ -324,11 +301,14 @@ def _transpose_by_blocks(
         def clear(c: Emitter, j: SSAValue) -> None:
             histograms.write(c, histograms.slot(c, k, j), c.index(0))
 
+        def bump(c: Emitter, p: SSAValue) -> None:
+            histograms.bump(c, k, _load_index(c, crd, p))
+
         b.for_each(b.index(0), width, clear)
-        b.for_each(lo, hi, lambda c, p: histograms.bump(c, k, _load_index(c, crd, p)))
+        b.for_each(lo, hi, bump)
 
     e.parallel_for(e.index(0), blocks, count)
-    positions = alloc_large(e, types["positions1"], e.add(width, one))
+    positions = alloc_large(e, types["positions", 1], e.add(width, one))
     _store_index(e, e.index(0), positions, e.index(0))
 
     def offsets(b: Emitter, j: SSAValue) -> None:
@@ -355,8 +335,8 @@ def _transpose_by_blocks(
 
     e.parallel_for(e.index(0), width, shift)
     sink = StorageSink(
-        {1: alloc_large(e, types["coordinates1"], nnz)},
-        alloc_large(e, types["values"], nnz),
+        {1: alloc_large(e, types["coordinates", 1], nnz)},
+        alloc_large(e, types["values", -1], nnz),
     )
 
     def scatter(b: Emitter, k: SSAValue) -> None:
@@ -383,8 +363,8 @@ def _transpose_by_blocks(
     e.op(memref.DeallocOp.get(histograms.buffer))
     e.op(memref.DeallocOp.get(starts))
     built = {
-        "positions1": positions,
-        "coordinates1": sink.coordinates[1],
-        "values": sink.values,
+        ("positions", 1): positions,
+        ("coordinates", 1): sink.coordinates[1],
+        ("values", -1): sink.values,
     }
-    return _fields(tensor_type, built, [width, rows])
+    return storage_fields_of(tensor_type, built, [width, rows])
