@@ -148,3 +148,37 @@ def test_dense_to_row_major_on_threads_equals_the_sequential_conversion(
     for count in (1, 2, 4):
         threads.set_num_threads(count)
         _same_buffers(parallel(dense), want)
+
+
+@pytest.mark.filterwarnings("ignore:.*on every call")
+@pytest.mark.parametrize("strategy", ["none", "any-storage-outer-loop"])
+@pytest.mark.parametrize("source", ["csr", "dense"])
+def test_a_result_its_positions_cannot_hold_is_an_error(
+    every_loop_on_threads: None, strategy: str, source: str
+) -> None:
+    """posWidth = 8 holds 255 entries (unsigned, as MLIR reads it): 256 are a
+    ValueError, sequential or on threads, not wrapped positions."""
+    target = "map = (i, j) -> (j : dense, i : compressed), posWidth = 8"
+    if source == "csr":
+        text = _conversion(CSR, target, "f64")
+    else:
+        text = (
+            f"#DST = #sparse_tensor.encoding<{{ {target} }}>\n"
+            "func.func @convert(%a: tensor<?x?xf64>) -> tensor<?x?xf64, #DST> {\n"
+            "  %0 = sparse_tensor.convert %a : tensor<?x?xf64> to tensor<?x?xf64, #DST>\n"
+            "  return %0 : tensor<?x?xf64, #DST>\n}\n"
+        )
+    kernel = xsparse.compile(text, parallelization_strategy=strategy)
+    for nnz, fits in ((255, True), (256, False)):
+        entries = np.arange(nnz)
+        matrix = sp.csr_array(
+            (np.ones(nnz), (entries // 10, entries % 10)), shape=(30, 10)
+        )
+        given = matrix if source == "csr" else matrix.toarray()
+        for count in (1, 2):
+            threads.set_num_threads(count)
+            if fits:
+                assert np.array_equal(kernel(given).toarray(), matrix.toarray())
+            else:
+                with pytest.raises(ValueError, match="8-bit positions"):
+                    kernel(given)

@@ -116,6 +116,7 @@ from xsparse.transforms.storage.conversion_entries import (
     StorageSink,
     as_index,
     cast_element,
+    check_positions_width,
     field_types,
     storage_fields_of,
 )
@@ -518,6 +519,8 @@ def convert_entries(
     counted: list[int] = sorted({*passes, *([0] if head is not None else [])})
     histograms = _histograms(e, counted, sizes, head, types)
     nnz = _count(e, source, histograms, source.size(e))
+    if not source.may_repeat:  # (else nnz counts the duplicates merged later)
+        check_positions_width(e, tensor_type, nnz)
     built: dict[tuple[str, int], SSAValue] = {}
     for level, h in histograms.items():
         if level == 0 and head is not None:

@@ -353,3 +353,25 @@ def storage_fields_of(
         sizes[f.level] if f.kind == "level_size" else built[f.kind, f.level]
         for f in storage_fields(tensor_type)
     ]
+
+
+def check_positions_width(
+    e: Emitter, tensor_type: TensorType[Attribute], nnz: SSAValue
+) -> None:
+    """Report a run-time error where the target's positions cannot hold its
+    `nnz` entries (a `posWidth` narrower than the data; read as unsigned, as
+    MLIR does). Writes stay in bounds all the same: a wrapped count is below
+    nnz."""
+    widths = [
+        f.type.element_type.width.data
+        for f in storage_fields(tensor_type)
+        if f.kind == "positions"
+        and is_memref_type(f.type)
+        and is_integer_type(f.type.element_type)
+    ]
+    if not widths or widths[0] >= 64:
+        return
+    width = widths[0]  # one posWidth for every level
+    message = f"the result has more entries than its {width}-bit positions hold"
+    too_many = e.cmp(nnz, "ugt", e.index(2**width - 1))
+    e.when(too_many, lambda b: b.runtime_error(message))

@@ -64,6 +64,7 @@ from xsparse.transforms.storage.conversion_entries import (
     SparseSource,
     StorageSink,
     as_index,
+    check_positions_width,
     field_types,
     storage_fields_of,
 )
@@ -174,6 +175,7 @@ def _dense_by_rows(
 
     e.parallel_for(e.index(0), rows, count)
     nnz = _running_total(e, positions, rows)
+    check_positions_width(e, tensor_type, nnz)
     capacity = e.add(nnz, e.index(1))  # the spare slot at nnz
     levels = range(1, enc.lvl_rank)
     sink = StorageSink(
@@ -283,6 +285,7 @@ def _transpose_by_blocks(
     # the source's level sizes; the target's are (width, rows)
     rows, width = level_sizes(e, tensor, source.stt)
     nnz = _load_index(e, pos, rows)
+    check_positions_width(e, tensor_type, nnz)
     one = e.index(1)
     blocks = _block_count(e, nnz, width)
     starts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.add(blocks, one)])
