@@ -17,6 +17,7 @@ from xsparse import composable
 from xsparse.backend import threads as threads_runtime
 from xsparse.composable import Rule
 from xsparse.errors import XSparseError
+from xsparse.transforms.decompose import bsr_loops
 
 
 @pytest.fixture
@@ -183,6 +184,37 @@ def test_bsr_loops_for_every_block_size(
     d = composable.decompose(a, Rule(blocks=(block,)))
     assert d.parts[0].kind == "bsr" and d.parts[0].nnz > 0 and d.nnz == a.nnz
     check_products(d, a, dtype)
+
+
+@pytest.fixture
+def fresh_kernels() -> Iterator[None]:
+    """Product kernels compiled anew before and after (for a test that
+    changes the loops' constants)."""
+    composable.product_kernel.cache_clear()
+    yield
+    composable.product_kernel.cache_clear()
+
+
+@pytest.mark.parametrize("threads_count", [1, 2])
+@pytest.mark.parametrize("distance", [0, 1, 7])
+@pytest.mark.parametrize("block", [3, 8])
+def test_bsr_prefetch_distances(
+    block: int,
+    distance: int,
+    threads_count: int,
+    threads: None,
+    fresh_kernels: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Prefetching B's slabs none, one or more block rows ahead than the
+    part has (counterparts clamped to its last block) leaves the products
+    as they were."""
+    monkeypatch.setattr(bsr_loops, "PREFETCH_DISTANCE", distance)
+    xsparse.set_num_threads(threads_count)
+    a = blocky(48, 48, block, block)
+    d = composable.decompose(a, Rule(blocks=(block,)))
+    assert d.parts[0].nnz > 0
+    check_products(d, a, np.float64)
 
 
 @pytest.mark.parametrize("threads_count", [1, 2, 4])

@@ -33,6 +33,13 @@ this order keeps at one pass; taller groups (8 rows of one vector) read B
 in 32-byte strips and ran 1.3x slower there; one row at a time (the loop
 before these groups) ran 1.6x slower where B stays in cache.
 
+Each (tile, group) step also prefetches its share of the B slab (a block's
+b rows of B, contiguous) of the block at the same place
+`PREFETCH_DISTANCE` block rows later, in address order, so that the
+slabs of random block columns arrive while this block row computes: the
+BSR part's SpMM 1.2-1.4x faster on a block matrix whose B (51 MB) is
+larger than the caches, no slower where B stays in cache.
+
 The coordinates are the sparse argument's, checked at every call by the
 runtime's validation (in range, ordered), as for the sparsifier's kernels.
 """
@@ -42,8 +49,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, scf, vector
-from xdsl.dialects.builtin import IndexType, VectorType
+from xdsl.dialects import arith, llvm, memref, scf, vector
+from xdsl.dialects.builtin import IndexType, VectorType, i32, i64
 from xdsl.ir import Block, Region, SSAValue
 
 from xsparse.dialects.type_guards import is_memref_type
@@ -64,6 +71,12 @@ SPMM_ROW_GROUP = 2
 """SpMM: rows of a block row accumulated together, per tile of C (with
 `TILE_VECTORS` vectors each: 8 accumulators, 4 loads of B, 2 broadcasts and
 8 FMAs per column of a block, in 13 of AVX2's 16 vector registers)."""
+PREFETCH_DISTANCE = 2
+"""SpMM: how many block rows ahead the blocks' rows of B are prefetched (0:
+none). A block's b rows of B are one contiguous slab (4 KiB at b = 8 and 64
+f64 columns); each (tile, group) step prefetches its share of the slab of
+the block at the same place that many block rows later, in address order."""
+CACHE_LINE = 64
 
 
 def row_groups(block: int, size: int) -> list[range]:
@@ -104,12 +117,28 @@ class BsrProduct:
         )
         base = inner.mul(bi, inner.index(self.block))
         if self.is_matrix_product:
-            self._matrix_block_row(inner, base, first, last)
+            ahead = self._ahead(inner, bi, block_rows, first)
+            self._matrix_block_row(inner, base, first, last, ahead)
         else:
             for rows in row_groups(self.block, SPMV_ROW_GROUP):
                 self._vector_group(inner, rows, base, first, last)
         body.add_op(scf.ReduceOp())
         e.op(scf.ParallelOp([e.index(0)], [block_rows], [e.index(1)], Region(body)))
+
+    def _ahead(
+        self, e: Emitter, bi: SSAValue, block_rows: SSAValue, first: SSAValue
+    ) -> Ahead | None:
+        """Where block row bi prefetches (see `PREFETCH_DISTANCE`)."""
+        if not PREFETCH_DISTANCE:
+            return None
+        distance = e.index(PREFETCH_DISTANCE)
+        later = e.value(arith.MinUIOp(e.add(bi, distance), block_rows))
+        total = e.to_index(e.load(self.positions, [block_rows]))
+        return Ahead(
+            e.value(memref.ExtractAlignedPointerAsIndexOp.get(self.b)),
+            e.sub(e.to_index(e.load(self.positions, [later])), first),
+            e.sub(total, e.index(1)),
+        )
 
     def _value_at(self, e: Emitter, p: SSAValue, r: int | SSAValue) -> SSAValue:
         """Offset of row r of block p in the values buffer."""
@@ -168,7 +197,12 @@ class BsrProduct:
             e.store(add_lanes(e, a, e.load(self.c, [row])), self.c, [row])
 
     def _matrix_block_row(
-        self, e: Emitter, base: SSAValue, first: SSAValue, last: SSAValue
+        self,
+        e: Emitter,
+        base: SSAValue,
+        first: SSAValue,
+        last: SSAValue,
+        ahead: Ahead | None,
     ) -> None:
         """SpMM on the block row at `base`: per tile of C's columns, its
         groups of rows (a loop over the whole groups, then the rest), the
@@ -178,12 +212,13 @@ class BsrProduct:
 
         def tile(inner: Emitter, tile: Tile) -> None:
             def group(o: Emitter, r: SSAValue) -> None:
-                self._tile(o, tile, base, r, size, (first, last))
+                self._tile(o, tile, base, r, size, (first, last), ahead)
 
             inner.for_each(inner.index(0), inner.index(whole), group, inner.index(size))
             if whole < self.block:
                 rest = self.block - whole
-                self._tile(inner, tile, base, inner.index(whole), rest, (first, last))
+                at = inner.index(whole)
+                self._tile(inner, tile, base, at, rest, (first, last), ahead)
 
         column_tiles(e, self.lanes, e.dim(self.c, 1), tile)
 
@@ -195,6 +230,7 @@ class BsrProduct:
         r: SSAValue,
         count: int,
         blocks: tuple[SSAValue, SSAValue],
+        ahead: Ahead | None,
     ) -> None:
         """One tile of C on `count` rows from row r of the block row at
         `base`, accumulated in registers over the block row's blocks."""
@@ -218,12 +254,53 @@ class BsrProduct:
                     )
                 return sums
 
+            if ahead is not None and tile.lanes and tile.count > 1:
+                self._prefetch(inner, ahead, p, r, count, tile)
             return inner.loop(inner.index(0), b, acc, entry)
 
         acc = [v for c_row in c_rows for v in tile.load(e, self.c, c_row)]
         acc = e.loop(blocks[0], blocks[1], acc, block)
         for n, c_row in enumerate(c_rows):
             tile.store(e, acc[n * width : (n + 1) * width], self.c, c_row)
+
+    def _prefetch(
+        self, e: Emitter, ahead: Ahead, p: SSAValue, r: SSAValue, count: int, tile: Tile
+    ) -> None:
+        """Prefetch the share of this (tile, group) step in the B slab of
+        block p's counterpart `PREFETCH_DISTANCE` block rows later: `count`
+        x W elements from column x b + r x W of the b x N slab, W the tile's
+        width (the steps of all main tiles and groups cover the slab once)."""
+        assert tile.column is not None
+        q = e.value(arith.MinUIOp(e.add(p, ahead.shift), ahead.last))
+        slab = e.mul(self._block_column(e, q), e.dim(self.b, 1))
+        width = tile.count * tile.lanes
+        column = e.mul(tile.column, e.index(self.block))
+        start = e.add(slab, e.add(column, e.mul(r, e.index(width))))
+        size = float_bit_width(self.c) // 8
+        at = e.add(ahead.address, e.mul(start, e.index(size)))
+        for offset in range(0, count * width * size, CACHE_LINE):
+            prefetch(e, e.add(at, e.index(offset)))
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What a block row needs to prefetch the B slabs of a later one."""
+
+    address: SSAValue
+    """B's aligned address (bytes, as an index)."""
+    shift: SSAValue
+    """From a block of this block row to its counterpart in the later one."""
+    last: SSAValue
+    """The last block of the part (counterparts are clamped to it)."""
+
+
+def prefetch(e: Emitter, address: SSAValue) -> None:
+    """Prefetch the cache line at `address` (bytes, an index) for reading
+    into all cache levels: `llvm.prefetch` (xDSL has no `memref.prefetch`;
+    a prefetch never faults, so the address needs no bounds check)."""
+    pointer = e.value(llvm.IntToPtrOp(e.value(arith.IndexCastOp(address, i64))))
+    flags = [e.constant(n, i32) for n in (0, 3, 1)]  # read, keep, data
+    e.op(llvm.CallIntrinsicOp("llvm.prefetch.p0", [pointer, *flags], []))
 
 
 def _multiply_add(

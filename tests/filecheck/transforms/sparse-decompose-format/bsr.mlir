@@ -74,7 +74,8 @@ func.func @scaled(%a: tensor<8x8xf64, #CSR>, %d: tensor<8x8xf64>, %c: tensor<8x8
 // 8 accumulators stay in registers over the row's blocks; per column %c of
 // a block, B's row slice is loaded once (4 loads) for both rows (one
 // broadcast and 4 FMAs each). C is loaded before the blocks and stored
-// after them.
+// after them. Per block, the step prefetches its 256 bytes (4 lines) of the
+// B slab of the block at the same place 2 block rows later.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 #spmm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -98,7 +99,11 @@ func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf
 // CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]] {
 // CHECK-COUNT-8:     vector.load %[[C:.*]][%{{.*}}, %{{.*}}] : memref<?x?xf64>, vector<4xf64>
 // CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
-// CHECK:               scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
+// CHECK:                 %[[LATER:.*]] = arith.minui
+// CHECK-NEXT:            memref.load %{{.*}}[%[[LATER]]] : memref<?xi32>
+// CHECK-COUNT-4:         llvm.call_intrinsic "llvm.prefetch.p0"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, i32) -> ()
+// CHECK-NOT:             llvm.call_intrinsic
+// CHECK:                 scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
 // CHECK-COUNT-4:         vector.load %[[B:.*]][%[[ROW:.*]], %{{.*}}] : memref<?x?xf64>, vector<4xf64>
 // CHECK:                 memref.load %[[VALS_BUF:.*]][%{{.*}}] : memref<?xf64>
 // CHECK-NEXT:            %[[A0:.*]] = vector.broadcast %{{.*}} : f64 to vector<4xf64>
