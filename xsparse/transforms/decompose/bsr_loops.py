@@ -37,8 +37,10 @@ Each (tile, group) step also prefetches its share of the B slab (a block's
 b rows of B, contiguous) of the block at the same place
 `PREFETCH_DISTANCE` block rows later, in address order, so that the
 slabs of random block columns arrive while this block row computes: the
-BSR part's SpMM 1.2-1.4x faster on a block matrix whose B (51 MB) is
-larger than the caches, no slower where B stays in cache.
+decomposed SpMM 1.1-1.2x faster on a block matrix whose B (51 MB) is
+larger than the caches (the BSR part alone 1.2-1.4x), no slower where B
+mostly stays in cache. (The prefetches add register pressure: LLVM spills
+a few of the unrolled loop's loaded B vectors to the stack, L1 traffic.)
 
 The coordinates are the sparse argument's, checked at every call by the
 runtime's validation (in range, ordered), as for the sparsifier's kernels.
@@ -71,11 +73,13 @@ SPMM_ROW_GROUP = 2
 """SpMM: rows of a block row accumulated together, per tile of C (with
 `TILE_VECTORS` vectors each: 8 accumulators, 4 loads of B, 2 broadcasts and
 8 FMAs per column of a block, in 13 of AVX2's 16 vector registers)."""
-PREFETCH_DISTANCE = 2
+PREFETCH_DISTANCE = 1
 """SpMM: how many block rows ahead the blocks' rows of B are prefetched (0:
 none). A block's b rows of B are one contiguous slab (4 KiB at b = 8 and 64
 f64 columns); each (tile, group) step prefetches its share of the slab of
-the block at the same place that many block rows later, in address order."""
+the block at the same place that many block rows later, in address order
+(1 and 2 measured alike at 64 columns; 1 was 1.02-1.08x faster at 128;
+3 was slower)."""
 CACHE_LINE = 64
 
 

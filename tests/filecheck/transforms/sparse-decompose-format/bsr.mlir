@@ -75,7 +75,7 @@ func.func @scaled(%a: tensor<8x8xf64, #CSR>, %d: tensor<8x8xf64>, %c: tensor<8x8
 // a block, B's row slice is loaded once (4 loads) for both rows (one
 // broadcast and 4 FMAs each). C is loaded before the blocks and stored
 // after them. Per block, the step prefetches its 256 bytes (4 lines) of the
-// B slab of the block at the same place 2 block rows later.
+// B slab of the block at the same place in the next block row.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 #spmm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
