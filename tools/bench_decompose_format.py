@@ -239,10 +239,12 @@ def main() -> None:
     block_rows = 20_000 if args.small else 100_000
     if "block-structured" in matrices:
         a = blocky(block_rows, 8)
-        compare("block-structured", a, None, [0, 64], counts, args.rounds, with_mlir)
+        compare(
+            "block-structured", a, None, [0, 64, 128], counts, args.rounds, with_mlir
+        )
     if "banded-blocks" in matrices:
         a = blocky(block_rows, 8, band=64)
-        compare("banded blocks", a, None, [0, 64], counts, args.rounds, with_mlir)
+        compare("banded blocks", a, None, [0, 64, 128], counts, args.rounds, with_mlir)
 
 
 if __name__ == "__main__":
