@@ -23,9 +23,12 @@ memory manager, which would drop those replicas, is off). Per call:
 A Dask call is timed on the wall clock from building its graph until its
 result is persisted on the workers (where a distributed solver keeps it);
 the rows "gathered" also bring the result back into this process. Every
-result is compared with scipy's first. The calls are interleaved: every
-round calls each once, after a warm-up round; the table gives the median
-round, and the ratios to scipy and to one worker.
+result is compared with scipy's first. One cluster runs at a time (an idle
+second cluster's scheduler, nanny and worker took the cores from the one
+measured: 2 workers measured 0.46 s beside it, 0.24 s alone): each round
+calls scipy and each Dask call once, after a warm-up round; the table gives
+the median round, the ratio to scipy measured beside the same cluster, and
+for 2 workers the ratio to the same call on 1 worker.
 
     python tools/bench_dask.py                         # 10^8 nonzeros (minutes, ~5 GiB)
     python tools/bench_dask.py --rows 100000 --nnz-per-row 20 --repeats 3   # seconds
@@ -236,16 +239,6 @@ def xsparse_spmm(c: Cluster) -> da.Array:
     return xsparse.dask.einsum("ij,jk->ik", c.a, c.xs)
 
 
-@dataclass
-class Entry:
-    """One row of a table: what runs, and the call that runs it."""
-
-    name: str
-    call: Callable[[], Any]
-    workers: int = 0
-    """0 for scipy in this process."""
-
-
 def check(name: str, got: Any, want: np.ndarray[Any, Any]) -> str:
     """'equal' or the largest relative difference; raises if it is large."""
     got = np.asarray(got)
@@ -257,19 +250,22 @@ def check(name: str, got: Any, want: np.ndarray[Any, Any]) -> str:
     return f"max relative difference {error:.1e}"
 
 
-def table(title: str, entries: Sequence[Entry], seconds: Sequence[float]) -> None:
-    """The medians, their ratio to scipy (speed-up: scipy's time / this one)
-    and, for a cluster, to the same call on one worker."""
+SCIPY = "scipy, one process"
+
+
+def table(title: str, rows: Sequence[tuple[str, int, float, float]]) -> None:
+    """Per row (what ran, its workers, its median, the median of scipy in the
+    same phase): the time, the speed-up over scipy (scipy's time / this one)
+    and, for 2 workers, over the same call on 1 worker."""
     print(f"\n{title}")
-    scipy_time = seconds[0]
-    one_worker = {
-        e.name: s for e, s in zip(entries, seconds, strict=True) if e.workers == 1
-    }
+    one_worker = {name: s for name, workers, s, _ in rows if workers == 1}
     print(f"  {'':44} {'seconds':>8} {'vs scipy':>9} {'vs 1 worker':>12}")
-    for entry, s in zip(entries, seconds, strict=True):
-        base = one_worker.get(entry.name.replace(" 2 workers", " 1 worker"))
-        versus = f"{base / s:11.2f}x" if entry.workers == 2 and base else ""
-        label = entry.name
+    for name, workers, s, scipy_time in rows:
+        scipy = name == SCIPY
+        base = one_worker.get(name) if workers == 2 and not scipy else None
+        versus = f"{base / s:11.2f}x" if base else ""
+        cluster = f"{workers} worker{'s' if workers > 1 else ''}"
+        label = f"{name}, beside {cluster}" if scipy else f"{name}, {cluster}"
         print(f"  {label:44} {s:8.3f} {scipy_time / s:8.2f}x {versus:>12}")
 
 
@@ -291,56 +287,54 @@ def main() -> None:
         f"nonzeros in {problem.chunks} row chunks; SpMM with {args.columns} "
         f"columns; {os.cpu_count()} cores"
     )
-    start = time.perf_counter()
     whole: Any = problem.whole()
-    clusters = [Cluster(w, problem, x, xs) for w in (1, 2)]
-    print(f"matrices generated in {time.perf_counter() - start:.1f} s")
     spmv = xsparse.compile(bench.source("spmv", 32), "kernel")
 
     def xsparse_spmv(c: Cluster) -> da.Array:
         return xsparse.dask.blockwise(spmv, "i", c.a, "ij", c.x, "j")
 
-    try:
-        for name, want, xsparse_make, dask_make, scipy_call in [
-            ("SpMV", whole @ x, xsparse_spmv, dask_spmv, lambda: whole @ x),
-            ("SpMM", whole @ xs, xsparse_spmm, dask_spmm, lambda: whole @ xs),
-        ]:
-            entries = [Entry("scipy, one process", scipy_call)]
-            for c in clusters:
-                workers = f"{c.workers} worker{'s' if c.workers > 1 else ''}"
-                entries += [
-                    Entry(
-                        f"Dask + scipy chunks, {workers}",
-                        c.persisted(dask_make),
-                        c.workers,
-                    ),
-                    Entry(
-                        f"xsparse.dask, {workers}", c.persisted(xsparse_make), c.workers
-                    ),
-                    Entry(
-                        f"xsparse.dask, {workers}, gathered",
-                        c.gathered(xsparse_make),
-                        c.workers,
-                    ),
-                ]
-            for c in clusters:
+    products = [
+        ("SpMV", whole @ x, xsparse_spmv, dask_spmv, lambda: whole @ x),
+        ("SpMM", whole @ xs, xsparse_spmm, dask_spmm, lambda: whole @ xs),
+    ]
+    rows: dict[str, list[tuple[str, int, float, float]]] = {p[0]: [] for p in products}
+    # One cluster at a time: an idle cluster's scheduler, nanny and worker
+    # share the cores with the one measured.
+    for workers in (1, 2):
+        start = time.perf_counter()
+        c = Cluster(workers, problem, x, xs)
+        print(
+            f"{workers} worker(s): chunks generated in {time.perf_counter() - start:.1f} s"
+        )
+        try:
+            for name, want, xsparse_make, dask_make, scipy_call in products:
                 for label, make in (
                     ("Dask + scipy", dask_make),
                     ("xsparse.dask", xsparse_make),
                 ):
                     verdict = check(label, c.gathered(make)(), want)
-                    print(
-                        f"{name} {label}, {c.workers} worker(s): {verdict} to scipy's"
-                    )
-            seconds = bench.interleaved_medians(
-                [e.call for e in entries], args.repeats, clock="wall"
-            )
-            table(
-                f"{name}: median of {args.repeats} interleaved rounds", entries, seconds
-            )
-    finally:
-        for c in clusters:
+                    print(f"  {name} {label}: {verdict} to scipy's")
+                calls = [
+                    ("Dask + scipy chunks", c.persisted(dask_make)),
+                    ("xsparse.dask", c.persisted(xsparse_make)),
+                    ("xsparse.dask, gathered", c.gathered(xsparse_make)),
+                ]
+                seconds = bench.interleaved_medians(
+                    [scipy_call, *(call for _, call in calls)], args.repeats, "wall"
+                )
+                rows[name].append((SCIPY, workers, seconds[0], seconds[0]))
+                rows[name] += [
+                    (label, workers, s, seconds[0])
+                    for (label, _), s in zip(calls, seconds[1:], strict=True)
+                ]
+        finally:
             c.close()
+    for name, _, _, _, _ in products:
+        table(
+            f"{name}: median of {args.repeats} interleaved rounds (scipy beside "
+            "each cluster)",
+            sorted(rows[name], key=lambda r: (r[0] != SCIPY, r[1])),
+        )
 
 
 if __name__ == "__main__":
