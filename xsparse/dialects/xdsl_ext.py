@@ -4,7 +4,7 @@
 (https://mlir.llvm.org/docs/Dialects/LLVM/) that the lowering to LLVM needs;
 `VECTOR_EXTENSION_OPS` mirror ops of MLIR's vector dialect
 (https://mlir.llvm.org/docs/Dialects/Vector/). `extend_xdsl_dialects()` appends
-them (and `arith.index_castui`, `memref.realloc`, an `arith.select` that takes a
+them (and `arith.index_castui`, `memref.realloc`, `memref.prefetch`, an `arith.select` that takes a
 vector condition) to xDSL's dialect objects, so that any context that
 loads those dialects afterwards (xsparse-opt, xdsl-opt with the xsparse
 universe) parses and prints them. Importing `xsparse.dialects` calls it.
@@ -19,7 +19,9 @@ from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.bufferization import Bufferization
 from xdsl.dialects.builtin import (
+    I32,
     I64,
+    BoolAttr,
     DenseArrayBase,
     IndexType,
     IntegerAttr,
@@ -28,6 +30,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
     i1,
+    i32,
     i64,
 )
 from xdsl.dialects.llvm import LLVM, GenericCastOp
@@ -51,9 +54,17 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.xdsl_adapter import (
@@ -262,6 +273,101 @@ class ReallocOp(IRDLOperation):
         self, source: SSAValue, size: SSAValue | None, result_type: MemRefType
     ):
         super().__init__(operands=[source, size], result_types=[result_type])
+
+
+@irdl_custom_directive
+class _BoolKeyword(CustomDirective):
+    """A `BoolAttr` property printed as one of two keywords (MLIR's
+    `memref.prefetch` writes its flags so)."""
+
+    flag: AttributeVariable
+    TRUE_WORD: ClassVar[str]
+    FALSE_WORD: ClassVar[str]
+    MESSAGE: ClassVar[str]
+    """The parse error for another word (MLIR's)."""
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        words = (self.FALSE_WORD, self.TRUE_WORD)
+        word = parser.expect(
+            lambda: (
+                parser.parse_optional_keyword(words[0])
+                or parser.parse_optional_keyword(words[1])
+            ),
+            self.MESSAGE,
+        )
+        self.flag.set(state, BoolAttr.from_bool(word == self.TRUE_WORD))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        flag = self.flag.get(op)
+        assert isinstance(flag, IntegerAttr)
+        printer.print_string(self.TRUE_WORD if flag.value.data else self.FALSE_WORD)
+
+
+class ReadOrWrite(_BoolKeyword):
+    """`read` or `write` (`isWrite`)."""
+
+    TRUE_WORD, FALSE_WORD = "write", "read"
+    MESSAGE = "rw specifier has to be 'read' or 'write'"
+
+
+class DataOrInstr(_BoolKeyword):
+    """`data` or `instr` (`isDataCache`)."""
+
+    TRUE_WORD, FALSE_WORD = "data", "instr"
+    MESSAGE = "cache type has to be 'data' or 'instr'"
+
+
+@irdl_op_definition
+class PrefetchOp(IRDLOperation):
+    """`memref.prefetch %m[%i, %j], read, locality<3>, data : memref<?x?xf32>`:
+    fetch the element's cache line ahead of its use (a hint, never a fault)."""
+
+    name = "memref.prefetch"
+
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    isWrite = prop_def(BoolAttr)
+    localityHint = prop_def(IntegerAttr[I32])
+    isDataCache = prop_def(BoolAttr)
+
+    custom_directives = (ReadOrWrite, DataOrInstr)
+    assembly_format = (
+        "$memref `[` $indices `]` `,` custom<ReadOrWrite>($isWrite) `,`"
+        " `locality` `<` $localityHint `>` `,` custom<DataOrInstr>($isDataCache)"
+        " attr-dict `:` type($memref)"
+    )
+
+    def __init__(
+        self,
+        memref: SSAValue,
+        indices: Sequence[SSAValue],
+        *,
+        write: bool = False,
+        locality: int = 3,
+        data: bool = True,
+    ):
+        super().__init__(
+            operands=[memref, indices],
+            properties={
+                "isWrite": BoolAttr.from_bool(write),
+                "localityHint": IntegerAttr(locality, i32),
+                "isDataCache": BoolAttr.from_bool(data),
+            },
+        )
+
+    def verify_(self) -> None:
+        """MLIR's messages: the hint's constraint, then `too few indices`."""
+        if not 0 <= self.localityHint.value.data <= 3:
+            raise VerifyException(
+                "attribute 'localityHint' failed to satisfy constraint: 32-bit "
+                "signless integer attribute whose minimum value is 0 whose "
+                "maximum value is 3"
+            )
+        t = self.memref.type
+        assert isinstance(t, MemRefType)
+        if len(self.indices) != t.get_num_dims():
+            raise VerifyException("too few indices")
 
 
 @irdl_op_definition
@@ -487,7 +593,7 @@ class DeallocTensorOp(IRDLOperation):
 
 ARITH_EXTENSION_OPS: tuple[type[Operation], ...] = (IndexCastUIOp,)
 BUFFERIZATION_EXTENSION_OPS: tuple[type[Operation], ...] = (DeallocTensorOp,)
-MEMREF_EXTENSION_OPS: tuple[type[Operation], ...] = (ReallocOp,)
+MEMREF_EXTENSION_OPS: tuple[type[Operation], ...] = (ReallocOp, PrefetchOp)
 VECTOR_EXTENSION_OPS: tuple[type[Operation], ...] = (
     GatherOp,
     ScatterOp,

@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.dialects.xdsl_ext import PoisonOp, ReallocOp
+from xsparse.dialects.xdsl_ext import PoisonOp, PrefetchOp, ReallocOp
 from xsparse.transforms.codegen_utils.emitter import (
     PER_CHUNK,
     SCRATCH,
@@ -299,6 +299,24 @@ class StoreToLLVM(ToLLVMPattern):
             return
         address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
         rewriter.replace(op, llvm.StoreOp(lowered(op.value, rewriter), address))
+
+
+class PrefetchToLLVM(ToLLVMPattern):
+    """`memref.prefetch` -> address computation + `llvm.prefetch.p0(ptr, rw,
+    locality, cache)` (MLIR's `llvm.intr.prefetch`)."""
+
+    @lowering
+    def match_and_rewrite(self, op: PrefetchOp, rewriter: PatternRewriter) -> None:
+        t = op.memref.type
+        assert is_memref_type(t)
+        indices = [lowered(i, rewriter) for i in op.indices]
+        address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
+        write, data = (bool(f.value.data) for f in (op.isWrite, op.isDataCache))
+        flags = (int(write), op.localityHint.value.data, int(data))
+        args = [const(f, rewriter, i32) for f in flags]
+        rewriter.replace(
+            op, llvm.CallIntrinsicOp("llvm.prefetch.p0", [address, *args], [])
+        )
 
 
 def _store_packed(
@@ -643,6 +661,7 @@ MEMREF_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
     DeallocToLLVM,
     LoadToLLVM,
     StoreToLLVM,
+    PrefetchToLLVM,
     DimToLLVM,
     SubviewToLLVM,
     CastToLLVM,

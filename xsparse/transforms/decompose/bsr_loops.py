@@ -51,11 +51,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, llvm, memref, scf, vector
-from xdsl.dialects.builtin import IndexType, VectorType, i32, i64
+from xdsl.dialects import arith, scf, vector
+from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, Region, SSAValue
 
 from xsparse.dialects.type_guards import is_memref_type
+from xsparse.dialects.xdsl_ext import PrefetchOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.decompose.ell_loops import (
     VECTOR_BITS,
@@ -139,7 +140,6 @@ class BsrProduct:
         later = e.value(arith.MinUIOp(e.add(bi, distance), block_rows))
         total = e.to_index(e.load(self.positions, [block_rows]))
         return Ahead(
-            e.value(memref.ExtractAlignedPointerAsIndexOp.get(self.b)),
             e.sub(e.to_index(e.load(self.positions, [later])), first),
             e.sub(total, e.index(1)),
         )
@@ -273,38 +273,30 @@ class BsrProduct:
         """Prefetch the share of this (tile, group) step in the B slab of
         block p's counterpart `PREFETCH_DISTANCE` block rows later: `count`
         x W elements from column x b + r x W of the b x N slab, W the tile's
-        width (the steps of all main tiles and groups cover the slab once)."""
+        width (the steps of all main tiles and groups cover the slab once),
+        one `memref.prefetch` per cache line. Each is indexed from the slab's
+        first row: its column runs on into the slab's next rows (B's rows are
+        contiguous; a prefetch never faults, and its address is B's)."""
         assert tile.column is not None
         q = e.value(arith.MinUIOp(e.add(p, ahead.shift), ahead.last))
-        slab = e.mul(self._block_column(e, q), e.dim(self.b, 1))
+        slab = self._block_column(e, q)
         width = tile.count * tile.lanes
         column = e.mul(tile.column, e.index(self.block))
-        start = e.add(slab, e.add(column, e.mul(r, e.index(width))))
-        size = float_bit_width(self.c) // 8
-        at = e.add(ahead.address, e.mul(start, e.index(size)))
-        for offset in range(0, count * width * size, CACHE_LINE):
-            prefetch(e, e.add(at, e.index(offset)))
+        start = e.add(column, e.mul(r, e.index(width)))
+        line = CACHE_LINE // (float_bit_width(self.c) // 8)
+        for offset in range(0, count * width, line):
+            at = e.add(start, e.index(offset))
+            e.op(PrefetchOp(self.b, [slab, at]))
 
 
 @dataclass(frozen=True)
 class Ahead:
     """What a block row needs to prefetch the B slabs of a later one."""
 
-    address: SSAValue
-    """B's aligned address (bytes, as an index)."""
     shift: SSAValue
     """From a block of this block row to its counterpart in the later one."""
     last: SSAValue
     """The last block of the part (counterparts are clamped to it)."""
-
-
-def prefetch(e: Emitter, address: SSAValue) -> None:
-    """Prefetch the cache line at `address` (bytes, an index) for reading
-    into all cache levels: `llvm.prefetch` (xDSL has no `memref.prefetch`;
-    a prefetch never faults, so the address needs no bounds check)."""
-    pointer = e.value(llvm.IntToPtrOp(e.value(arith.IndexCastOp(address, i64))))
-    flags = [e.constant(n, i32) for n in (0, 3, 1)]  # read, keep, data
-    e.op(llvm.CallIntrinsicOp("llvm.prefetch.p0", [pointer, *flags], []))
 
 
 def _multiply_add(

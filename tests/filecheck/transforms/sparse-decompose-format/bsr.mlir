@@ -74,7 +74,8 @@ func.func @scaled(%a: tensor<8x8xf64, #CSR>, %d: tensor<8x8xf64>, %c: tensor<8x8
 // 8 accumulators stay in registers over the row's blocks; per column %c of
 // a block, B's row slice is loaded once (4 loads) for both rows (one
 // broadcast and 4 FMAs each). C is loaded before the blocks and stored
-// after them. Per block, the step prefetches its 256 bytes (4 lines) of the
+// after them. Per block, the step prefetches its 256 bytes (4 lines of 8
+// doubles, indexed from the slab's first row) of the
 // B slab of the block at the same place in the next block row.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
@@ -100,11 +101,26 @@ func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf
 // CHECK-COUNT-8:     vector.load %[[C:.*]][%{{.*}}, %{{.*}}] : memref<?x?xf64>, vector<4xf64>
 // CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
 // CHECK:                 %[[LATER:.*]] = arith.minui
-// CHECK-NEXT:            memref.load %{{.*}}[%[[LATER]]] : memref<?xi32>
-// CHECK-COUNT-4:         llvm.call_intrinsic "llvm.prefetch.p0"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, i32) -> ()
-// CHECK-NOT:             llvm.call_intrinsic
+// CHECK-NEXT:            %[[CRD:.*]] = memref.load %{{.*}}[%[[LATER]]] : memref<?xi32>
+// CHECK-NEXT:            %[[COL:.*]] = arith.index_castui %[[CRD]] : i32 to index
+// CHECK-NEXT:            %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-NEXT:            %[[SLAB:.*]] = arith.muli %[[COL]], %[[FOUR]] : index
+// CHECK:                 %[[SHARE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:            %[[L0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:            %[[AT0:.*]] = arith.addi %[[SHARE]], %[[L0]] : index
+// CHECK-NEXT:            memref.prefetch %[[B:.*]][%[[SLAB]], %[[AT0]]], read, locality<3>, data : memref<?x?xf64>
+// CHECK-NEXT:            %[[L1:.*]] = arith.constant 8 : index
+// CHECK-NEXT:            %[[AT1:.*]] = arith.addi %[[SHARE]], %[[L1]] : index
+// CHECK-NEXT:            memref.prefetch %[[B]][%[[SLAB]], %[[AT1]]], read, locality<3>, data : memref<?x?xf64>
+// CHECK-NEXT:            %[[L2:.*]] = arith.constant 16 : index
+// CHECK-NEXT:            %[[AT2:.*]] = arith.addi %[[SHARE]], %[[L2]] : index
+// CHECK-NEXT:            memref.prefetch %[[B]][%[[SLAB]], %[[AT2]]], read, locality<3>, data : memref<?x?xf64>
+// CHECK-NEXT:            %[[L3:.*]] = arith.constant 24 : index
+// CHECK-NEXT:            %[[AT3:.*]] = arith.addi %[[SHARE]], %[[L3]] : index
+// CHECK-NEXT:            memref.prefetch %[[B]][%[[SLAB]], %[[AT3]]], read, locality<3>, data : memref<?x?xf64>
+// CHECK-NOT:             memref.prefetch
 // CHECK:                 scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>) {
-// CHECK-COUNT-4:         vector.load %[[B:.*]][%[[ROW:.*]], %{{.*}}] : memref<?x?xf64>, vector<4xf64>
+// CHECK-COUNT-4:         vector.load %[[B]][%[[ROW:.*]], %{{.*}}] : memref<?x?xf64>, vector<4xf64>
 // CHECK:                 memref.load %[[VALS_BUF:.*]][%{{.*}}] : memref<?xf64>
 // CHECK-NEXT:            %[[A0:.*]] = vector.broadcast %{{.*}} : f64 to vector<4xf64>
 // CHECK-COUNT-4:         vector.fma %[[A0]], %{{.*}}, %{{.*}} : vector<4xf64>
