@@ -335,9 +335,12 @@ def element_address(
     descriptor: SSAValue,
     indices: Sequence[SSAValue],
     rewriter: PatternRewriter,
+    inbounds: bool = True,
 ) -> SSAValue:
     """Address of `memref[indices]` (aligned + offset + sum(index * stride));
-    refused for `PACKED` elements, which share their byte."""
+    refused for `PACKED` elements, which share their byte. `inbounds=False`
+    for an address that may lie past the buffer (a prefetch's: LLVM makes an
+    `inbounds` address outside its object poison)."""
     if memref_type.element_type == PACKED:
         raise DiagnosticException(
             f"of {memref_type}: i2 elements are packed four per byte "
@@ -352,7 +355,7 @@ def element_address(
         [llvm.GEP_USE_SSA_VAL],
         convert_type(memref_type.element_type),
         ssa_indices=[linear],
-        inbounds=True,
+        inbounds=inbounds,
     )
     rewriter.insert(gep)
     return gep.result

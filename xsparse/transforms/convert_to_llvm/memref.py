@@ -303,14 +303,19 @@ class StoreToLLVM(ToLLVMPattern):
 
 class PrefetchToLLVM(ToLLVMPattern):
     """`memref.prefetch` -> address computation + `llvm.prefetch.p0(ptr, rw,
-    locality, cache)` (MLIR's `llvm.intr.prefetch`)."""
+    locality, cache)` (MLIR's `llvm.intr.prefetch`). The address is not
+    `inbounds`, as in MLIR's lowering: a prefetch never faults, and may point
+    past the buffer (the BSR SpMM's last slab of a matrix whose rows are not
+    a multiple of the block)."""
 
     @lowering
     def match_and_rewrite(self, op: PrefetchOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         assert is_memref_type(t)
         indices = [lowered(i, rewriter) for i in op.indices]
-        address = element_address(t, lowered(op.memref, rewriter), indices, rewriter)
+        address = element_address(
+            t, lowered(op.memref, rewriter), indices, rewriter, inbounds=False
+        )
         write, data = (bool(f.value.data) for f in (op.isWrite, op.isDataCache))
         flags = (int(write), op.localityHint.value.data, int(data))
         args = [const(f, rewriter, i32) for f in flags]
