@@ -110,6 +110,7 @@ from xsparse.transforms.storage.conversion_entries import (
     DenseSource,
     Entry,
     EntryBody,
+    Histogram,
     Sink,
     Source,
     SparseSource,
@@ -118,6 +119,8 @@ from xsparse.transforms.storage.conversion_entries import (
     cast_element,
     check_positions_width,
     field_types,
+    prefix_sum,
+    shrink,
     storage_fields_of,
 )
 from xsparse.transforms.storage.level_buffers import (
@@ -141,35 +144,6 @@ I1 = IntegerType(1)
 
 def _index_buffer(e: Emitter, size: SSAValue) -> SSAValue:
     return alloc_large(e, MemRefType(INDEX, [DYNAMIC_INDEX]), size)
-
-
-@dataclass
-class _Histogram:
-    """The number of entries at each coordinate of a level, then (after a
-    prefix sum) the next place of each coordinate's entries: a counting sort's
-    cursor. Coordinate c is at `buffer[c + offset]`."""
-
-    buffer: SSAValue
-    offset: int = 0
-
-    def at(self, e: Emitter, c: SSAValue) -> SSAValue:
-        """The place of coordinate c in the buffer."""
-        return e.add(c, e.index(self.offset)) if self.offset else c
-
-    def read(self, e: Emitter, at: SSAValue) -> SSAValue:
-        return e.to_index(e.load(self.buffer, [at]))
-
-    def write(self, e: Emitter, at: SSAValue, v: SSAValue) -> None:
-        t = self.buffer.type
-        assert is_memref_type(t)
-        e.store(e.from_index(v, t.element_type), self.buffer, [at])
-
-    def bump(self, e: Emitter, c: SSAValue) -> SSAValue:
-        """Add one at coordinate c; returns the old value."""
-        at = self.at(e, c)
-        old = self.read(e, at)
-        self.write(e, at, e.add(old, e.index(1)))
-        return old
 
 
 def _free(e: Emitter, *buffers: SSAValue) -> None:
@@ -228,7 +202,7 @@ def _scatter(
     walk: Walk,
     indexed: bool,
     sink: Sink,
-    cursor: tuple[int, _Histogram] | None,
+    cursor: tuple[int, Histogram] | None,
 ) -> None:
     """One pass over entries into `sink`: at the cursor of the entry's
     coordinate at a level (a counting sort pass; the cursor holds each bucket's
@@ -331,37 +305,6 @@ def direct_layout(enc: Encoding, may_repeat: bool) -> DirectLayout | None:
 # -- building ----------------------------------------------------------------------
 
 
-PrefixStep = Callable[
-    [Emitter, SSAValue, SSAValue, SSAValue, list[SSAValue]], list[SSAValue]
-]
-"""`step(emitter, coordinate, start, count, carried)` for each coordinate of a
-prefix sum."""
-
-
-def _prefix_sum(
-    e: Emitter,
-    histogram: _Histogram,
-    size: SSAValue,
-    inits: Sequence[SSAValue] = (),
-    step: PrefixStep | None = None,
-    inclusive: bool = False,
-) -> list[SSAValue]:
-    """Turn the counts into each coordinate's start (or end, if `inclusive`),
-    in place; returns the total and the values `step` carried."""
-
-    def visit(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-        start, rest = carried[0], carried[1:]
-        at = histogram.at(b, i)
-        count = histogram.read(b, at)
-        end = b.add(start, count)
-        histogram.write(b, at, end if inclusive else start)
-        if step is not None:
-            rest = step(b, i, start, count, rest)
-        return [end, *rest]
-
-    return e.loop(e.index(0), size, [e.index(0), *inits], visit)
-
-
 def _pair(
     e: Emitter, t: MemRefType[Attribute], first: SSAValue, second: SSAValue
 ) -> SSAValue:
@@ -378,17 +321,17 @@ def _histograms(
     sizes: Sequence[SSAValue],
     head: str | None,
     types: dict[tuple[str, int], MemRefType[Attribute]],
-) -> dict[int, _Histogram]:
+) -> dict[int, Histogram]:
     """Zeroed histograms of the levels. A dense level 0 counts straight into
     the positions of level 1 (coordinate c at c + 1; as scipy's `tocsc` does):
     after the prefix sum and the scatter pass, each holds its end."""
-    found: dict[int, _Histogram] = {}
+    found: dict[int, Histogram] = {}
     for level in levels:
         if level == 0 and head == "dense":
             size = e.add(sizes[0], e.index(1))
-            h = _Histogram(alloc_large(e, types["positions", 1], size), 1)
+            h = Histogram(alloc_large(e, types["positions", 1], size), 1)
         else:
-            h = _Histogram(_index_buffer(e, sizes[level]))
+            h = Histogram(_index_buffer(e, sizes[level]))
         t = h.buffer.type
         assert is_memref_type(t)
         e.fill(h.buffer, e.constant(0, t.element_type))
@@ -399,7 +342,7 @@ def _histograms(
 def _build_head(
     e: Emitter,
     head: str,
-    histogram: _Histogram,
+    histogram: Histogram,
     size: SSAValue,
     nnz: SSAValue,
     sorted_by_head: bool,
@@ -409,7 +352,7 @@ def _build_head(
     histogram of level-0 coordinates, which becomes each coordinate's start
     (the cursor of the last sort pass when `sorted_by_head`)."""
     if head == "dense":
-        _prefix_sum(e, histogram, size, inclusive=not sorted_by_head)
+        prefix_sum(e, histogram, size, inclusive=not sorted_by_head)
         return {("positions", 1): histogram.buffer}
     pos_type, crd_type = types["positions", 1], types["coordinates", 0]
     pos_elem = pos_type.element_type
@@ -432,7 +375,7 @@ def _build_head(
         b.when(used, record)
         return [b.add(nodes, as_index(b, used))]
 
-    nodes = _prefix_sum(e, histogram, size, [e.index(0)], nonempty)[1]
+    nodes = prefix_sum(e, histogram, size, [e.index(0)], nonempty)[1]
     return {
         ("positions", 0): _pair(e, types["positions", 0], e.index(0), nodes),
         ("coordinates", 0): e.value(ReallocOp(coordinates, nodes, crd_type)),
@@ -526,7 +469,7 @@ def convert_entries(
         if level == 0 and head is not None:
             built |= _build_head(e, head, h, sizes[0], nnz, 0 in passes, types)
         else:
-            _prefix_sum(e, h, sizes[level])
+            prefix_sum(e, h, sizes[level])
     element = types["values", -1].element_type
     # A source that says where entries are not (a dense buffer) is copied
     # without a branch when nothing is sorted: every place is written at the
@@ -567,8 +510,8 @@ def convert_entries(
             walk, indexed, read = _table_walk(out), True, out
     if isinstance(final, StorageSink):
         for level, c in final.coordinates.items():
-            built["coordinates", level] = _shrink(e, c, nnz, branch_free)
-        built["values", -1] = _shrink(e, final.values, nnz, branch_free)
+            built["coordinates", level] = shrink(e, c, nnz, branch_free)
+        built["values", -1] = shrink(e, final.values, nnz, branch_free)
     if table is not None:
         table = Entries(nnz, table.coords, table.values, rank)
     _free(e, *(h.buffer for lvl, h in histograms.items() if lvl or head != "dense"))
@@ -594,15 +537,6 @@ def _append_all(e: Emitter, source: Source, sink: Sink) -> None:
     source.walk_all(e, [e.index(0)], append)
 
 
-def _shrink(e: Emitter, buffer: SSAValue, size: SSAValue, needed: bool) -> SSAValue:
-    """`buffer` cut to `size` elements if `needed`."""
-    if not needed:
-        return buffer
-    t = buffer.type
-    assert is_memref_type(t)
-    return e.value(ReallocOp(buffer, size, t))
-
-
 def _table_walk(table: Entries) -> Walk:
     def walk(e: Emitter, inits: Sequence[SSAValue], body: EntryBody) -> list[SSAValue]:
         return _walk_table(e, table, inits, body)
@@ -613,7 +547,7 @@ def _table_walk(table: Entries) -> Walk:
 def _count(
     e: Emitter,
     source: Source,
-    histograms: dict[int, _Histogram],
+    histograms: dict[int, Histogram],
     size: SSAValue | None,
 ) -> SSAValue:
     """The number of entries (`size` where the storage says it) and the

@@ -1,8 +1,10 @@
 """The entries that a conversion moves: where they come from (the stored
 entries of a sparse tensor, the nonzeros of a dense buffer), each with its
 coordinates in the target's level space and its value cast to the target's
-element type, and where they go. Shared by the sequential conversions
-(`storage.conversion`) and those on threads (`storage.parallel_conversion`)."""
+element type, and where they go; and the counting sort's histograms,
+prefix sums and the buffers' final sizes. Shared by the sequential
+conversions (`storage.conversion`) and those on threads
+(`storage.parallel_conversion`)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import ToCoordinatesOp, ToValues
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type
+from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import (
@@ -375,3 +378,75 @@ def check_positions_width(
     message = f"the result has more entries than its {width}-bit positions hold"
     too_many = e.cmp(nnz, "ugt", e.index(2**width - 1))
     e.when(too_many, lambda b: b.runtime_error(message))
+
+
+# -- counting sorts ---------------------------------------------------------------
+
+
+@dataclass
+class Histogram:
+    """The number of entries at each coordinate of a level, then (after a
+    prefix sum) the next place of each coordinate's entries: a counting sort's
+    cursor. Coordinate c is at `buffer[c + offset]`."""
+
+    buffer: SSAValue
+    offset: int = 0
+
+    def at(self, e: Emitter, c: SSAValue) -> SSAValue:
+        """The place of coordinate c in the buffer."""
+        return e.add(c, e.index(self.offset)) if self.offset else c
+
+    def read(self, e: Emitter, at: SSAValue) -> SSAValue:
+        return e.to_index(e.load(self.buffer, [at]))
+
+    def write(self, e: Emitter, at: SSAValue, v: SSAValue) -> None:
+        t = self.buffer.type
+        assert is_memref_type(t)
+        e.store(e.from_index(v, t.element_type), self.buffer, [at])
+
+    def bump(self, e: Emitter, c: SSAValue) -> SSAValue:
+        """Add one at coordinate c; returns the old value."""
+        at = self.at(e, c)
+        old = self.read(e, at)
+        self.write(e, at, e.add(old, e.index(1)))
+        return old
+
+
+PrefixStep = Callable[
+    [Emitter, SSAValue, SSAValue, SSAValue, list[SSAValue]], list[SSAValue]
+]
+"""`step(emitter, coordinate, start, count, carried)` for each coordinate of a
+prefix sum."""
+
+
+def prefix_sum(
+    e: Emitter,
+    histogram: Histogram,
+    size: SSAValue,
+    inits: Sequence[SSAValue] = (),
+    step: PrefixStep | None = None,
+    inclusive: bool = False,
+) -> list[SSAValue]:
+    """Turn the counts into each coordinate's start (or end, if `inclusive`),
+    in place; returns the total and the values `step` carried."""
+
+    def visit(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        start, rest = carried[0], carried[1:]
+        at = histogram.at(b, i)
+        count = histogram.read(b, at)
+        end = b.add(start, count)
+        histogram.write(b, at, end if inclusive else start)
+        if step is not None:
+            rest = step(b, i, start, count, rest)
+        return [end, *rest]
+
+    return e.loop(e.index(0), size, [e.index(0), *inits], visit)
+
+
+def shrink(e: Emitter, buffer: SSAValue, size: SSAValue, needed: bool) -> SSAValue:
+    """`buffer` cut to `size` elements if `needed`."""
+    if not needed:
+        return buffer
+    t = buffer.type
+    assert is_memref_type(t)
+    return e.value(ReallocOp(buffer, size, t))

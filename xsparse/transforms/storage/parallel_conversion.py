@@ -51,7 +51,6 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.dialects.xdsl_ext import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import (
@@ -60,12 +59,15 @@ from xsparse.transforms.codegen_utils.stored_entries import (
 )
 from xsparse.transforms.storage.conversion_entries import (
     DenseSource,
+    Histogram,
     Source,
     SparseSource,
     StorageSink,
     as_index,
     check_positions_width,
     field_types,
+    prefix_sum,
+    shrink,
     storage_fields_of,
 )
 from xsparse.transforms.storage.level_buffers import (
@@ -127,26 +129,6 @@ def _store_index(e: Emitter, v: SSAValue, buffer: SSAValue, at: SSAValue) -> Non
     e.store(e.from_index(v, t.element_type), buffer, [at])
 
 
-def _running_total(e: Emitter, buffer: SSAValue, n: SSAValue) -> SSAValue:
-    """`buffer[1 .. n]` turned into running totals in place (an inclusive
-    prefix sum); returns the total."""
-
-    def visit(b: Emitter, j: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-        at = b.add(j, b.index(1))
-        total = b.add(carried[0], _load_index(b, buffer, at))
-        _store_index(b, total, buffer, at)
-        return [total]
-
-    return e.loop(e.index(0), n, [e.index(0)], visit)[0]
-
-
-def _shrunk(e: Emitter, buffer: SSAValue, size: SSAValue) -> SSAValue:
-    """`buffer` cut to `size` elements."""
-    t = buffer.type
-    assert is_memref_type(t)
-    return e.value(ReallocOp(buffer, size, t))
-
-
 # -- dense -> row-major ------------------------------------------------------------
 
 
@@ -174,7 +156,7 @@ def _dense_by_rows(
         _store_index(b, n, positions, b.add(i, b.index(1)))
 
     e.parallel_for(e.index(0), rows, count)
-    nnz = _running_total(e, positions, rows)
+    nnz = prefix_sum(e, Histogram(positions, 1), rows, inclusive=True)[0]
     check_positions_width(e, tensor_type, nnz)
     capacity = e.add(nnz, e.index(1))  # the spare slot at nnz
     levels = range(1, enc.lvl_rank)
@@ -200,9 +182,10 @@ def _dense_by_rows(
 
     e.parallel_for(e.index(0), rows, fill)
     built = {
-        ("coordinates", lvl): _shrunk(e, c, nnz) for lvl, c in sink.coordinates.items()
+        ("coordinates", lvl): shrink(e, c, nnz, True)
+        for lvl, c in sink.coordinates.items()
     }
-    built["values", -1] = _shrunk(e, sink.values, nnz)
+    built["values", -1] = shrink(e, sink.values, nnz, True)
     built["positions", 1] = positions
     return storage_fields_of(tensor_type, built, sizes)
 
@@ -325,7 +308,7 @@ def _transpose_by_blocks(
         _store_index(b, total, positions, b.add(j, one))
 
     e.parallel_for(e.index(0), width, offsets)
-    _running_total(e, positions, width)
+    prefix_sum(e, Histogram(positions, 1), width, inclusive=True)
 
     def shift(b: Emitter, j: SSAValue) -> None:
         begin = _load_index(b, positions, j)
