@@ -76,6 +76,8 @@ estimates, not measured separately."""
 BSR_SLOT_COST = 0.3
 """Time of one slot of a BSR block over one CSR entry (block-structured
 matrix, 8 x 8 blocks, SpMV and SpMM: 0.3-0.9; the low end taken)."""
+ALIGNMENT = 64
+"""Bytes the data of the outputs `Decomposed.matmul` allocates is aligned to."""
 MAX_WIDTH = 256
 """The widest bucket the rule picks (a bucket row is one SpMV vector)."""
 WIDTH_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
@@ -181,22 +183,31 @@ class Decomposed:
             raise ValueError(f"shapes {self.shape} and {dense.shape} do not multiply")
         result_shape = (self.shape[0], *dense.shape[1:])
         if out is None:
-            out = np.zeros(result_shape, self.dtype)
+            out = aligned_empty(result_shape, self.dtype)
         elif out.shape != result_shape or out.dtype != self.dtype:
             raise ValueError(f"out must be {result_shape} of {self.dtype}")
-        else:
-            out[...] = 0
         rule, parts = self.rule, self.parts
         if dense.ndim == 1 and self.vector_parts is not None:
             rule, parts = Rule(), self.vector_parts
         kernel = product_kernel(element_name(self.dtype), dense.ndim == 2, rule)
-        # `out` was zeroed here: nothing of the caller's to keep if a range
-        # check inside the kernel fails (no copy of it first).
+        # The kernel computes `out = A @ b` (its old values unread): nothing
+        # of the caller's to keep if a range check inside it fails.
         kernel(*_arguments(parts), dense, out, scratch_outputs=True)
         return out
 
     def __matmul__(self, other: npt.ArrayLike) -> AnyArray:
         return self.matmul(other)
+
+
+def aligned_empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> AnyArray:
+    """An uninitialized C-ordered array whose data starts on a 64-byte
+    boundary (numpy's start 16 bytes into a line): the decomposed SpMM
+    streams C's rows with non-temporal stores where its vectors are
+    aligned."""
+    size = math.prod(shape) * dtype.itemsize
+    raw = np.empty(size + ALIGNMENT, np.uint8)
+    skip = -raw.ctypes.data % ALIGNMENT
+    return raw[skip : skip + size].view(dtype).reshape(shape)
 
 
 def _arguments(parts: tuple[Part, ...]) -> tuple[Any, ...]:
@@ -215,8 +226,11 @@ def element_name(dtype: np.dtype[Any]) -> str:
 
 
 def product_source(element: str, matrix: bool) -> str:
-    """`C += A @ B` (`matrix`) or `y += A @ x`, A in CSR, before decomposition."""
-    return matrix_product_source(CSR32, element, matrix, "spmm" if matrix else "spmv")
+    """`C = A @ B` (`matrix`) or `y = A @ x`, A in CSR, before decomposition
+    (the output's values are not read: the decomposed SpMM's first part
+    initializes C, `output_writes`)."""
+    name = "spmm" if matrix else "spmv"
+    return matrix_product_source(CSR32, element, matrix, name, zero_init=True)
 
 
 def decompose_source(source: str, rule: Rule) -> str:

@@ -419,7 +419,10 @@ def _load(p: _FunctionPrinter, op: Operation) -> str:
 def _store(p: _FunctionPrinter, op: Operation) -> str:
     assert isinstance(op, llvm.StoreOp)
     align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
-    return f"store {p.typed(op.value)}, {p.typed(op.ptr)}{align}"
+    hint = ""
+    if op.nontemporal is not None:
+        hint = f", !nontemporal {p.module.metadata_node('!{i32 1}')}"
+    return f"store {p.typed(op.value)}, {p.typed(op.ptr)}{align}{hint}"
 
 
 @_handles(llvm.AllocaOp)
@@ -559,6 +562,8 @@ class _ModulePrinter:
     def __init__(self, fast_math: bool):
         self.fast_math = fast_math
         self.intrinsics: dict[str, str] = {}
+        self.metadata: dict[str, str] = {}
+        """Module-level metadata nodes the functions refer to: node -> name."""
 
     def print(self, module: ModuleOp) -> str:
         globals_: list[str] = []
@@ -581,8 +586,13 @@ class _ModulePrinter:
             op.sym_name.data for op in module.ops if isinstance(op, llvm.FuncOp)
         }
         intrinsics = [d for n, d in self.intrinsics.items() if n not in declared]
-        parts = globals_ + [""] + definitions + declarations + intrinsics
+        nodes = [f"{name} = {node}" for node, name in self.metadata.items()]
+        parts = globals_ + [""] + definitions + declarations + intrinsics + nodes
         return "\n".join(parts) + "\n"
+
+    def metadata_node(self, node: str) -> str:
+        """The name (`!N`) of the unnamed metadata node `node` (`!{...}`)."""
+        return self.metadata.setdefault(node, f"!{len(self.metadata)}")
 
     @staticmethod
     def _declaration(op: llvm.FuncOp) -> str:

@@ -15,14 +15,17 @@ system call to sleep and wake, and LLVM's atomics.
    the positions buffer `work` of `width`-byte entries, so that rows are
    split by stored entries; even ranges without one), none empty, each
    starting at an iteration (lo plus a multiple of `step`).
-3. It publishes the job (body, context, bounds, `limit` = generation << 32 |
+3. It fences (non-temporal stores it made alone, in an earlier loop, are
+   visible to the workers), publishes the job (body, context, bounds, `limit` = generation << 32 |
    chunks, `seats` = generation << 32 | threads - 1), resets the chunk
    counter `next` to generation << 32, bumps `generation` and wakes the
    workers (started on first need, never more than threads - 1).
 4. Every thread, the caller included, takes chunk k by a compare-and-swap
    of `next` that succeeds only while `next` still belongs to its
    generation, so no thread consumes a chunk of a job it does not serve;
-   it runs `body(ctx, bounds[k], bounds[k+1], k)` and counts it in `done`.
+   it runs `body(ctx, bounds[k], bounds[k+1], k)`, fences (`fence seq_cst`:
+   the chunk's non-temporal stores, which x86 does not order with later
+   stores, are visible before it counts) and counts it in `done`.
    The one finishing the last chunk wakes the caller, which sleeps on `done`
    (after spinning `SPINS` loads: chunks are short).
 5. The caller returns the number of chunks once `done` has them all (no
@@ -266,6 +269,7 @@ chunk:
   %hi.p = getelementptr [{max_chunks + 1} x i64], ptr @pool.bounds, i64 0, i64 %k1
   %hi = load i64, ptr %hi.p
   call void %body(ptr %ctx, i64 %lo, i64 %hi, i64 %k)
+  fence seq_cst
   %d = atomicrmw add ptr @pool.done, i32 1 acq_rel
   %d1 = add i32 %d, 1
   %count32 = trunc i64 %count to i32
@@ -327,6 +331,7 @@ alone:
   call void %body(ptr %ctx, i64 %lo, i64 %hi, i64 0)
   ret i64 1
 plan:
+  fence seq_cst
   %threads = load i64, ptr @{NUM_THREADS}
   %span = sub i64 %hi, %lo
   %span.up = add i64 %span, %step

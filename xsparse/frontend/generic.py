@@ -325,9 +325,9 @@ class _Body:
 
 
 _MATRIX_PRODUCT = """#A = {encoding}
-func.func @{name}(%a: tensor<?x?x{t}, #A>, %b: {b_type}, %c: {c_type}) -> {c_type} {{
+func.func @{name}(%a: tensor<?x?x{t}, #A>, %b: {b_type}, %c: {c_type}) -> {c_type} {{{init}
   %0 = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}}
-      ins(%a, %b : tensor<?x?x{t}, #A>, {b_type}) outs(%c : {c_type}) {{
+      ins(%a, %b : tensor<?x?x{t}, #A>, {b_type}) outs(%{out} : {c_type}) {{
   ^bb0(%x: {t}, %y: {t}, %o: {t}):
     %m = arith.mulf %x, %y : {t}
     %s = arith.addf %o, %m : {t}
@@ -338,10 +338,18 @@ func.func @{name}(%a: tensor<?x?x{t}, #A>, %b: {b_type}, %c: {c_type}) -> {c_typ
 """
 
 
-def matrix_product_source(encoding: str, element: str, matrix: bool, name: str) -> str:
+_ZERO_INIT = """
+  %zero = arith.constant 0.0 : {t}
+  %init = linalg.fill ins(%zero : {t}) outs(%c : {c_type}) -> {c_type}"""
+
+
+def matrix_product_source(
+    encoding: str, element: str, matrix: bool, name: str, zero_init: bool = False
+) -> str:
     """The MLIR of `@name` computing `C += A @ B` (`matrix`: SpMM) or
     `y += A @ x` (SpMV), A a sparse matrix in `encoding` (an
-    `#sparse_tensor.encoding<...>`), of float type `element` (`f32`, `f64`)."""
+    `#sparse_tensor.encoding<...>`), of float type `element` (`f32`, `f64`);
+    `zero_init`: `C = A @ B` (C filled with zeros first, C's values unread)."""
     if matrix:
         maps = (
             "affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, "
@@ -356,7 +364,10 @@ def matrix_product_source(encoding: str, element: str, matrix: bool, name: str) 
         )
         iterators = '"parallel", "reduction"'
         b_type = c_type = f"tensor<?x{element}>"
+    init = _ZERO_INIT.format(t=element, c_type=c_type) if zero_init else ""
     return _MATRIX_PRODUCT.format(
+        init=init,
+        out="init" if zero_init else "c",
         encoding=encoding,
         name=name,
         t=element,

@@ -177,8 +177,16 @@ class LoadToLLVM(ToLLVMPattern):
         )
 
 
+def declared_alignment(op: vector.StoreOp) -> int | None:
+    """The byte alignment MLIR's `alignment` attribute of a `vector.store`
+    promises (xDSL's op keeps it among the attributes), if any."""
+    attr = op.attributes.get("alignment")
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
 class StoreToLLVM(ToLLVMPattern):
-    """`vector.store` -> `llvm.store` of a vector value."""
+    """`vector.store` -> `llvm.store` of a vector value, non-temporal and
+    with the alignment MLIR's attributes name."""
 
     @lowering
     def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter) -> None:
@@ -188,7 +196,8 @@ class StoreToLLVM(ToLLVMPattern):
         store = llvm.StoreOp(
             lowered(op.vector, rewriter),
             address,
-            alignment=element_size(base_type.element_type),
+            alignment=declared_alignment(op) or element_size(base_type.element_type),
+            nontemporal=bool(op.nontemporal.value.data),
         )
         rewriter.replace(op, store)
 

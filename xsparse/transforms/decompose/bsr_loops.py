@@ -65,6 +65,7 @@ from xsparse.transforms.decompose.ell_loops import (
     element_type,
     float_bit_width,
 )
+from xsparse.transforms.decompose.output_writes import Output, Write
 from xsparse.transforms.decompose.two_four_loops import Tile
 
 INDEX = IndexType()
@@ -99,6 +100,14 @@ class BsrProduct:
     block: int
     b: SSAValue
     c: SSAValue
+    write: Write = Write.ACCUMULATE
+    """`INITIALIZE`: C = part @ B, every row (the first part)."""
+    streams: SSAValue | None = None
+    """C's rows aligned for non-temporal stores (`output_writes`)."""
+
+    @property
+    def out(self) -> Output:
+        return Output(self.c, self.write, self.streams)
 
     @property
     def is_matrix_product(self) -> bool:
@@ -198,7 +207,8 @@ class BsrProduct:
         acc = e.loop(first, last, [zero] * len(rows), block)
         for r, a in zip(rows, acc, strict=True):
             row = e.add(base, e.index(r))
-            e.store(add_lanes(e, a, e.load(self.c, [row])), self.c, [row])
+            (initial,) = self.out.start(e, [[row]], None)
+            e.store(add_lanes(e, a, initial), self.c, [row])
 
     def _matrix_block_row(
         self,
@@ -262,10 +272,11 @@ class BsrProduct:
                 self._prefetch(inner, ahead, p, r, count, tile)
             return inner.loop(inner.index(0), b, acc, entry)
 
-        acc = [v for c_row in c_rows for v in tile.load(e, self.c, c_row)]
+        places = [at for c_row in c_rows for at in tile.places(e, c_row)]
+        vector_type = tile.vector_type(element_type(self.c))
+        acc = self.out.start(e, places, vector_type)
         acc = e.loop(blocks[0], blocks[1], acc, block)
-        for n, c_row in enumerate(c_rows):
-            tile.store(e, acc[n * width : (n + 1) * width], self.c, c_row)
+        self.out.finish(e, acc, places)
 
     def _prefetch(
         self, e: Emitter, ahead: Ahead, p: SSAValue, r: SSAValue, count: int, tile: Tile

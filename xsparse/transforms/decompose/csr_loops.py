@@ -34,6 +34,7 @@ from xsparse.transforms.decompose.ell_loops import (
     column_tiles,
     float_bit_width,
 )
+from xsparse.transforms.decompose.output_writes import Output, Write
 from xsparse.transforms.decompose.two_four_loops import Tile
 
 INDEX = IndexType()
@@ -48,6 +49,10 @@ class CsrRowProduct:
     values: SSAValue
     b: SSAValue
     c: SSAValue
+    write: Write = Write.ACCUMULATE
+    """`INITIALIZE`: C = remainder @ B, every row (the first part)."""
+    streams: SSAValue | None = None
+    """C's rows aligned for non-temporal stores (`output_writes`)."""
 
     def emit(self, e: Emitter) -> None:
         body = Block(arg_types=[INDEX])
@@ -56,31 +61,59 @@ class CsrRowProduct:
         first = inner.to_index(inner.load(self.positions, [row]))
         after = inner.add(row, inner.index(1))
         last = inner.to_index(inner.load(self.positions, [after]))
-        lanes = VECTOR_BITS // float_bit_width(self.c)
         chunk = inner.index(SLOT_CHUNK)
-
-        def entries(o: Emitter, start: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
-            stop = o.value(arith.MinUIOp(o.add(start, chunk), last))
-            column_tiles(
-                o,
-                lanes,
-                o.dim(self.c, 1),
-                lambda t, tile: self._tile(t, tile, row, start, stop),
-            )
-            return []
-
-        inner.loop(first, last, [], entries, step=chunk)
+        out = Output(self.c, self.write, self.streams)
+        if out.write.reads:
+            self._chunks(inner, out, row, first, last)
+        else:
+            # The first chunk starts from zero (an empty row stores zeros);
+            # a row of one chunk is stored once, with its final values.
+            stop = inner.value(arith.MinUIOp(inner.add(first, chunk), last))
+            single = inner.cmp(stop, "eq", last)
+            self._chunk(inner, out, row, (first, stop), first=True, final=single)
+            self._chunks(inner, out, row, stop, last)
         body.add_op(scf.ReduceOp())
         rows = e.dim(self.c, 0)
         e.op(scf.ParallelOp([e.index(0)], [rows], [e.index(1)], Region(body)))
 
-    def _tile(
-        self, e: Emitter, tile: Tile, row: SSAValue, first: SSAValue, last: SSAValue
+    def _chunks(
+        self, e: Emitter, out: Output, row: SSAValue, first: SSAValue, last: SSAValue
     ) -> None:
-        def entry(inner: Emitter, p: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
-            value = inner.load(self.values, [p])
-            column = inner.to_index(inner.load(self.coordinates, [p]))
-            return tile.multiply_add(inner, acc, value, self.b, column)
+        """The entries [first, last) of `row`, `SLOT_CHUNK` at a time, added
+        to C's row."""
+        chunk = e.index(SLOT_CHUNK)
 
-        acc = tile.load(e, self.c, row)
-        tile.store(e, e.loop(first, last, acc, entry), self.c, row)
+        def entries(o: Emitter, start: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+            stop = o.value(arith.MinUIOp(o.add(start, chunk), last))
+            self._chunk(o, out, row, (start, stop), first=False, final=False)
+            return []
+
+        e.loop(first, last, [], entries, step=chunk)
+
+    def _chunk(
+        self,
+        e: Emitter,
+        out: Output,
+        row: SSAValue,
+        entries: tuple[SSAValue, SSAValue],
+        first: bool,
+        final: bool | SSAValue,
+    ) -> None:
+        """Every tile of C's row over one chunk of the row's entries."""
+        lanes = VECTOR_BITS // float_bit_width(self.c)
+
+        def tile(o: Emitter, tile: Tile) -> None:
+            def entry(
+                inner: Emitter, p: SSAValue, acc: list[SSAValue]
+            ) -> list[SSAValue]:
+                value = inner.load(self.values, [p])
+                column = inner.to_index(inner.load(self.coordinates, [p]))
+                return tile.multiply_add(inner, acc, value, self.b, column)
+
+            places = tile.places(o, row)
+            vector_type = tile.vector_type(out.element_type)
+            acc = out.start(o, places, vector_type, first=first)
+            acc = o.loop(entries[0], entries[1], acc, entry)
+            out.finish(o, acc, places, final=final)
+
+        column_tiles(e, lanes, e.dim(self.c, 1), tile)

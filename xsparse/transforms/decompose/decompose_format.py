@@ -44,6 +44,7 @@ the BSR split as two functions per block size b,
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    FloatAttr,
     FunctionType,
     IndexType,
     IntegerType,
@@ -65,7 +67,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -93,12 +95,17 @@ from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.decompose.bsr_loops import BsrProduct
 from xsparse.transforms.decompose.csr_loops import CsrRowProduct
 from xsparse.transforms.decompose.decompose_tensors import is_two_four_product
-from xsparse.transforms.decompose.ell_loops import EllProduct
+from xsparse.transforms.decompose.ell_loops import (
+    VECTOR_BITS,
+    EllProduct,
+    float_bit_width,
+)
 from xsparse.transforms.decompose.format_movement import (
     BsrMovement,
     BucketBuffers,
     HybMovement,
 )
+from xsparse.transforms.decompose.output_writes import Output, Write, rows_stream
 from xsparse.transforms.errors import LocatingApplier, PassFailure
 from xsparse.transforms.sparsifier.sparsification import generic_of
 
@@ -494,6 +501,16 @@ class DecomposeLinearOp(RewritePattern):
                 "with A first, B and C dense) only",
             )
         loops = self._parts_in_loops(op, parts) if product else set[int]()
+        fill = zero_fill(op.outputs[0])
+        if fill is not None and len(loops) == len(parts) and is_matrix(op):
+            # C = A @ B: the first part initializes C, no zeros written first.
+            result = self._product_loops(
+                op, parts, loops, fill.outputs[0], rewriter, initializes=True
+            )
+            rewriter.replace(op, [], [result])
+            if not fill.res[0].uses:
+                rewriter.erase(fill)
+            return
         # The remainder first: its op keeps the kernel's `outs` (written in place).
         order = [len(parts) - 1, *range(len(parts) - 1)]
         through_sparsifier = [parts[n] for n in order if n not in loops]
@@ -541,30 +558,45 @@ class DecomposeLinearOp(RewritePattern):
         loops: set[int],
         result: SSAValue,
         rewriter: PatternRewriter,
+        initializes: bool = False,
     ) -> SSAValue:
-        """The loops of the parts in `loops` on the result's buffer."""
+        """The loops of the parts in `loops` on the result's buffer, adding
+        to it; `initializes`: C = A @ B (`output_writes`), the first BSR part
+        or else the remainder initializing C, computed first, and buckets
+        overwriting their rows where the columns are one partition."""
         e = Emitter(rewriter, InsertPoint.before(op))
         b, c = buffer_of(op.inputs[1], e), buffer_of(result, e)
+        out = Output(c)
+        if initializes:
+            out = Output(c, Write.INITIALIZE, rows_stream(e, c, vector_lanes(c)))
         blocks = self.rule.blocks
+        remainder_first = initializes and not blocks
+        if remainder_first:
+            level_product(e, parts[-1], 1, b, out)
         for part, block in zip(parts[: len(blocks)], blocks, strict=True):
-            level_product(e, part, block, b, c)
+            level_product(e, part, block, b, out)
+            out = out.with_write(Write.ACCUMULATE)
+        bucket_write = Write.ACCUMULATE
+        if remainder_first and self.rule.partitions == 1:
+            bucket_write = Write.OVERWRITE
         first = len(blocks)
         for n in range(len(self.rule.buckets)):
             rows, cols, vals = (
                 buffer_of(v, e) for v in parts[first + 3 * n : first + 3 * n + 3]
             )
-            EllProduct(rows, cols, vals, b, c).emit(e)
-        if len(parts) - 1 in loops:
-            level_product(e, parts[-1], 1, b, c)
+            EllProduct(rows, cols, vals, b, c, bucket_write, out.streams).emit(e)
+        if len(parts) - 1 in loops and not remainder_first:
+            level_product(e, parts[-1], 1, b, out.with_write(Write.ACCUMULATE))
         return e.op(to_tensor(c, result.type)).results[0]
 
 
 def level_product(
-    e: Emitter, part: SSAValue, block: int, b: SSAValue, c: SSAValue
+    e: Emitter, part: SSAValue, block: int, b: SSAValue, out: Output
 ) -> None:
     """The product on a BSR (`block` > 1) or CSR (`block` 1) argument's
     level buffers where its sizes agree with B and C (multiples of the
     block), else a run-time error."""
+    c = out.buffer
     rows = e.value(tensor.DimOp(part, e.index(0)))
     columns = e.value(tensor.DimOp(part, e.index(1)))
     size = e.index(block)
@@ -587,11 +619,41 @@ def level_product(
         coordinates = inner.value(ops_storage.ToCoordinatesOp(part, 1))
         values = inner.value(ops_storage.ToValuesOp(part))
         if block == 1:
-            CsrRowProduct(positions, coordinates, values, b, c).emit(inner)
+            CsrRowProduct(
+                positions, coordinates, values, b, c, out.write, out.streams
+            ).emit(inner)
         else:
-            BsrProduct(positions, coordinates, values, block, b, c).emit(inner)
+            BsrProduct(
+                positions, coordinates, values, block, b, c, out.write, out.streams
+            ).emit(inner)
 
     e.when(agree, product)
+
+
+def zero_fill(value: SSAValue) -> FillOp | None:
+    """The `linalg.fill` of +0.0 that produced `value`, if one did."""
+    fill = value.owner
+    if not isinstance(fill, FillOp) or len(fill.inputs) != 1:
+        return None
+    constant = fill.inputs[0].owner
+    if not isinstance(constant, arith.ConstantOp):
+        return None
+    zero = constant.value
+    if not isinstance(zero, FloatAttr):
+        return None
+    v = zero.value.data
+    return fill if v == 0.0 and math.copysign(1.0, v) > 0 else None
+
+
+def is_matrix(op: Operation) -> bool:
+    """Whether the op's (first) output is a matrix."""
+    t = op.results[0].type
+    return is_tensor_type(t) and len(t.get_shape()) == 2
+
+
+def vector_lanes(c: SSAValue) -> int:
+    """Elements of a float memref per vector of the loops (`VECTOR_BITS`)."""
+    return VECTOR_BITS // float_bit_width(c)
 
 
 def drop_unused_casts(module: ModuleOp) -> None:

@@ -35,6 +35,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.xdsl_ext import GatherOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.decompose.output_writes import Output, Write
 from xsparse.transforms.decompose.two_four_loops import TILE_VECTORS, Tile
 
 INDEX = IndexType()
@@ -80,6 +81,14 @@ class EllProduct:
     vals: SSAValue
     b: SSAValue
     c: SSAValue
+    write: Write = Write.ACCUMULATE
+    """`OVERWRITE`: no other part has entries in the bucket's rows."""
+    streams: SSAValue | None = None
+    """C's rows aligned for non-temporal stores (`output_writes`)."""
+
+    @property
+    def out(self) -> Output:
+        return Output(self.c, self.write, self.streams)
 
     @property
     def width(self) -> int:
@@ -164,7 +173,8 @@ class EllProduct:
             return [inner.value(arith.AddfOp(acc[0], product))]
 
         (acc,) = e.loop(e.index(0), e.index(whole), [zero], chunk)
-        total = add_lanes(e, acc, e.load(self.c, [row]))
+        (initial,) = self.out.start(e, [[row]], None)
+        total = add_lanes(e, acc, initial)
         if rest:
             tail = self._slots(e, r, e.index(whole * lanes), rest)
             total = add_lanes(e, tail, total)
@@ -212,7 +222,9 @@ class EllProduct:
         slots: tuple[int, int],
     ) -> None:
         """One tile of C's row `row`, accumulated in registers over the
-        slots [start, stop) (constants)."""
+        slots [start, stop) (constants): it starts from C (or from zero at
+        the first slot of a row the bucket overwrites) and is stored, at
+        the last slot of such a row, as the row's final values."""
 
         def slot(inner: Emitter, s: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
             value = inner.load(self.vals, [r, s])
@@ -220,9 +232,11 @@ class EllProduct:
                 inner, acc, value, self.b, self._column(inner, r, s)
             )
 
-        acc = tile.load(e, self.c, row)
+        places = tile.places(e, row)
+        vector_type = tile.vector_type(element_type(self.c))
+        acc = self.out.start(e, places, vector_type, first=slots[0] == 0)
         acc = e.loop(e.index(slots[0]), e.index(slots[1]), acc, slot)
-        tile.store(e, acc, self.c, row)
+        self.out.finish(e, acc, places, final=slots[1] == self.width)
 
 
 def add_lanes(e: Emitter, v: SSAValue, acc: SSAValue) -> SSAValue:

@@ -92,6 +92,14 @@ class Tile:
     def _vector_type(self, element: Attribute) -> VectorType[Attribute]:
         return VectorType(element, [self.lanes])
 
+    def places(self, e: Emitter, row: SSAValue) -> list[list[SSAValue]]:
+        """The indices of the tile's accumulators in row `row` of C."""
+        return [self._at(e, row, u) for u in range(self.count)]
+
+    def vector_type(self, element: Attribute) -> VectorType[Attribute] | None:
+        """The accumulators' type: vectors of `element`, None for scalars."""
+        return self._vector_type(element) if self.lanes else None
+
     def load(self, e: Emitter, buffer: SSAValue, row: SSAValue) -> list[SSAValue]:
         """The accumulators (or B's entries) at `row`."""
         element = _element_type(buffer)
