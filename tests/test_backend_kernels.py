@@ -409,3 +409,31 @@ def test_kernel_calls_with_remembered_tensors() -> None:
         kernel(csr, x.astype(np.float32), np.zeros(2))
     y = np.zeros(2)
     assert kernel(csr, x, y) is y
+
+
+STREAM = """
+func.func @stream(%m: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %two = arith.constant 2.0 : f64
+  %v = vector.broadcast %two : f64 to vector<4xf64>
+  vector.store %v, %m[%c0] {nontemporal = true} : memref<?xf64>, vector<4xf64>
+  vector.store %v, %m[%c4] {alignment = 32 : i64, nontemporal = true} : memref<?xf64>, vector<4xf64>
+  return
+}
+"""
+
+
+def test_nontemporal_stores_reach_llvm() -> None:
+    """`vector.store {nontemporal}` is LLVM's `!nontemporal` store, at the
+    element's alignment unless `alignment` promises more."""
+    module = Parser(make_context(), STREAM).parse_module()
+    ir = lower_to_llvm(module).llvm_ir()
+    assert "align 8, !nontemporal !0" in ir
+    assert "align 32, !nontemporal !0" in ir
+    assert "!0 = !{i32 1}" in ir
+    raw = np.zeros(12)
+    skip = (-raw.ctypes.data % 32) // 8
+    m = raw[skip : skip + 8]
+    compile_mlir(STREAM).function("stream")(m)
+    np.testing.assert_array_equal(m, np.full(8, 2.0))

@@ -17,6 +17,7 @@ from xsparse import composable
 from xsparse.backend import threads as threads_runtime
 from xsparse.composable import Rule
 from xsparse.errors import XSparseError
+from xsparse.frontend.generic import matrix_product_source
 from xsparse.transforms.decompose import bsr_loops
 
 
@@ -86,15 +87,32 @@ RULES = {
 }
 
 
+def nan_outputs(shape: tuple[int, ...], dtype: Any) -> list[Any]:
+    """Outputs full of NaN (the products must not read them): one aligned
+    as `matmul` allocates its own (C's rows streamed where whole vectors),
+    one 8 bytes off (stored as usual)."""
+    aligned = composable.aligned_empty(shape, np.dtype(dtype))
+    aligned[...] = np.nan
+    size = int(np.prod(shape))
+    off = composable.aligned_empty((size + 1,), np.dtype(dtype))[1:].reshape(shape)
+    off[...] = np.nan
+    return [aligned, off]
+
+
 def check_products(d: composable.Decomposed, a: Any, dtype: Any) -> None:
+    """`d @ b` and `d.matmul(b, out)` (out full of NaN) equal numpy's, for
+    a vector and matrices of 5 (no whole vectors) and 64 columns."""
     rng = np.random.default_rng(7)
     tolerance = 1e-4 if dtype == np.float32 else 1e-10
     dense = a.toarray().astype(np.float64)
     for shape in ((a.shape[1],), (a.shape[1], 5), (a.shape[1], 64)):
         b = rng.standard_normal(shape).astype(dtype)
-        np.testing.assert_allclose(
-            d @ b, dense @ b.astype(np.float64), rtol=tolerance, atol=tolerance
-        )
+        expected = dense @ b.astype(np.float64)
+        np.testing.assert_allclose(d @ b, expected, rtol=tolerance, atol=tolerance)
+        for out in nan_outputs(expected.shape, dtype):
+            got = d.matmul(b, out=out)
+            assert got is out
+            np.testing.assert_allclose(out, expected, rtol=tolerance, atol=tolerance)
 
 
 @pytest.mark.parametrize("threads_count", [1, 2])
@@ -184,6 +202,34 @@ def test_bsr_loops_for_every_block_size(
     d = composable.decompose(a, Rule(blocks=(block,)))
     assert d.parts[0].kind == "bsr" and d.parts[0].nnz > 0 and d.nnz == a.nnz
     check_products(d, a, dtype)
+
+
+ACCUMULATING_RULES = {
+    "hyb": Rule(widths=(1, 2, 4)),
+    "hyb-2-partitions": Rule(partitions=2, widths=(2, 8)),
+    "bsr-hyb": Rule(blocks=(4,), widths=(1, 2)),
+    "remainder-only": Rule(),
+}
+
+
+@pytest.mark.parametrize("threads_count", [1, 2])
+@pytest.mark.parametrize("rule", ACCUMULATING_RULES.values(), ids=ACCUMULATING_RULES)
+def test_kernels_without_a_zero_fill_add_into_c(
+    rule: Rule, threads_count: int, threads: None
+) -> None:
+    """A kernel whose `outs` is C itself (`C += A @ B`) keeps adding every
+    part into C; only a `linalg.fill` of zero lets the first part
+    initialize C (`output_writes`, as `Decomposed.matmul` compiles)."""
+    xsparse.set_num_threads(threads_count)
+    a = blocky(64, 48, 4, 5)
+    d = composable.decompose(a, rule)
+    source = matrix_product_source(composable.CSR32, "f64", True, "spmm")
+    kernel = xsparse.compile(composable.decompose_source(source, rule), entry="spmm")
+    b = np.random.default_rng(3).standard_normal((48, 64))
+    for c in nan_outputs((64, 64), np.float64):
+        c[...] = 1.0
+        kernel(*d.arguments(), b, c)
+        np.testing.assert_allclose(c, 1.0 + a.toarray() @ b, rtol=1e-10, atol=1e-10)
 
 
 @pytest.fixture
