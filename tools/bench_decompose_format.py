@@ -10,7 +10,11 @@ nearby block rows stay in cache); each decomposed with the rule
 `choose_rule` picks (BSR for the block-structured ones). Per product: the
 decomposed kernel's time per call (median over interleaved rounds, wall
 clock) and how many times longer the others take (> 1: decomposed faster),
-with the range over the rounds (each round's ratio); then the preprocessing
+with the range over the rounds (each round's ratio, the kernels in another
+order each round); the decomposed product writes an output allocated as
+`d @ b` allocates its own (aligned: C's rows are streamed), the CSR kernels
+add into zeroed ones (`C += A @ B`, as xsparse's CSR kernel computes it);
+then the preprocessing
 time (plan + compiled data movement) beside one call. scipy runs on one
 thread; MLIR 22 (its `--sparsifier` on the same CSR kernel, OpenMP threads:
 `tools/bench_mlir.py`) where `mlir-opt-22` and libomp are installed.
@@ -184,7 +188,8 @@ def compare(
     for n_columns in columns:
         shape = (a.shape[1],) if n_columns == 0 else (a.shape[1], n_columns)
         b = rng.standard_normal(shape)
-        out = np.zeros((a.shape[0], *shape[1:]))
+        # as `d @ b` allocates it: aligned, so that C's rows are streamed
+        out = composable.aligned_empty((a.shape[0], *shape[1:]), np.dtype(np.float64))
         kernel = csr_kernel(n_columns > 0)
         mlir = mlir_kernel(n_columns > 0, a) if with_mlir else None
         calls = products(d, kernel, mlir, a, b, out)
@@ -196,11 +201,14 @@ def compare(
                     call(), expected, rtol=1e-9, atol=1e-9, err_msg=label
                 )
         times: dict[str, list[float]] = {}
-        for _ in range(rounds):
+        threaded = [t for t in THREADED if t in calls]
+        for r in range(rounds):
             times.setdefault("scipy", []).append(per_call(calls["scipy"], 0.2))
             for n in counts:
                 set_threads(n)
-                for label in (t for t in THREADED if t in calls):
+                # each round in another order: none always runs first
+                turn = r % len(threaded)
+                for label in threaded[turn:] + threaded[:turn]:
                     times.setdefault(f"{label} {n}", []).append(
                         per_call(calls[label], 0.2)
                     )

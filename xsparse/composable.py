@@ -177,7 +177,10 @@ class Decomposed:
         return "\n".join(lines)
 
     def matmul(self, b: npt.ArrayLike, out: AnyArray | None = None) -> AnyArray:
-        """`A @ b` for a dense vector or matrix b, into `out` when given."""
+        """`A @ b` for a dense vector or matrix b, into `out` when given (its
+        values are not read). SpMM streams C's rows past the caches where
+        C's data is 32-byte aligned, as the outputs this allocates are
+        (`aligned_empty`; numpy's own large arrays start 16 bytes off)."""
         dense = np.ascontiguousarray(b, dtype=self.dtype)
         if dense.ndim not in (1, 2) or dense.shape[0] != self.shape[1]:
             raise ValueError(f"shapes {self.shape} and {dense.shape} do not multiply")
