@@ -42,6 +42,10 @@ larger than the caches (the BSR part alone 1.2-1.4x), no slower where B
 mostly stays in cache. (The prefetches add register pressure: LLVM spills
 a few of the unrolled loop's loaded B vectors to the stack, L1 traffic.)
 
+As the first part of `C = A @ B` (`Write.INITIALIZE`, `output_writes`),
+the block row's accumulators start from zero instead of C and are
+streamed (a block row without blocks stores zeros).
+
 The coordinates are the sparse argument's, checked at every call by the
 runtime's validation (in range, ordered), as for the sparsifier's kernels.
 """

@@ -14,6 +14,10 @@ one tile to the next:
             %acc = fma(broadcast vals[%p], B[crd[%p], tile], %acc)
           C[%i, tile] = %acc
 
+As the first part of `C = A @ B` (`Write.INITIALIZE`, `output_writes`) a
+row's first chunk starts from zero instead of C (a row without entries
+stores zeros) and a row of one chunk is stored once, streamed.
+
 The buffers are the sparse argument's; the runtime validates them at every
 call (positions monotone, coordinates in range), as for the sparsifier's
 kernels.

@@ -33,6 +33,11 @@ the op keeping the kernel's `outs` is the first):
 - any other linear op (elementwise, SDDMM-like): cloned onto the remainder
   and each BSR part, computed by the sparsifier; ELL buckets are refused.
 
+An SpMM whose parts all run loops of their own and whose `outs` is a
+`linalg.fill` of zero (`C = A @ B`) does not read C: the fill goes, the
+first part initializes C and the others add to it or overwrite their rows
+(`output_writes`).
+
 With `widths`, the pass also emits the data movement as its own function,
 `@<name>_decompose` (the seed's "sparse iterations for data movement that
 copies data from the original format to composable formats", which "we

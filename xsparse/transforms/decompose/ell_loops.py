@@ -16,7 +16,9 @@ i32) and `vals` (R x W). `EllProduct.emit` adds the bucket's share of
         y[%row] = vector.reduction <add> (%v * %x), y[%row]
 
 Every bucket row is a different row of A, so the iterations write disjoint
-rows of C. Coordinates are clamped into range (rows to M - 1, columns to
+rows of C. Where no other part has entries in the bucket's rows
+(`Write.OVERWRITE`, `output_writes`), a row starts from zero instead of C
+and its final values are streamed. Coordinates are clamped into range (rows to M - 1, columns to
 K - 1) before they are read with, so that arrays changed by hand cannot read
 or write outside the operands; mismatched shapes are a run-time error.
 """
