@@ -1,6 +1,7 @@
 """Run generated test cases for a while and report what failed.
 
-    python tools/fuzz.py --minutes N [--mode kernels|ir|einsum|both] [--jobs J] [--mlir]
+    python tools/fuzz.py --minutes N [--mode kernels|ir|einsum|decomposed|both]
+                         [--jobs J] [--mlir]
                          [--shrink] [--out DIR] [--start-seed S] [--timeout SECONDS]
 
 Mode `kernels` runs `xsparse.testing.kernels.check_case(seed, mlir=...)`
@@ -9,13 +10,18 @@ runs `xsparse.testing.ir_mutants.check_case(seed)` (mutated IR must compile or
 get a located diagnostic), mode `einsum` runs
 `xsparse.testing.einsum_cases.check_einsum_case(seed)` (random einsum /
 evaluate calls on numpy, scipy and SparseTensor operands against numpy),
-`both` alternates all three. Seeds run from S upwards,
+mode `decomposed` runs
+`xsparse.testing.decomposed_cases.check_decomposed_case(seed)` (random
+matrices, rules, right-hand sides and outputs of `xsparse.composable`'s
+decomposed products against numpy), `both` alternates all four. Seeds run
+from S upwards,
 each in a child process of a pool of J workers: a child killed by a signal is
 a CRASH for its seed, one running past the timeout a HANG; either is replaced
 by a fresh child. Every failing case (wrong, error, crash, hang) gets a
 reproducer file in DIR (default fuzz-findings/), with --shrink that of the
 smallest variant of a failing kernel that still fails; the summary counts
-verdicts and groups refusals and failures by message.
+verdicts and groups refusals and failures by message, each group with the
+line that reruns its first seed.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ RERUN = {
     "kernels": ("kernels", "check_case"),
     "ir": ("ir_mutants", "check_case"),
     "einsum": ("einsum_cases", "check_einsum_case"),
+    "decomposed": ("decomposed_cases", "check_decomposed_case"),
 }
 """Per mode, the module and function that rerun one seed."""
 VERDICTS = ["ok", "refused", "wrong", "error", "crash", "hang"]
@@ -62,6 +69,10 @@ def run_case(
             from xsparse.testing.einsum_cases import check_einsum_case
 
             outcome = check_einsum_case(seed)
+        elif mode == "decomposed":
+            from xsparse.testing.decomposed_cases import check_decomposed_case
+
+            outcome = check_decomposed_case(seed)
         else:
             from xsparse.testing.ir_mutants import check_case as check_mutant
 
@@ -143,13 +154,9 @@ class Report:
     def _write(self, task: Task, verdict: str, detail: str, reproducer: str) -> None:
         mode, seed = task
         self.out.mkdir(parents=True, exist_ok=True)
-        suffix = "py" if mode == "kernels" else "txt"
+        suffix = "py" if mode in ("kernels", "decomposed") else "txt"
         path = self.out / f"{mode}-seed{seed}-{verdict}.{suffix}"
-        module, function = RERUN[mode]
-        rerun = (
-            f"python -c 'from xsparse.testing.{module}"
-            f" import {function}; print({function}({seed}))'"
-        )
+        rerun = rerun_line(mode, seed)
         comment = "\n".join(f"# {line}" for line in detail.splitlines())
         path.write_text(
             f"# {mode} seed {seed}: {verdict.upper()}\n# rerun: {rerun}\n{comment}\n\n"
@@ -187,7 +194,18 @@ class Report:
                     " ..." if len(seeds) > 12 else ""
                 )
                 lines.append(f"  {len(seeds):6d}  {message}\n          seeds {shown}")
+                mode = message.split(" ", 1)[0]  # the key is "<mode> <verdict>: ..."
+                lines.append(f"          rerun: {rerun_line(mode, seeds[0])}")
         return "\n".join(lines)
+
+
+def rerun_line(mode: str, seed: int) -> str:
+    """The shell command that reruns `seed` of `mode`."""
+    module, function = RERUN[mode]
+    return (
+        f"python -c 'from xsparse.testing.{module}"
+        f" import {function}; print({function}({seed}))'"
+    )
 
 
 DIAGNOSTIC = re.compile(r"error: (.*)")
@@ -219,13 +237,21 @@ def _generalize(message: str) -> str:
 
 
 def _reproducer(task: Task) -> str:
+    """The reproducer of a case that gave none (it crashed or hung)."""
     mode, seed = task
-    if mode != "kernels":
-        return ""
     try:
-        from xsparse.testing.kernels import case_reproducer
+        if mode == "kernels":
+            from xsparse.testing.kernels import case_reproducer
 
-        return case_reproducer(seed)
+            return case_reproducer(seed)
+        if mode == "decomposed":
+            from xsparse.testing.decomposed_cases import (
+                decomposed_reproducer,
+                random_decomposed_case,
+            )
+
+            return decomposed_reproducer(random_decomposed_case(seed))
+        return ""
     except Exception:
         return f"# building the reproducer failed:\n# {traceback.format_exc()}"
 
@@ -239,6 +265,8 @@ def tasks(mode: str, start: int) -> Iterator[Task]:
             yield "ir", seed
         if mode in ("einsum", "both"):
             yield "einsum", seed
+        if mode in ("decomposed", "both"):
+            yield "decomposed", seed
         seed += 1
 
 
@@ -306,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument(
-        "--mode", choices=["kernels", "ir", "einsum", "both"], default="kernels"
+        "--mode",
+        choices=["kernels", "ir", "einsum", "decomposed", "both"],
+        default="kernels",
     )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--mlir", action="store_true", help="also compare with MLIR 22")
@@ -322,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if (
-        args.mode != "kernels"
+        args.mode in ("ir", "both")
         and importlib.util.find_spec("xsparse.testing.ir_mutants") is None
     ):
         parser.error("xsparse.testing.ir_mutants is not available (mode ir)")
