@@ -181,7 +181,16 @@ def declared_alignment(op: vector.StoreOp) -> int | None:
     """The byte alignment MLIR's `alignment` attribute of a `vector.store`
     promises (xDSL's op keeps it among the attributes), if any."""
     attr = op.attributes.get("alignment")
-    return attr.value.data if isinstance(attr, IntegerAttr) else None
+    if attr is None:
+        return None
+    value = attr.value.data if isinstance(attr, IntegerAttr) else 0
+    if value <= 0 or value & (value - 1):
+        raise DiagnosticException(
+            "attribute 'alignment' failed to satisfy constraint: "
+            "64-bit signless integer attribute whose value is positive and whose "
+            "value is a power of two > 0"
+        )
+    return value
 
 
 class StoreToLLVM(ToLLVMPattern):

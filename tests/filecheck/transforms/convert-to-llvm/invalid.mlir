@@ -43,3 +43,14 @@ func.func @complex_buffer(%n: index) {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: 'memref.alloc' op unsupported element type complex<f64>
+
+// -----
+
+// An alignment that is not a power of two (MLIR 22 refuses it in the verifier).
+
+func.func @store_alignment(%m: memref<?xf64>, %v: vector<4xf64>, %i: index) {
+  vector.store %v, %m[%i] {alignment = 3 : i64, nontemporal = true} : memref<?xf64>, vector<4xf64>
+  return
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'vector.store' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0
