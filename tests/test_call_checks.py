@@ -179,6 +179,16 @@ def test_a_format_the_kernel_does_not_take_is_converted_with_a_warning() -> None
             np.testing.assert_allclose(kernel(other, x, np.zeros(12)), a @ x)
 
 
+def test_an_argument_of_another_rank_is_refused_before_any_conversion() -> None:
+    kernel = xsparse.compile(SPMV)
+    x = np.arange(9.0)
+    for wrong in (np.ones(12), np.ones((2, 3, 4))):
+        with pytest.raises(
+            ValueError, match=r"argument 0 of kernel\(\): expected a rank-2"
+        ):
+            kernel(wrong, x, np.zeros(12))
+
+
 def test_strict_refuses_conversions_but_not_the_kernels_own_format() -> None:
     kernel = xsparse.compile(SPMV)
     a = sp.random_array((12, 9), density=0.3, format="csr", random_state=3)

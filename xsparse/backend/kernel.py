@@ -690,6 +690,10 @@ def as_sparse_tensor(
     matrix's buffers are left to the compiled checker."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
+    shape = getattr(arg, "shape", None)
+    rank = len(tensor_type.get_shape())
+    if isinstance(shape, tuple) and len(cast("tuple[int, ...]", shape)) != rank:
+        raise ValueError(f"{where}: expected a rank-{rank} tensor, got shape {shape}")
     if isinstance(arg, SparseTensor):
         if arg.encoding == enc:
             return arg

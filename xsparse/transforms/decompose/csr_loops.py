@@ -58,6 +58,10 @@ class CsrRowProduct:
     streams: SSAValue | None = None
     """C's rows aligned for non-temporal stores (`output_writes`)."""
 
+    @property
+    def out(self) -> Output:
+        return Output(self.c, self.write, self.streams)
+
     def emit(self, e: Emitter) -> None:
         body = Block(arg_types=[INDEX])
         inner = e.inside(body)
@@ -66,7 +70,7 @@ class CsrRowProduct:
         after = inner.add(row, inner.index(1))
         last = inner.to_index(inner.load(self.positions, [after]))
         chunk = inner.index(SLOT_CHUNK)
-        out = Output(self.c, self.write, self.streams)
+        out = self.out
         if out.write.reads:
             self._chunks(inner, out, row, first, last)
         else:
