@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from logging.handlers import BufferingHandler
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -323,3 +324,21 @@ def test_bad_kernel_calls_are_refused_clearly(matrix: Any) -> None:
         xd.blockwise(xsparse.compile(SCALED_ROW_SUMS), "i", a, "ij", 2.0, "i")
     with pytest.raises(TypeError, match=r"takes a Kernel"):
         xd.blockwise(print, "i", a, "ij", x, "j")  # pyright: ignore[reportArgumentType]
+
+
+def test_bench_dask_smoke() -> None:
+    """`tools/bench_dask.py` on a tiny matrix: every call's result is checked
+    against scipy's and its chunks' results are held by the workers it was
+    restricted to (1 of 2 or both) before anything is timed."""
+    bench = Path(__file__).resolve().parent.parent / "tools" / "bench_dask.py"
+    args = ["--rows", "4000", "--nnz-per-row", "5", "--repeats", "1"]
+    done = subprocess.run(
+        [sys.executable, str(bench), *args], capture_output=True, text=True, check=True
+    )
+    for product in ("SpMV", "SpMM"):
+        for label in ("Dask + scipy", "xsparse.dask"):
+            for workers in (1, 2):
+                line = f"{product} {label}, {workers} worker(s): "
+                assert done.stdout.count(line) == (2 if workers == 1 else 1)
+    assert "xsparse.dask, 2 workers" in done.stdout
+    assert "xsparse kernel by Client.run, no graph, 2 workers" in done.stdout

@@ -25,12 +25,22 @@ result is persisted on the workers (where a distributed solver keeps it);
 the rows "gathered" also bring the result back into this process. Every
 result is compared with scipy's first. One cluster runs at a time (an idle
 second cluster's scheduler, nanny and worker took the cores from the one
-measured: 2 workers measured 0.46 s beside it, 0.24 s alone): each round
-calls scipy and each Dask call once, after a warm-up round; the table gives
-the median round, the ratio to scipy measured beside the same cluster, and
-for 2 workers the ratio to the same call on 1 worker.
+measured: 2 workers measured 0.46 s beside it, 0.24 s alone); each round
+calls scipy and each Dask call once, after a warm-up round, and the table
+gives the median round and the ratio to scipy in the same rounds.
 
-    python tools/bench_dask.py                         # 10^8 nonzeros (minutes, ~5 GiB)
+The cluster of 2 also holds a second copy of the matrix with every chunk
+on its first worker, and runs each call on that copy, restricted to that
+worker, in the same rounds as on both: "vs 1 worker" is the ratio to it.
+This VM's memory speed drifts from minute to minute (scipy alone took
+0.48 s beside the cluster of 1 and 0.33 s beside the cluster of 2 in one
+run), so a ratio between the two clusters' phases says little. The row
+"xsparse kernel by Client.run, no graph" is SpMV's kernel run by each
+worker on the chunks it holds, called directly (`Client.run`), without
+Dask's task graph: its "vs 1 worker" is the scaling the machine itself
+allows at that moment, the ceiling of the Dask calls'.
+
+    python tools/bench_dask.py                         # 10^8 nonzeros (minutes, ~7 GiB)
     python tools/bench_dask.py --rows 100000 --nnz-per-row 20 --repeats 3   # seconds
 """
 
@@ -54,13 +64,14 @@ import argparse  # noqa: E402
 import logging  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Callable, Iterator, Sequence  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, cast  # noqa: E402
 
 import dask.array as da  # noqa: E402
 import dask.config  # noqa: E402
+import dask.core  # noqa: E402
 import dask.graph_manipulation  # noqa: E402
 import distributed  # noqa: E402
 import numpy as np  # noqa: E402
@@ -128,6 +139,28 @@ def scipy_chunk_product(a: list[Any], x: list[Any]) -> Any:
     return a[0] @ x[0]
 
 
+def chunk_keys(array: da.Array) -> list[Any]:
+    """The keys of `array`'s chunks, in order."""
+    return list(
+        cast("Iterator[Any]", dask.core.flatten(cast(Any, array).__dask_keys__()))
+    )
+
+
+def kernel_on_held_chunks(
+    kernel: Any, chunk_keys: Sequence[Any], x_key: Any, dask_worker: Any
+) -> float:
+    """SpMV `kernel` on the chunks among `chunk_keys` that this worker holds,
+    one after the other as its tasks run them, but called directly (by
+    `Client.run`): the seconds it took."""
+    x = dask_worker.data[x_key]
+    start = time.perf_counter()
+    for key in chunk_keys:
+        if key in dask_worker.data:
+            chunk = dask_worker.data[key]
+            kernel(chunk, x, np.zeros(chunk.shape[0]), scratch_outputs=True)
+    return time.perf_counter() - start
+
+
 class Cluster:
     """A LocalCluster of `workers` processes holding the matrix's chunks
     (generated there) and x and X (scattered to every worker)."""
@@ -154,26 +187,44 @@ class Cluster:
                 preload=["xsparse.dask"],  # Dask sizes scipy arrays' chunks right
             )
         self.client = Client(self.cluster, set_as_default=False)
-        addresses = sorted(
+        self.addresses = sorted(
             cast(dict[str, Any], self.client.scheduler_info()["workers"])
         )
+        self.a = self.matrix(problem, self.addresses)
+        self.a_on_first = (
+            self.matrix(problem, self.addresses[:1]) if workers > 1 else self.a
+        )
+        """The same matrix with every chunk on the first worker: its tasks run
+        there (Dask runs a task where its 150 MB chunk is, and its work
+        stealing does not move a task whose input costs more to send than
+        the task takes), so a call on it is one worker's, in the same rounds
+        as the calls on both."""
+        self.x = self.scattered(x)
+        self.xs = self.scattered(xs)
+
+    def matrix(self, problem: Problem, addresses: Sequence[str]) -> da.Array:
+        """The matrix as a Dask array of row chunks, generated and kept on
+        the workers: chunk k on `addresses[k % len(addresses)]`."""
         blocks: list[Any] = []
         for k, rows in enumerate(problem.chunk_rows()):
             future = self.client.submit(
-                problem.chunk, k, workers=[addresses[k % workers]]
+                problem.chunk, k, workers=[addresses[k % len(addresses)]], pure=False
             )
             meta = sp.csr_array((0, 0))
             blocks.append(
                 da.from_delayed(future, (rows, problem.rows), np.float64, meta=meta)
             )
-        self.a = self.persist(cast(da.Array, da.concatenate(blocks, axis=0)))
-        self.x = self.scattered(x)
-        self.xs = self.scattered(xs)
+        return self.persist(cast(da.Array, da.concatenate(blocks, axis=0)))
 
-    def persist(self, array: da.Array) -> da.Array:
-        """`array` computed and kept on the workers, so that later graphs
-        start from its chunks."""
-        persisted = cast(da.Array, self.client.persist(array))
+    def persist(
+        self, array: da.Array, workers: Sequence[str] | None = None
+    ) -> da.Array:
+        """`array` computed and kept on the workers (on `workers` only, if
+        given), so that later graphs start from its chunks."""
+        persisted = cast(
+            da.Array,
+            self.client.persist(array, workers=workers, allow_other_workers=False),
+        )
         self.wait(persisted)
         return persisted
 
@@ -188,20 +239,63 @@ class Cluster:
         with self.client.as_current():
             distributed.wait(futures)
 
-    def fresh(self, make: Callable[[Cluster], da.Array]) -> da.Array:
-        """The graph `make` builds, with keys of its own (`clone`): the same
-        graph again would find the last call's result, or its keys still
+    def fresh(self, make: Make, a: da.Array) -> da.Array:
+        """The graph `make` builds on `a`, with keys of its own (`clone`): the
+        same graph again would find the last call's result, or its keys still
         being released."""
-        omit = (self.a, self.x, self.xs)
-        return cast(da.Array, dask.graph_manipulation.clone(make(self), omit=omit))
+        omit = (self.a, self.a_on_first, self.x, self.xs)
+        graph = make(a, self.x, self.xs)
+        return cast(da.Array, dask.graph_manipulation.clone(graph, omit=omit))
 
-    def persisted(self, make: Callable[[Cluster], da.Array]) -> Callable[[], Any]:
-        """A call: build the graph, persist its result on the workers, wait."""
-        return lambda: self.persist(self.fresh(make))
+    def persisted(
+        self, make: Make, a: da.Array, workers: Sequence[str]
+    ) -> Callable[[], Any]:
+        """A call on `workers` (those holding `a`): build the graph, persist
+        its result on them, wait."""
+        return lambda: self.persist(self.fresh(make, a), workers)
 
-    def gathered(self, make: Callable[[Cluster], da.Array]) -> Callable[[], Any]:
-        """A call: build the graph and bring its result into this process."""
-        return lambda: cast(Any, self.fresh(make).compute(scheduler=self.client))
+    def gathered(
+        self, make: Make, a: da.Array, workers: Sequence[str]
+    ) -> Callable[[], Any]:
+        """A call on `workers`: build the graph and bring its result into
+        this process."""
+
+        def call() -> Any:
+            future = cast(
+                "distributed.Future[Any]",
+                self.client.compute(
+                    self.fresh(make, a), workers=workers, allow_other_workers=False
+                ),
+            )
+            return future.result()
+
+        return call
+
+    def held_chunks(
+        self, kernel: Any, a: da.Array, workers: Sequence[str]
+    ) -> Callable[[], Any]:
+        """A call without Dask's task graph: SpMV `kernel` run by each of
+        `workers` on the chunks of `a` it holds (`Client.run`), all at once;
+        the scaling over workers that the machine itself allows."""
+        keys = chunk_keys(a)
+        x_key = chunk_keys(self.x)[0]
+
+        def call() -> Any:
+            return cast(
+                Any,
+                self.client.run(
+                    kernel_on_held_chunks, kernel, keys, x_key, workers=list(workers)
+                ),
+            )
+
+        return call
+
+    def holders(self, make: Make, a: da.Array, workers: Sequence[str]) -> set[str]:
+        """The workers that hold the result of `make` on `a`, persisted."""
+        result = self.persist(self.fresh(make, a), workers)
+        futures = cast(list[Any], distributed.futures_of(result))
+        who_has = cast(dict[Any, Any], self.client.who_has(futures))
+        return {w for holders in who_has.values() for w in holders}
 
     def close(self) -> None:
         self.client.close()
@@ -227,16 +321,20 @@ def dask_product(a: da.Array, x: da.Array, x_ind: str) -> da.Array:
     )
 
 
-def dask_spmv(c: Cluster) -> da.Array:
-    return dask_product(c.a, c.x, "j")
+Make = Callable[[da.Array, da.Array, da.Array], da.Array]
+"""A call's graph from (A, x, X)."""
 
 
-def dask_spmm(c: Cluster) -> da.Array:
-    return dask_product(c.a, c.xs, "jk")
+def dask_spmv(a: da.Array, x: da.Array, xs: da.Array) -> da.Array:
+    return dask_product(a, x, "j")
 
 
-def xsparse_spmm(c: Cluster) -> da.Array:
-    return xsparse.dask.einsum("ij,jk->ik", c.a, c.xs)
+def dask_spmm(a: da.Array, x: da.Array, xs: da.Array) -> da.Array:
+    return dask_product(a, xs, "jk")
+
+
+def xsparse_spmm(a: da.Array, x: da.Array, xs: da.Array) -> da.Array:
+    return xsparse.dask.einsum("ij,jk->ik", a, xs)
 
 
 def check(name: str, got: Any, want: np.ndarray[Any, Any]) -> str:
@@ -251,22 +349,46 @@ def check(name: str, got: Any, want: np.ndarray[Any, Any]) -> str:
 
 
 SCIPY = "scipy, one process"
+NO_GRAPH = "xsparse kernel by Client.run, no graph"
 
 
-def table(title: str, rows: Sequence[tuple[str, int, float, float]]) -> None:
-    """Per row (what ran, its workers, its median, the median of scipy in the
-    same phase): the time, the speed-up over scipy (scipy's time / this one)
-    and, for 2 workers, over the same call on 1 worker."""
+@dataclass(frozen=True)
+class Row:
+    """One call's median in one cluster's rounds."""
+
+    name: str
+    cluster: int
+    """The workers in the cluster that ran it."""
+    workers: int
+    """The workers holding the matrix, so running the call."""
+    seconds: float
+    scipy_seconds: float
+    """scipy's median in the same rounds."""
+
+
+def table(title: str, rows: Sequence[Row]) -> None:
+    """Per row: the time, the speed-up over scipy in the same rounds (scipy's
+    time / this one) and, for 2 workers, over the same call on 1 worker of
+    the same cluster, in the same rounds."""
     print(f"\n{title}")
-    one_worker = {name: s for name, workers, s, _ in rows if workers == 1}
-    print(f"  {'':44} {'seconds':>8} {'vs scipy':>9} {'vs 1 worker':>12}")
-    for name, workers, s, scipy_time in rows:
-        scipy = name == SCIPY
-        base = one_worker.get(name) if workers == 2 and not scipy else None
-        versus = f"{base / s:11.2f}x" if base else ""
-        cluster = f"{workers} worker{'s' if workers > 1 else ''}"
-        label = f"{name}, beside {cluster}" if scipy else f"{name}, {cluster}"
-        print(f"  {label:44} {s:8.3f} {scipy_time / s:8.2f}x {versus:>12}")
+    one_worker = {
+        (r.name, r.cluster): r.seconds for r in rows if r.workers == 1 and r.cluster > 1
+    }
+    print(f"  {'':56} {'seconds':>8} {'vs scipy':>9} {'vs 1 worker':>12}")
+    for r in rows:
+        scipy = r.name == SCIPY
+        base = one_worker.get((r.name, r.cluster)) if r.workers == 2 else None
+        versus = f"{base / r.seconds:11.2f}x" if base else ""
+        if r.cluster == 1:
+            where = "1 worker alone"
+        elif r.workers == 1:
+            where = f"1 of {r.cluster} workers"
+        else:
+            where = f"{r.workers} workers"
+        label = f"{r.name}, beside {where}" if scipy else f"{r.name}, {where}"
+        print(
+            f"  {label:56} {r.seconds:8.3f} {r.scipy_seconds / r.seconds:8.2f}x {versus:>12}"
+        )
 
 
 def main() -> None:
@@ -277,6 +399,9 @@ def main() -> None:
     parser.add_argument("--columns", type=int, default=16, help="SpMM's columns")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--products", nargs="+", choices=("SpMV", "SpMM"), default=["SpMV", "SpMM"]
+    )
     args = parser.parse_args()
     problem = Problem(args.rows, args.nnz_per_row, args.chunks, args.seed)
     rng = np.random.default_rng(args.seed)
@@ -290,50 +415,87 @@ def main() -> None:
     whole: Any = problem.whole()
     spmv = xsparse.compile(bench.source("spmv", 32), "kernel")
 
-    def xsparse_spmv(c: Cluster) -> da.Array:
-        return xsparse.dask.blockwise(spmv, "i", c.a, "ij", c.x, "j")
+    def xsparse_spmv(a: da.Array, x: da.Array, xs: da.Array) -> da.Array:
+        return xsparse.dask.blockwise(spmv, "i", a, "ij", x, "j")
 
     products = [
         ("SpMV", whole @ x, xsparse_spmv, dask_spmv, lambda: whole @ x),
         ("SpMM", whole @ xs, xsparse_spmm, dask_spmm, lambda: whole @ xs),
     ]
-    rows: dict[str, list[tuple[str, int, float, float]]] = {p[0]: [] for p in products}
+    products = [p for p in products if p[0] in args.products]
+    rows: dict[str, list[Row]] = {p[0]: [] for p in products}
     # One cluster at a time: an idle cluster's scheduler, nanny and worker
-    # share the cores with the one measured.
-    for workers in (1, 2):
+    # share the cores with the one measured. The cluster of 2 also runs
+    # every call on 1 of its workers, in the same rounds: the machine's
+    # speed drifts between phases (scipy alone 0.48 s beside the cluster of
+    # 1, 0.33 s beside the cluster of 2, in one run).
+    for cluster in (1, 2):
         start = time.perf_counter()
-        c = Cluster(workers, problem, x, xs)
+        c = Cluster(cluster, problem, x, xs)
         print(
-            f"{workers} worker(s): chunks generated in {time.perf_counter() - start:.1f} s"
+            f"a cluster of {cluster} worker(s): chunks generated in "
+            f"{time.perf_counter() - start:.1f} s"
         )
+        spreads = [(c.addresses[:1], c.a_on_first)]
+        if cluster > 1:
+            spreads.append((c.addresses, c.a))
         try:
             for name, want, xsparse_make, dask_make, scipy_call in products:
                 for label, make in (
                     ("Dask + scipy", dask_make),
                     ("xsparse.dask", xsparse_make),
                 ):
-                    verdict = check(label, c.gathered(make)(), want)
-                    print(f"  {name} {label}: {verdict} to scipy's")
-                calls = [
-                    ("Dask + scipy chunks", c.persisted(dask_make)),
-                    ("xsparse.dask", c.persisted(xsparse_make)),
-                    ("xsparse.dask, gathered", c.gathered(xsparse_make)),
-                ]
-                seconds = bench.interleaved_medians(
-                    [scipy_call, *(call for _, call in calls)], args.repeats, "wall"
+                    for workers, a in spreads:
+                        verdict = check(label, c.gathered(make, a, workers)(), want)
+                        held = c.holders(make, a, workers)
+                        if held != set(workers):
+                            raise AssertionError(
+                                f"{name} {label} on {len(workers)} worker(s) ran on {len(held)}"
+                            )
+                        print(
+                            f"  {name} {label}, {len(workers)} worker(s): {verdict} to scipy's"
+                        )
+                calls: list[tuple[str, int, Callable[[], Any]]] = []
+                for workers, a in spreads:
+                    calls += [
+                        (
+                            "Dask + scipy chunks",
+                            len(workers),
+                            c.persisted(dask_make, a, workers),
+                        ),
+                        (
+                            "xsparse.dask",
+                            len(workers),
+                            c.persisted(xsparse_make, a, workers),
+                        ),
+                    ]
+                if name == "SpMV":
+                    calls += [
+                        (NO_GRAPH, len(workers), c.held_chunks(spmv, a, workers))
+                        for workers, a in spreads
+                    ]
+                calls.append(
+                    (
+                        "xsparse.dask, gathered",
+                        cluster,
+                        c.gathered(xsparse_make, c.a, c.addresses),
+                    )
                 )
-                rows[name].append((SCIPY, workers, seconds[0], seconds[0]))
+                seconds = bench.interleaved_medians(
+                    [scipy_call, *(call for _, _, call in calls)], args.repeats, "wall"
+                )
+                rows[name].append(Row(SCIPY, cluster, cluster, seconds[0], seconds[0]))
                 rows[name] += [
-                    (label, workers, s, seconds[0])
-                    for (label, _), s in zip(calls, seconds[1:], strict=True)
+                    Row(label, cluster, workers, s, seconds[0])
+                    for (label, workers, _), s in zip(calls, seconds[1:], strict=True)
                 ]
         finally:
             c.close()
-    for name, _, _, _, _ in products:
+    for name in rows:
         table(
-            f"{name}: median of {args.repeats} interleaved rounds (scipy beside "
-            "each cluster)",
-            sorted(rows[name], key=lambda r: (r[0] != SCIPY, r[1])),
+            f"{name}: median of {args.repeats} interleaved rounds (scipy in the "
+            "same rounds as each cluster's calls)",
+            sorted(rows[name], key=lambda r: (r.cluster, r.name != SCIPY, r.workers)),
         )
 
 
