@@ -199,7 +199,9 @@ class Cluster:
         stealing does not move a task whose input costs more to send than
         the task takes), so a call on it is one worker's, in the same rounds
         as the calls on both."""
-        self.x = self.scattered(x)
+        self.x_future = cast(Any, self.client.scatter(x, broadcast=True))
+        """x on every worker, under this future's key."""
+        self.x = self.persist(da.from_delayed(self.x_future, x.shape, x.dtype))
         self.xs = self.scattered(xs)
 
     def matrix(self, problem: Problem, addresses: Sequence[str]) -> da.Array:
@@ -278,7 +280,7 @@ class Cluster:
         `workers` on the chunks of `a` it holds (`Client.run`), all at once;
         the scaling over workers that the machine itself allows."""
         keys = chunk_keys(a)
-        x_key = chunk_keys(self.x)[0]
+        x_key = self.x_future.key
 
         def call() -> Any:
             return cast(
