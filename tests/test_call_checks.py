@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -187,6 +188,35 @@ def test_an_argument_of_another_rank_is_refused_before_any_conversion() -> None:
             ValueError, match=r"argument 0 of kernel\(\): expected a rank-2"
         ):
             kernel(wrong, x, np.zeros(12))
+
+
+def _at_odd_address(
+    array: np.ndarray[Any, Any], offset: int = 3
+) -> np.ndarray[Any, Any]:
+    """A copy of `array` whose data starts `offset` bytes into a buffer (not
+    aligned to its element), as Dask's deserialized frames deliver arrays."""
+    buffer = bytearray(array.nbytes + offset)
+    copy = np.frombuffer(buffer, array.dtype, array.size, offset).reshape(array.shape)
+    copy[...] = array
+    return copy
+
+
+def test_arrays_at_odd_addresses_give_numpys_results() -> None:
+    kernel = xsparse.compile(SPMV)
+    a: Any = sp.random_array((300, 200), density=0.1, format="csr", rng=1)
+    rng = np.random.default_rng(0)
+    x, b = rng.standard_normal(200), rng.standard_normal((200, 64))
+    odd_x, y = _at_odd_address(x), _at_odd_address(np.zeros(300))  # y += A @ x
+    assert not odd_x.flags.aligned and not y.flags.aligned
+    np.testing.assert_allclose(kernel(a, odd_x, y), a @ x)
+    np.testing.assert_allclose(y, a @ x)
+    buffers = [_at_odd_address(a.data), _at_odd_address(a.indices)]
+    buffers.append(_at_odd_address(a.indptr))
+    odd_a = sp.csr_array((buffers[0], buffers[1], buffers[2]), shape=a.shape)
+    np.testing.assert_allclose(kernel(odd_a, odd_x, np.zeros(300)), a @ x)
+    out = _at_odd_address(np.full((300, 64), np.nan))
+    xsparse.composable.decompose(a).matmul(_at_odd_address(b), out=out)
+    np.testing.assert_allclose(out, a @ b)
 
 
 def test_strict_refuses_conversions_but_not_the_kernels_own_format() -> None:
