@@ -239,8 +239,7 @@ def _check_two_four(case: Case, source: str, outcome: CaseOutcome) -> CaseOutcom
     after `sparse-decompose-tensors`, called with each such tensor's
     (values, metadata) pair (`xsparse.two_four`), must give numpy's result
     too, whether `xsparse.compile` took the kernel itself (OK) or refused it
-    (REFUSED: the generic loops demap 2:4 operands only where every loop
-    indexes them, which SpMM's A is not; the case is then OK). A
+    at a located op (REFUSED; the case is then OK). A
     decomposition refused at a located op (a use of the 2:4 tensor other
     than a product) leaves `outcome` as it is."""
     import xsparse

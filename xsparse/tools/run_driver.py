@@ -9,9 +9,11 @@ import sys
 from collections.abc import Sequence
 from typing import get_args
 
+from xdsl.utils.exceptions import DiagnosticException
+
 from xsparse.backend import jit, runtime_errors, threads
 from xsparse.backend.lowering import lower_to_llvm
-from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
 from xsparse.dialect_registry import make_context
 from xsparse.tools.command_line import (
     CommandLineParser,
@@ -92,10 +94,13 @@ def run(arguments: Sequence[str]) -> int:
     name = input_name(args.file)
     ctx = make_context()
     try:
-        module = parse_module(ctx, text, name)
-        for p in sparsifier_passes(args.parallelization_strategy):
-            p.apply(ctx, module)
-        lowered = lower_to_llvm(module)
+        module, spans = parse_module_with_spans(ctx, text, name)
+        try:
+            for p in sparsifier_passes(args.parallelization_strategy):
+                p.apply(ctx, module)
+            lowered = lower_to_llvm(module)
+        except DiagnosticException as e:  # a pass rejected an op: at its source
+            raise XSparseError(locate_error(e, spans, name)) from None
         if args.entry not in lowered.signatures:
             raise XSparseError(
                 f"{name}: error: no public function '@{args.entry}' to run"

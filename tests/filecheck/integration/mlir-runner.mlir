@@ -16,6 +16,9 @@
 // RUN: %mlir-opt --sparsifier %S/../../integration/spmv_bsr_24.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmv_bsr_24.mlir-runner
 // RUN: xsparse-run %S/../../integration/spmv_bsr_24.mlir > %t.spmv_bsr_24.xsparse
 // RUN: diff %t.spmv_bsr_24.mlir-runner %t.spmv_bsr_24.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/spmm_24.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmm_24.mlir-runner
+// RUN: xsparse-run %S/../../integration/spmm_24.mlir > %t.spmm_24.xsparse
+// RUN: diff %t.spmm_24.mlir-runner %t.spmm_24.xsparse
 // RUN: %mlir-opt --sparsifier %S/../../integration/spmv_csr.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.spmv_csr.mlir-runner
 // RUN: xsparse-run %S/../../integration/spmv_csr.mlir > %t.spmv_csr.xsparse
 // RUN: diff %t.spmv_csr.mlir-runner %t.spmv_csr.xsparse

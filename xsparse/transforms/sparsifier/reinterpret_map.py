@@ -4,9 +4,10 @@ Mirrors MLIR 22's `-sparse-reinterpret-map` (SparseReinterpretMap.cpp): a
 `linalg.generic` whose sparse operand has a block encoding (BSR, 2:4, ...)
 is rewritten to iterate the operand's levels. The operand is reinterpreted
 (`sparse_tensor.reinterpret_map`, no data movement) as a tensor of its level
-shape with the identity map; the generic gets one loop per level, and the
-original loops become the operand's level-to-dimension expressions in the
-maps of the other operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`). Several
+shape with the identity map; the generic gets one loop per level, followed
+by the loops the operand does not index (SpMM's `j`), and the loops it
+indexes become its level-to-dimension expressions in the maps of the other
+operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`). Several
 block-encoded operands with the same block map and indexing (BSR + BSR into
 BSR) are demapped together; a block-encoded result is reinterpreted back.
 """
@@ -14,7 +15,7 @@ BSR) are demapped together; a block-encoded result is reinterpreted back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -200,33 +201,36 @@ class DemapGeneric(RewritePattern):
                 op, "encodings with symbols (ELL's counting map) cannot be demapped"
             )
         amap = maps[index]
-        num_loops = amap.num_dims
-        if (
-            sorted(r.position for r in amap.results if isinstance(r, AffineDimExpr))
-            != list(range(len(amap.results)))
-            or len(amap.results) != num_loops
-        ):
+        covered = [r.position for r in amap.results if isinstance(r, AffineDimExpr)]
+        if len(covered) != len(amap.results) or len(set(covered)) != len(covered):
             raise PassFailure(
                 op,
-                "demapping needs the block-encoded operand indexed by a permutation of the loops",
+                "demapping needs the block-encoded operand indexed by distinct loops",
             )
-        # New loops: the operand's levels. Original loop amap.results[d] = lvl_to_dim[d].
+        # New loops: the operand's levels, then the loops it does not index
+        # (SpMM's j), in their order. A loop the operand indexes becomes its
+        # level-to-dimension expression: amap.results[d] = lvl_to_dim[d].
         lvl_rank = enc.lvl_rank
+        num_loops = amap.num_dims
+        kept = [loop for loop in range(num_loops) if loop not in covered]
         substitution: list[AffineExpr] = [AffineExpr.dimension(0)] * num_loops
-        for dim, result in enumerate(amap.results):
-            assert isinstance(result, AffineDimExpr)
-            substitution[result.position] = enc.lvl_to_dim.results[dim]
-        to_levels = AffineMap(lvl_rank, 0, tuple(substitution))
-        new_maps: list[AffineMap] = []
-        for i, m in enumerate(maps):
-            new_maps.append(
-                AffineMap.identity(lvl_rank) if i in blocked else m.compose(to_levels)
-            )
+        for dim, loop in enumerate(covered):
+            substitution[loop] = enc.lvl_to_dim.results[dim]
+        for k, loop in enumerate(kept):
+            substitution[loop] = AffineExpr.dimension(lvl_rank + k)
+        new_rank = lvl_rank + len(kept)
+        to_levels = AffineMap(new_rank, 0, tuple(substitution))
+        levels = AffineMap(
+            new_rank, 0, tuple(AffineExpr.dimension(d) for d in range(lvl_rank))
+        )
+        new_maps = [
+            levels if i in blocked else m.compose(to_levels) for i, m in enumerate(maps)
+        ]
         old_iterators = [it.data for it in op.iterator_types.data]
         new_iterators: list[Attribute] = []
         for level_expr in enc.dim_to_lvl.results:
             loops = {
-                cast(AffineDimExpr, amap.results[e.position]).position
+                covered[e.position]
                 for e in level_expr.dfs()
                 if isinstance(e, AffineDimExpr)
             }
@@ -236,6 +240,7 @@ class DemapGeneric(RewritePattern):
                 else IteratorType.PARALLEL
             )
             new_iterators.append(IteratorTypeAttr(kind))
+        new_iterators += [op.iterator_types.data[loop] for loop in kept]
         new_operands: list[SSAValue] = list(operands)
         for i in blocked:
             original = operands[i].type

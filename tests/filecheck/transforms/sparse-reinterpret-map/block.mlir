@@ -68,3 +68,25 @@ func.func @bsr_add(%a: tensor<?x8xf64, #BSR>, %b: tensor<?x8xf64, #BSR>, %n: ind
 // CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[AL]], %[[BL]] : {{.*}}) outs(%[[INIT]] : {{.*}})
 // CHECK:         %[[BACK:.*]] = sparse_tensor.reinterpret_map %[[R]] : tensor<?x4x2x2xf64, {{.*}}> to tensor<?x8xf64, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 floordiv 2 : dense, d1 floordiv 2 : compressed, d0 mod 2 : dense, d1 mod 2 : dense) }>>
 // CHECK:         func.return %[[BACK]]
+
+// -----
+
+// 2:4 SpMM: A does not index loop j (B's and C's columns). The new loops are
+// A's three levels, then j (mlir-opt-22 --sparse-reinterpret-map gives the
+// same maps and iterators).
+
+#NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
+#spmm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @nv24_spmm(%a: tensor<?x?xf64, #NV24>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %0 = linalg.generic #spmm ins(%a, %b : tensor<?x?xf64, #NV24>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) {
+  ^bb0(%av: f64, %bv: f64, %cv: f64):
+    %m = arith.mulf %av, %bv : f64
+    %s = arith.addf %cv, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %0 : tensor<?x?xf64>
+}
+
+// CHECK-LABEL: func.func @nv24_spmm
+// CHECK:         %[[DEMAPPED:.*]] = sparse_tensor.reinterpret_map %a : {{.*}} to tensor<?x?x4xf64, #sparse_tensor.encoding<{ map = (d0, d1, d2) -> (d0 : dense, d1 : dense, d2 : structured[2, 4]) }>>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (((d1 * 4) + d2), d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>], iterator_types = ["parallel", "reduction", "reduction", "parallel"]} ins(%[[DEMAPPED]], %b

@@ -33,3 +33,21 @@ func.func @mixed(%a: tensor<8x8xf64, #BSR2>, %b: tensor<8x8xf64, #BSR4>, %c: ten
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 8]]:3: error: 'linalg.generic' op demapping block-encoded operands with different block maps or indexing maps is not supported
+
+// -----
+
+// A block-encoded operand indexed twice by one loop (a diagonal) has no level
+// space: a located error (mlir-opt-22 crashes in its sparse-reinterpret-map).
+
+#NV24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
+#diagonal = {indexing_maps = [affine_map<(i) -> (i, i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+func.func @diagonal(%a: tensor<8x8xf64, #NV24>, %d: tensor<8xf64>) -> tensor<8xf64> {
+  %0 = linalg.generic #diagonal ins(%a : tensor<8x8xf64, #NV24>) outs(%d : tensor<8xf64>) {
+  ^bb0(%av: f64, %dv: f64):
+    %s = arith.addf %dv, %av : f64
+    linalg.yield %s : f64
+  } -> tensor<8xf64>
+  return %0 : tensor<8xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 8]]:3: error: 'linalg.generic' op demapping needs the block-encoded operand indexed by distinct loops
