@@ -19,6 +19,7 @@ MAPS = {
     "DCSR": "(i, j) -> (i : compressed, j : compressed)",
     "DCSC": "(i, j) -> (j : compressed, i : compressed)",
     "COO": "(i, j) -> (i : compressed(nonunique), j : singleton)",
+    "2:4": "(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4])",
 }
 
 
@@ -26,9 +27,10 @@ def encoding(name: str) -> str:
     return f"#sparse_tensor.encoding<{{ map = {MAPS[name]} }}>"
 
 
-def matmul_kernel(enc_a: str, enc_b: str) -> str:
+def matmul_kernel(enc_a: str, enc_b: str | None) -> str:
+    """`C += A @ B` with A and B in the formats named (B dense for None)."""
     ta = f"tensor<?x?xf64, {encoding(enc_a)}>"
-    tb = f"tensor<?x?xf64, {encoding(enc_b)}>"
+    tb = "tensor<?x?xf64>" if enc_b is None else f"tensor<?x?xf64, {encoding(enc_b)}>"
     return f"""
 func.func @mm(%a: {ta}, %b: {tb}, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {{
   %0 = linalg.generic {{indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
@@ -605,30 +607,12 @@ def test_a_two_four_spmm_as_written_compiles_and_multiplies() -> None:
     operand only where it indexed every loop, and SpMM's A does not index
     j (fuzz seed 190000 with --mlir). The loops A does not index now stay
     loops of their own beside its levels, as in MLIR 22's pass."""
-    nv24 = (
-        "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : "
-        "dense, j mod 4 : structured[2, 4]), crdWidth = 8 }>"
-    )
-    ta = f"tensor<?x?xf64, {nv24}>"
-    source = f"""
-func.func @mm(%a: {ta}, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {{
-  %0 = linalg.generic {{indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
-      affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
-      iterator_types = ["parallel", "parallel", "reduction"]}}
-      ins(%a, %b : {ta}, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) {{
-  ^bb0(%x: f64, %y: f64, %o: f64):
-    %m = arith.mulf %x, %y : f64
-    %s = arith.addf %o, %m : f64
-    linalg.yield %s : f64
-  }} -> tensor<?x?xf64>
-  return %0 : tensor<?x?xf64>
-}}
-"""
     rng = np.random.default_rng(7)
     dense = rng.standard_normal((6, 12))
     dense[:, 1::4] = 0.0  # at most two nonzeros in every group of four
     dense[:, 2::4] = 0.0
     dense[3] = 0.0  # an empty row
     b, c = rng.standard_normal((12, 5)), rng.standard_normal((6, 5))
-    a = SparseTensor.from_dense(dense, nv24)
-    np.testing.assert_allclose(xsparse.compile(source)(a, b, c.copy()), c + dense @ b)
+    a = SparseTensor.from_dense(dense, encoding("2:4"))
+    kernel = xsparse.compile(matmul_kernel("2:4", None))
+    np.testing.assert_allclose(kernel(a, b, c.copy()), c + dense @ b)
