@@ -56,7 +56,7 @@ module {
   }
 }
 
-// CHECK:      ( 58, -7, 9 )
+// CHECK: ( 58, -7, 9 )
 // CHECK-NEXT: ( 120, 17, -14 )
 // CHECK-NEXT: ( 50, 3, -5 )
 // CHECK-NEXT: ( 105, -1, 4 )
