@@ -199,10 +199,9 @@ class Cluster:
         stealing does not move a task whose input costs more to send than
         the task takes), so a call on it is one worker's, in the same rounds
         as the calls on both."""
-        self.x_future = cast(Any, self.client.scatter(x, broadcast=True))
-        """x on every worker, under this future's key."""
-        self.x = self.persist(da.from_delayed(self.x_future, x.shape, x.dtype))
-        self.xs = self.scattered(xs)
+        self.x_future, self.x = self.scattered(x)
+        """x on every worker, under the future's key, and as a Dask array."""
+        _, self.xs = self.scattered(xs)
 
     def matrix(self, problem: Problem, addresses: Sequence[str]) -> da.Array:
         """The matrix as a Dask array of row chunks, generated and kept on
@@ -230,10 +229,11 @@ class Cluster:
         self.wait(persisted)
         return persisted
 
-    def scattered(self, array: np.ndarray[Any, Any]) -> da.Array:
-        """`array` on every worker, as a Dask array of one chunk."""
+    def scattered(self, array: np.ndarray[Any, Any]) -> tuple[Any, da.Array]:
+        """`array` on every worker: the future of the scatter, and the Dask
+        array of one chunk made of it."""
         future = cast(Any, self.client.scatter(array, broadcast=True))
-        return self.persist(da.from_delayed(future, array.shape, array.dtype))
+        return future, self.persist(da.from_delayed(future, array.shape, array.dtype))
 
     def wait(self, collection: Any) -> None:
         """Until the futures of `collection` are done (not gathered)."""

@@ -566,6 +566,9 @@ class _Argument:
                 return last.converted
             tensor = last.tensor
         else:
+            shape = getattr(arg, "shape", None)
+            if isinstance(shape, tuple):  # before converting: a wrong rank or size
+                self._check_shape(cast("tuple[int, ...]", shape))
             tensor = as_sparse_tensor(
                 arg, tensor_type, self.where, validate=not self.checked, strict=strict
             )
@@ -690,10 +693,6 @@ def as_sparse_tensor(
     matrix's buffers are left to the compiled checker."""
     enc = sparse_encoding(tensor_type)
     assert enc is not None
-    shape = getattr(arg, "shape", None)
-    rank = len(tensor_type.get_shape())
-    if isinstance(shape, tuple) and len(cast("tuple[int, ...]", shape)) != rank:
-        raise ValueError(f"{where}: expected a rank-{rank} tensor, got shape {shape}")
     if isinstance(arg, SparseTensor):
         if arg.encoding == enc:
             return arg
