@@ -81,3 +81,35 @@ def test_nan_stays_nan() -> None:
     y = np.zeros_like(x)
     kernel(x, y)
     assert math.isnan(y[0]) and math.isnan(y[1]) and y[2] == 1.0
+
+
+TRUNCATE_VECTOR = """
+define void @truncate(ptr %x, ptr %y) {
+  %v = load <16 x float>, ptr %x
+  %t = fptrunc <16 x float> %v to <16 x bfloat>
+  store <16 x bfloat> %t, ptr %y
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("cpu", ["znver4", "sapphirerapids", "znver5"])
+def test_no_flushing_bf16_instruction(cpu: str) -> None:
+    """On CPUs with AVX512-BF16 (whose `vcvtneps2bf16` flushes subnormals to
+    zero) the code generator is kept off it: without `exact_features` it
+    emits the instruction, with them it rounds on the bits."""
+    import llvmlite.binding as llvm
+
+    from xsparse.backend.jit import exact_features
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple("x86_64-unknown-linux-gnu")
+
+    def assembly(features: str) -> str:
+        machine = target.create_target_machine(cpu=cpu, features=features, opt=2)
+        module = llvm.parse_assembly(TRUNCATE_VECTOR)
+        return machine.emit_assembly(module)
+
+    assert "vcvtneps2bf16" in assembly("+avx512bf16")
+    assert "vcvtneps2bf16" not in assembly(exact_features("+avx512bf16,+avx512f"))

@@ -46,6 +46,31 @@ _memory_cache: dict[str, JITModule] = {}
 _target_machines: dict[int, llvm.TargetMachine] = {}
 
 
+# Conversion instructions that flush subnormals: `vcvtneps2bf16` (AVX512-BF16,
+# AVX-NE-CONVERT) treats a subnormal float as zero and never produces a
+# subnormal bf16, where numpy (ml_dtypes) and compiler-rt round them. Turning
+# the features off makes LLVM lower `fptrunc float to bfloat` to the bit
+# arithmetic of `__truncsfbf2` (float_builtins), exact on every CPU; features
+# implying them (AVX10) go with them.
+_INEXACT_FEATURES = ("avx512bf16", "avxneconvert")
+
+
+def exact_features(features: str) -> str:
+    """`features` (LLVM's `+a,-b` list) less those whose instructions give
+    results that differ from numpy's (`_INEXACT_FEATURES`), turned off last so
+    that no earlier feature implies them back."""
+    kept = [
+        f for f in features.split(",") if f and f[1:] not in _INEXACT_FEATURES
+    ]
+    return ",".join(kept + [f"-{name}" for name in _INEXACT_FEATURES])
+
+
+@functools.cache
+def host_features() -> str:
+    """The host CPU's features for code generation (`exact_features`)."""
+    return exact_features(llvm.get_host_cpu_features().flatten())
+
+
 @functools.cache
 def host_description() -> str:
     """What the object code depends on besides the IR and the options."""
@@ -55,7 +80,7 @@ def host_description() -> str:
             llvmlite.__version__,
             llvm.get_process_triple(),
             llvm.get_host_cpu_name(),
-            llvm.get_host_cpu_features().flatten(),
+            host_features(),
         ]
     )
 
@@ -66,7 +91,7 @@ def _new_target_machine(opt_level: int) -> llvm.TargetMachine:
     target = llvm.Target.from_triple(llvm.get_process_triple())
     return target.create_target_machine(
         cpu=llvm.get_host_cpu_name(),
-        features=llvm.get_host_cpu_features().flatten(),
+        features=host_features(),
         opt=opt_level,
         codemodel="jitdefault",
     )
