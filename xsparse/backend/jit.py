@@ -59,9 +59,7 @@ def exact_features(features: str) -> str:
     """`features` (LLVM's `+a,-b` list) less those whose instructions give
     results that differ from numpy's (`_INEXACT_FEATURES`), turned off last so
     that no earlier feature implies them back."""
-    kept = [
-        f for f in features.split(",") if f and f[1:] not in _INEXACT_FEATURES
-    ]
+    kept = [f for f in features.split(",") if f and f[1:] not in _INEXACT_FEATURES]
     return ",".join(kept + [f"-{name}" for name in _INEXACT_FEATURES])
 
 
