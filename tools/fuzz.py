@@ -1,6 +1,7 @@
 """Run generated test cases for a while and report what failed.
 
-    python tools/fuzz.py --minutes N [--mode kernels|ir|einsum|decomposed|both]
+    python tools/fuzz.py --minutes N
+                         [--mode kernels|ir|einsum|decomposed|both|adversarial]
                          [--jobs J] [--mlir]
                          [--shrink] [--out DIR] [--start-seed S] [--timeout SECONDS]
 
@@ -13,7 +14,13 @@ evaluate calls on numpy, scipy and SparseTensor operands against numpy),
 mode `decomposed` runs
 `xsparse.testing.decomposed_cases.check_decomposed_case(seed)` (random
 matrices, rules, right-hand sides and outputs of `xsparse.composable`'s
-decomposed products against numpy), `both` alternates all four. Seeds run
+decomposed products against numpy), `both` alternates all four. Mode
+`adversarial` runs `xsparse.testing.adversarial_cases.check_adversarial_case(seed)`
+(huge allocations, integer division by zero, narrow widths, refused calls
+with out=, deep IR, quoted names, undecodable input, a tampered cache,
+forks, thread counts and shapes), each case a script in a grandchild under
+an address-space limit, classified as ok / refused / wrong / error / crash /
+hang. Seeds run
 from S upwards,
 each in a child process of a pool of J workers: a child killed by a signal is
 a CRASH for its seed, one running past the timeout a HANG; either is replaced
@@ -46,6 +53,7 @@ RERUN = {
     "ir": ("ir_mutants", "check_case"),
     "einsum": ("einsum_cases", "check_einsum_case"),
     "decomposed": ("decomposed_cases", "check_decomposed_case"),
+    "adversarial": ("adversarial_cases", "check_adversarial_case"),
 }
 """Per mode, the module and function that rerun one seed."""
 VERDICTS = ["ok", "refused", "wrong", "error", "crash", "hang"]
@@ -73,6 +81,10 @@ def run_case(
             from xsparse.testing.decomposed_cases import check_decomposed_case
 
             outcome = check_decomposed_case(seed)
+        elif mode == "adversarial":
+            from xsparse.testing.adversarial_cases import check_adversarial_case
+
+            outcome = check_adversarial_case(seed)
         else:
             from xsparse.testing.ir_mutants import check_case as check_mutant
 
@@ -154,7 +166,7 @@ class Report:
     def _write(self, task: Task, verdict: str, detail: str, reproducer: str) -> None:
         mode, seed = task
         self.out.mkdir(parents=True, exist_ok=True)
-        suffix = "py" if mode in ("kernels", "decomposed") else "txt"
+        suffix = "py" if mode in ("kernels", "decomposed", "adversarial") else "txt"
         path = self.out / f"{mode}-seed{seed}-{verdict}.{suffix}"
         rerun = rerun_line(mode, seed)
         comment = "\n".join(f"# {line}" for line in detail.splitlines())
@@ -244,6 +256,10 @@ def _reproducer(task: Task) -> str:
             from xsparse.testing.kernels import case_reproducer
 
             return case_reproducer(seed)
+        if mode == "adversarial":
+            from xsparse.testing.adversarial_cases import adversarial_case
+
+            return adversarial_case(seed)[1]
         if mode == "decomposed":
             from xsparse.testing.decomposed_cases import (
                 decomposed_reproducer,
@@ -267,6 +283,8 @@ def tasks(mode: str, start: int) -> Iterator[Task]:
             yield "einsum", seed
         if mode in ("decomposed", "both"):
             yield "decomposed", seed
+        if mode == "adversarial":
+            yield "adversarial", seed
         seed += 1
 
 
@@ -335,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument(
         "--mode",
-        choices=["kernels", "ir", "einsum", "decomposed", "both"],
+        choices=["kernels", "ir", "einsum", "decomposed", "both", "adversarial"],
         default="kernels",
     )
     parser.add_argument("--jobs", type=int, default=1)

@@ -17,6 +17,10 @@ class Verdict(Enum):
     """It ran and disagreed with the reference."""
     ERROR = "error"
     """An internal error, a raw Python exception, or a diagnostic without a location."""
+    CRASH = "crash"
+    """The process running it was killed by a signal or aborted."""
+    HANG = "hang"
+    """No verdict within its time limit."""
 
 
 @dataclass(frozen=True)
