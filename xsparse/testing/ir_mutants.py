@@ -10,6 +10,9 @@ given out-of-range dimensions; integer constants pushed past a rank; float
 literals made huge or hexadecimal; dimension slices
 (`#sparse_tensor<slice(offset, size, stride)>`) added to an encoding's
 dimensions, dropped or given other (dynamic, zero, negative, huge) values;
+regions nested up to 3000 deep or attributes of nested brackets; constant
+lines repeated thousands of times; functions renamed to names that need
+quotes; narrow position and coordinate widths given to encodings;
 the gpu ops of MLIR 22's sparse GPU code generation (`gpu_ext`) made
 synchronous or asynchronous, their token dependencies, dimensions, bounds,
 transpose modes, launch configurations and kernel symbols changed, or an op
@@ -598,6 +601,96 @@ def _float_literal(text: str, rng: random.Random) -> str | None:
     return _replace_match(text, FLOAT, rng, lambda _: new)
 
 
+DEPTHS = [10, 100, 1000, 3000]
+"""Nesting depths of `_nesting`: mlir-opt-22 takes 10^4 and more."""
+RETURN_LINE = re.compile(r"^( *)(?:func\.)?return\b", re.MULTILINE)
+FUNCTION_NAME = re.compile(r"(?<=func\.func )(?:(?:private|public) )?@(\w+)")
+QUOTED_NAMES = ['"my kernel"', '"a.b-c"', '"x$y"', '"\u00fcmlaut"', '"1st"', '"\\22"']
+CONSTANT_LINE = re.compile(r"^( *)(%\w+) = arith\.constant (.*)$", re.MULTILINE)
+PLAIN_ENCODING = re.compile(r"(#sparse_tensor\.encoding<\{ *map = [^{}]*?)( *\}>)")
+
+
+def _edit_match(
+    text: str,
+    pattern: re.Pattern[str],
+    rng: random.Random,
+    new: Callable[[re.Match[str]], str],
+) -> str | None:
+    """One match of `pattern` replaced by `new(match)` (with its groups)."""
+    matches = list(pattern.finditer(text))
+    if not matches:
+        return None
+    m = rng.choice(matches)
+    return text[: m.start()] + new(m) + text[m.end() :]
+
+
+def _nesting(text: str, rng: random.Random) -> str | None:
+    """Regions nested `DEPTHS` deep before a return, or an attribute of nested
+    brackets on a function."""
+    depth = rng.choice(DEPTHS)
+    if rng.random() < 0.5:
+        brackets = "[" * depth + "1" + "]" * depth
+        return _replace_match(
+            text,
+            re.compile(
+                r"(?<=func\.func )(?:(?:private|public) )?@[\w\"]+\([^{]*?(?= *\{)",
+                re.DOTALL,
+            ),
+            rng,
+            lambda head: f"{head} attributes {{xsparse.deep = {brackets}}}",
+        )
+
+    def nest(m: re.Match[str]) -> str:
+        pad = m.group(1)
+        opened = f"{pad}%xsparse_true = arith.constant true\n" + "".join(
+            f"{pad}scf.if %xsparse_true {{\n" for _ in range(depth)
+        )
+        return opened + f"{pad}}}\n" * depth + m.group(0)
+
+    return _edit_match(text, RETURN_LINE, rng, nest)
+
+
+def _size(text: str, rng: random.Random) -> str | None:
+    """An `arith.constant` line repeated under new names, hundreds to
+    thousands of times (long blocks)."""
+    copies = rng.choice([100, 1000, 5000])
+
+    def repeat(m: re.Match[str]) -> str:
+        pad, name, rest = m.groups()
+        names = (f"{name}_xsparse{k}" for k in range(copies))
+        return "".join(f"{pad}{n} = arith.constant {rest}\n" for n in names) + m.group(
+            0
+        )
+
+    return _edit_match(text, CONSTANT_LINE, rng, repeat)
+
+
+def _symbol_name(text: str, rng: random.Random) -> str | None:
+    """A function renamed, definition and uses, to a name that needs quotes."""
+    names = FUNCTION_NAME.findall(text)
+    if not names:
+        return None
+    old = rng.choice(names)
+    new = rng.choice(QUOTED_NAMES)
+    return re.sub(rf"@{re.escape(old)}\b", f"@{new}", text)
+
+
+def _narrow_widths(text: str, rng: random.Random) -> str | None:
+    """An encoding without widths given narrow ones (8, 16 bits: results that
+    overflow them must be refused, not wrapped)."""
+    pos, crd = rng.choice(["8", "16", "32"]), rng.choice(["8", "16", "32"])
+    return _edit_match(
+        text,
+        PLAIN_ENCODING,
+        rng,
+        lambda m: (
+            f"{m.group(1)}, posWidth = {pos}, crdWidth = {crd}{m.group(2)}"
+            if "Width" not in m.group(1)
+            else m.group(0)
+        ),
+    )
+
+
 MUTATIONS: list[tuple[Mutation, int]] = [
     (_token_edit, 3),
     (_line_edit, 3),
@@ -610,6 +703,10 @@ MUTATIONS: list[tuple[Mutation, int]] = [
     (_float_literal, 3),
     (_slice, 3),
     (_gpu, 8),
+    (_nesting, 2),
+    (_size, 1),
+    (_symbol_name, 2),
+    (_narrow_widths, 2),
 ]
 
 
