@@ -683,7 +683,13 @@ def adversarial_case(seed: int) -> tuple[str, str]:
 def check_adversarial_case(seed: int, timeout: float = TIMEOUT) -> CaseOutcome:
     """Run one case's script in a child process and classify how it ended."""
     kind, script = adversarial_case(seed)
-    reproducer = f"# adversarial seed {seed}: {kind}\n{script}"
+    return judge_script(kind, script, timeout)
+
+
+def judge_script(kind: str, script: str, timeout: float = TIMEOUT) -> CaseOutcome:
+    """Run `script` in a child process: its verdict line, or CRASH / HANG /
+    ERROR from how the child ended."""
+    reproducer = f"# adversarial case: {kind}\n{script}"
     with tempfile.TemporaryDirectory() as scratch:
         try:
             run = subprocess.run(
