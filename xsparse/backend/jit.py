@@ -6,11 +6,10 @@ code is kept in the disk cache (`disk_cache`: `$XSPARSE_CACHE_DIR`, else
 `$XDG_CACHE_HOME/xsparse`, else `~/.cache/xsparse`; a private directory,
 entries authenticated with the user's key, bounded in size), keyed by a hash
 of the IR, the options, the CPU and the llvmlite version, and loaded into an
-MCJIT engine. A second `compile` of the
-same IR in the process is a dictionary hit; in a new process it skips LLVM's
-optimizer and code generator. A damaged entry, or one this user's processes
-did not write under this name, is never loaded: it is compiled again and
-replaced.
+MCJIT engine. A second `compile` of the same IR in the process is a
+dictionary hit; in a new process it skips LLVM's optimizer and code
+generator. A damaged entry, or one this user's processes did not write under
+this name, is never loaded: it is compiled again and replaced.
 """
 
 from __future__ import annotations
