@@ -688,3 +688,23 @@ def test_a_second_key_does_not_replace_the_first(cache: Path) -> None:
     assert (cache / disk_cache.KEY_NAME).read_bytes() == key
     assert sorted(p.name for p in cache.iterdir()) == ["a" * 64 + ".o", "xsparse.key"]
     assert disk_cache.load("a" * 64 + ".o") == b"first"
+
+
+def test_without_a_key_the_directory_is_not_used(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory where no key can be made (read-only to its owner: root
+    writes anyway, so the writer is made to fail here) keeps nothing."""
+
+    def fail(fd: int) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(disk_cache, "make_key", fail)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        disk_cache.store("a" * 64 + ".o", b"first")
+        assert disk_cache.load("a" * 64 + ".o") is None
+    assert [
+        str(w.message).count("key file xsparse.key cannot be made") for w in caught
+    ] == [1]
+    assert list(cache.iterdir()) == []

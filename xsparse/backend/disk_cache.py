@@ -6,8 +6,8 @@ Where: `$XSPARSE_CACHE_DIR` if set, else `$XDG_CACHE_HOME/xsparse` if
 `~/.cache/xsparse`. The directory (and each parent xsparse creates) is made
 0700, whatever the umask. It is used only while it is owned by this user
 (the effective uid) and writable by no one else: otherwise the process
-warns once with `CacheWarning` and keeps no disk cache there (kernels are
-compiled in each process; `chmod 700` the directory, or point
+warns once with `CacheWarning` and, while it is so, neither reads nor writes
+it (kernels are compiled in each process; `chmod 700` the directory, or point
 `XSPARSE_CACHE_DIR` at one of your own). There is no fallback directory: a
 cache elsewhere than asked would be a surprise of its own.
 
@@ -290,23 +290,26 @@ def make_key(fd: int) -> None:
 
 def user_key(fd: int, path: Path) -> bytes | None:
     """This user's key in the directory open as `fd`: made when missing,
-    replaced (with a `CacheWarning`) when it cannot be trusted."""
-    for _ in range(3):
-        found = read_key(fd)
-        if isinstance(found, bytes):
-            return found
-        if found:
-            warnings.warn(
-                f"xsparse: the kernel cache's key {path / KEY_NAME} is {found}: "
-                "it is replaced by a new one (every entry is compiled again)",
-                CacheWarning,
-                stacklevel=5,
-            )
-            with contextlib.suppress(OSError):
-                remove(fd, KEY_NAME)
+    replaced (with a `CacheWarning`) when it cannot be trusted; None (the
+    directory refused) when no key can be made."""
+    found = read_key(fd)
+    if isinstance(found, bytes):
+        return found
+    if found:
+        warnings.warn(
+            f"xsparse: the kernel cache's key {path / KEY_NAME} is {found}: "
+            "it is replaced by a new one (every entry is compiled again)",
+            CacheWarning,
+            stacklevel=5,
+        )
         with contextlib.suppress(OSError):
-            make_key(fd)
-    refuse(path, f"no usable key file {KEY_NAME} can be made")
+            remove(fd, KEY_NAME)
+    with contextlib.suppress(OSError):
+        make_key(fd)
+    found = read_key(fd)
+    if isinstance(found, bytes):
+        return found
+    refuse(path, f"its key file {KEY_NAME} {found or 'cannot be made'}")
     return None
 
 
