@@ -559,7 +559,22 @@ def sticky_world_writable(folder: Path) -> None:
     folder.chmod(0o1777)
 
 
-UNTRUSTED = [other_owner, world_writable, group_writable, sticky_world_writable]
+def link_to_another_users(folder: Path) -> None:
+    """A link planted where the directory is looked for (in /tmp, say), to a
+    directory of another user's."""
+    elsewhere = folder.with_name("elsewhere")
+    folder.rename(elsewhere)
+    other_owner(elsewhere)
+    folder.symlink_to(elsewhere)
+
+
+UNTRUSTED = [
+    other_owner,
+    world_writable,
+    group_writable,
+    sticky_world_writable,
+    link_to_another_users,
+]
 
 
 @pytest.mark.parametrize("change", UNTRUSTED, ids=[c.__name__ for c in UNTRUSTED])
@@ -568,7 +583,7 @@ def test_a_directory_not_ours_alone_is_not_used(
 ) -> None:
     """Nothing is read from it (its object code, garbage authenticated under
     its own key, would crash the child if loaded) nor written to it."""
-    if change is other_owner and os.geteuid() != 0:
+    if change in (other_owner, link_to_another_users) and os.geteuid() != 0:
         pytest.skip("only root gives a directory to another user")
     cache = tmp_path / "cache"
     shutil.copytree(filled, cache)
