@@ -3,12 +3,13 @@
 The module gets the host's triple and datalayout, then runs LLVM's O-level
 pipeline (new pass manager) for the host CPU and its features; the object
 code is kept in the disk cache (`disk_cache`: `$XSPARSE_CACHE_DIR`, else
-`$XDG_CACHE_HOME/xsparse`, else `~/.cache/xsparse`; checksummed entries,
-bounded in size), keyed by a hash of the IR, the options, the CPU and the
-llvmlite version, and loaded into an MCJIT engine. A second `compile` of the
-same IR in the process is a dictionary hit; in a new process it skips LLVM's
-optimizer and code generator. A damaged entry is never loaded: it is compiled
-again and replaced.
+`$XDG_CACHE_HOME/xsparse`, else `~/.cache/xsparse`; a private directory,
+entries authenticated with the user's key, bounded in size), keyed by a hash
+of the IR, the options, the CPU and the llvmlite version, and loaded into an
+MCJIT engine. A second `compile` of the same IR in the process is a
+dictionary hit; in a new process it skips LLVM's optimizer and code
+generator. A damaged entry, or one this user's processes did not write under
+this name, is never loaded: it is compiled again and replaced.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from xsparse.backend.scratch import scratch_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
 
-_FORMAT_VERSION = "2"  # 2: entries with a checksum header (disk_cache)
+_FORMAT_VERSION = "3"  # 3: entries authenticated by an HMAC (disk_cache)
 _lock = threading.Lock()
 _memory_cache: dict[str, JITModule] = {}
 _target_machines: dict[int, llvm.TargetMachine] = {}
@@ -315,18 +316,6 @@ def load(
 def store_text(name: str, text: str) -> None:
     """Keep a small text file (metadata of a cached kernel) in the disk cache."""
     disk_cache.store(name, text.encode())
-
-
-def load_text(name: str) -> str | None:
-    """The text `store_text` kept under `name`; None when it is absent, damaged
-    or not UTF-8."""
-    data = disk_cache.load(name)
-    if data is None:
-        return None
-    try:
-        return data.decode()
-    except UnicodeDecodeError:
-        return None
 
 
 def clear_memory_cache() -> None:

@@ -35,7 +35,7 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
 
-from xsparse.backend import jit
+from xsparse.backend import jit, kernel_metadata
 from xsparse.backend.abi import (
     MemRefParam,
     NotContiguousError,
@@ -1039,16 +1039,19 @@ def _compile_kernel(
 
 
 def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
-    """A kernel compiled by an earlier process, from the disk cache."""
-    text = jit.load_text(f"{key}.kernel.json")
-    if text is None:
+    """A kernel compiled by an earlier process, from the disk cache; None (to
+    compile it again) when it is not there or its metadata is unusable
+    (`kernel_metadata`: removed, with a `CacheWarning`)."""
+    entry = f"{key}.kernel.json"
+    meta = kernel_metadata.load(entry)
+    if meta is None:
         return None
     try:
-        meta = json.loads(text)
         ctx = make_context()
         signature = Parser(ctx, meta["signature"]).parse_type()
         lowered = Parser(ctx, meta["lowered_signature"]).parse_type()
         assert isinstance(signature, FunctionType) and isinstance(lowered, FunctionType)
+        kernel_metadata.check_positions(meta, signature.inputs.data)
         name: str = meta["name"]
         checker_names: dict[int, str] = {}
         signatures = {name: lowered}
@@ -1088,7 +1091,8 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             else None,
             bool(meta.get("restores_outputs", False)),
         )
-    except Exception:  # a stale or damaged entry: compile again
+    except Exception as e:  # metadata that does not describe a kernel
+        kernel_metadata.reject(entry, f"unusable: {type(e).__name__}: {e}")
         return None
 
 
