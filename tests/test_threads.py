@@ -352,13 +352,26 @@ def test_the_thread_count_as_users_set_it() -> None:
     try:
         xsparse.set_num_threads(3)
         assert xsparse.get_num_threads() == 3
-        for wrong in (0, -1, 1.5, True):
+        xsparse.set_num_threads(np.int64(2))  # any integer, as numpy takes
+        assert xsparse.get_num_threads() == 2
+        for wrong in (0, -1, np.int32(-3)):
             with pytest.raises(ValueError, match="positive int"):
+                xsparse.set_num_threads(wrong)
+        for wrong in (1.5, 2.0, True, "3", None):
+            with pytest.raises(TypeError, match="must be an int"):
                 xsparse.set_num_threads(wrong)  # type: ignore[arg-type]
+        assert xsparse.get_num_threads() == 2
+        with pytest.warns(RuntimeWarning, match="per core"):
+            xsparse.set_num_threads(threads.max_threads() + 1)
+        assert xsparse.get_num_threads() == threads.max_threads()
     finally:
         xsparse.set_num_threads(saved)
     script = "import xsparse; print(xsparse.get_num_threads())"
-    for value, expected in (("5", "5"), ("", str(len(os.sched_getaffinity(0))))):
+    for value, expected in (
+        ("5", "5"),
+        ("", str(len(os.sched_getaffinity(0)))),
+        ("100000", str(threads.max_threads())),  # capped, with a warning
+    ):
         env = {**os.environ, "XSPARSE_NUM_THREADS": value}
         done = subprocess.run(
             [sys.executable, "-c", script], env=env, capture_output=True, text=True
