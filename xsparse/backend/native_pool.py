@@ -37,8 +37,9 @@ a job only by taking a seat (at most threads - 1 helpers per job, so that
 After each generation it leaves (its thread ends) while the pool has more
 workers than the helpers last asked for (`keep`: the last job's, or
 `xsparse_pool_resize`'s, which `set_num_threads` calls to shrink an idle
-pool). Workers start with every signal blocked: a signal (Ctrl-C) goes to a
-thread of the program, never to one that runs no Python.
+pool). Workers start with the asynchronous signals blocked: a signal
+(Ctrl-C) goes to a thread of the program, never to one that runs no Python;
+a fault of the worker's own (SIGSEGV, SIGFPE, ...) is its own as before.
 
 `xsparse_pool_reset` puts every word back as a fresh pool has it (no
 workers, no job, not busy): the child of a fork, which has none of the
@@ -50,6 +51,7 @@ flight.
 from __future__ import annotations
 
 import platform
+import signal
 
 _FUTEX = {"x86_64": 202, "AMD64": 202, "aarch64": 98, "arm64": 98}
 """The futex system call's number on Linux, per machine."""
@@ -65,6 +67,21 @@ RESIZE = "xsparse_pool_resize"
 _SIG_BLOCK, _SIG_SETMASK = 0, 2
 _SIGSET_WORDS = 16
 """Linux's `pthread_sigmask` `how` values and its `sigset_t` (1024 bits)."""
+
+_SYNCHRONOUS = (
+    signal.SIGILL,
+    signal.SIGTRAP,
+    signal.SIGABRT,
+    signal.SIGBUS,
+    signal.SIGFPE,
+    signal.SIGSEGV,
+)
+"""Signals a thread raises on itself (a fault, `abort`): left unblocked in
+workers, so that a crash there is reported as one (faulthandler)."""
+
+_BLOCKED_LOW = ~sum(1 << (s - 1) for s in _SYNCHRONOUS)
+"""The first word of the workers' blocked set (signal n is bit n - 1), as a
+signed i64."""
 
 
 def available() -> bool:
@@ -366,7 +383,7 @@ exit:
   ret ptr null
 }}
 
-; Start a worker with every signal blocked (it inherits the mask of the
+; Start a worker with the asynchronous signals blocked (it inherits the mask of the
 ; thread that creates it); whether it started.
 define internal i1 @pool.start() {{
 entry:
@@ -374,6 +391,7 @@ entry:
   %all = alloca [{_SIGSET_WORDS} x i64]
   %old = alloca [{_SIGSET_WORDS} x i64]
   call void @llvm.memset.p0.i64(ptr %all, i8 -1, i64 {_SIGSET_WORDS * 8}, i1 false)
+  store i64 {_BLOCKED_LOW}, ptr %all
   %b = call i32 @pthread_sigmask(i32 {_SIG_BLOCK}, ptr %all, ptr %old)
   %rc = call i32 @pthread_create(ptr %tid, ptr null, ptr @pool.worker, ptr null)
   %r = call i32 @pthread_sigmask(i32 {_SIG_SETMASK}, ptr %old, ptr null)
