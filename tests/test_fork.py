@@ -285,20 +285,26 @@ def test_sigint_during_a_parallel_kernel(tmp_path: Path) -> None:
         from pathlib import Path
 
         heavy = xsparse.compile(HEAVY)
-        rows, m = 32, 3_000_000
+        rows, m = 32, 15_000_000
         others = set(os.listdir("/proc/self/task"))  # BLAS's threads among them
         out = np.zeros(rows)
         start = time.monotonic()
         heavy(out, m)
         alone = time.monotonic() - start
         assert np.array_equal(out, heavy_expected(rows, m))
-        interrupted = False
+        interrupted, sent = False, threading.Event()
+
+        def press_ctrl_c():
+            os.kill(os.getpid(), signal.SIGINT)
+            sent.set()
+
         out = np.zeros(rows)
-        timer = threading.Timer(alone / 4, os.kill, (os.getpid(), signal.SIGINT))
+        timer = threading.Timer(alone / 4, press_ctrl_c)
         timer.start()
         try:
             heavy(out, m)
-            time.sleep(5 * alone + 1)  # the interrupt comes before this ends
+            sent.wait(60)
+            time.sleep(5)  # the interrupt comes before this ends
         except KeyboardInterrupt:
             interrupted = True
         timer.join()
