@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -352,13 +353,26 @@ def test_the_thread_count_as_users_set_it() -> None:
     try:
         xsparse.set_num_threads(3)
         assert xsparse.get_num_threads() == 3
-        for wrong in (0, -1, 1.5, True):
+        xsparse.set_num_threads(np.int64(2))  # any integer, as numpy takes
+        assert xsparse.get_num_threads() == 2
+        for wrong in (0, -1, np.int32(-3)):
             with pytest.raises(ValueError, match="positive int"):
+                xsparse.set_num_threads(wrong)
+        for wrong in (1.5, 2.0, True, "3", None):
+            with pytest.raises(TypeError, match="must be an int"):
                 xsparse.set_num_threads(wrong)  # type: ignore[arg-type]
+        assert xsparse.get_num_threads() == 2
+        with pytest.warns(RuntimeWarning, match="per core"):
+            xsparse.set_num_threads(threads.max_threads() + 1)
+        assert xsparse.get_num_threads() == threads.max_threads()
     finally:
         xsparse.set_num_threads(saved)
     script = "import xsparse; print(xsparse.get_num_threads())"
-    for value, expected in (("5", "5"), ("", str(len(os.sched_getaffinity(0))))):
+    for value, expected in (
+        ("5", "5"),
+        ("", str(len(os.sched_getaffinity(0)))),
+        ("100000", str(threads.max_threads())),  # capped, with a warning
+    ):
         env = {**os.environ, "XSPARSE_NUM_THREADS": value}
         done = subprocess.run(
             [sys.executable, "-c", script], env=env, capture_output=True, text=True
@@ -401,12 +415,16 @@ def test_a_forked_child_runs_parallel_loops(every_loop_on_threads: None) -> None
     threads.set_num_threads(2)
     expected = kernel(a, x, np.zeros(300))  # the parent's pool is started
     pid = os.fork()
-    if pid == 0:  # the child: exit 0 when right, killed by the alarm if stuck
-        signal.alarm(60)
+    if pid == 0:  # the child: exit 0 when right, killed by the parent if stuck
         ok = np.array_equal(kernel(a, x, np.zeros(300)), expected)
         os._exit(0 if ok else 1)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    end = time.monotonic() + 60
+    while not (done := os.waitpid(pid, os.WNOHANG))[0] and time.monotonic() < end:
+        time.sleep(0.01)
+    if not done[0]:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert done[0] and os.waitstatus_to_exitcode(done[1]) == 0, done
 
 
 @pytest.mark.parametrize("kind", ["uniform", "power-law", "empty-rows"])

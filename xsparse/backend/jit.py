@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from typing import cast
@@ -45,6 +46,19 @@ _FORMAT_VERSION = "3"  # 3: entries authenticated by an HMAC (disk_cache)
 _lock = threading.Lock()
 _memory_cache: dict[str, JITModule] = {}
 _target_machines: dict[int, llvm.TargetMachine] = {}
+
+
+def _after_fork_in_child() -> None:
+    """A thread of the parent may have been compiling, holding `_lock`: the
+    child, which has no such thread, takes a new one. What the lock guards
+    is whole (a dictionary's update is atomic), and the target machines are
+    as an LLVM call left them (`threads` keeps a fork from coming in the
+    middle of one): the child keeps them."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 # Conversion instructions that flush subnormals: `vcvtneps2bf16` (AVX512-BF16,

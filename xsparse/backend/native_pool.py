@@ -34,11 +34,24 @@ system call to sleep and wake, and LLVM's atomics.
 A worker sleeps on `generation` while it has seen the current one; it joins
 a job only by taking a seat (at most threads - 1 helpers per job, so that
 `set_num_threads` also lowers the count after more workers were started).
+After each generation it leaves (its thread ends) while the pool has more
+workers than the helpers last asked for (`keep`: the last job's, or
+`xsparse_pool_resize`'s, which `set_num_threads` calls to shrink an idle
+pool). Workers start with the asynchronous signals blocked: a signal
+(Ctrl-C) goes to a thread of the program, never to one that runs no Python;
+a fault of the worker's own (SIGSEGV, SIGFPE, ...) is its own as before.
+
+`xsparse_pool_reset` puts every word back as a fresh pool has it (no
+workers, no job, not busy): the child of a fork, which has none of the
+parent's threads, calls it before anything else, so that its first parallel
+loop starts workers of its own and never serves the job the parent had in
+flight.
 """
 
 from __future__ import annotations
 
 import platform
+import signal
 
 _FUTEX = {"x86_64": 202, "AMD64": 202, "aarch64": 98, "arm64": 98}
 """The futex system call's number on Linux, per machine."""
@@ -48,6 +61,27 @@ BOUNDS = "xsparse_parallel_bounds"
 NUM_THREADS = "xsparse_num_threads"
 WORKERS = "xsparse_pool_workers"
 BUSY = "xsparse_pool_busy"
+RESET = "xsparse_pool_reset"
+RESIZE = "xsparse_pool_resize"
+
+_SIG_BLOCK, _SIG_SETMASK = 0, 2
+_SIGSET_WORDS = 16
+"""Linux's `pthread_sigmask` `how` values and its `sigset_t` (1024 bits)."""
+
+_SYNCHRONOUS = (
+    signal.SIGILL,
+    signal.SIGTRAP,
+    signal.SIGABRT,
+    signal.SIGBUS,
+    signal.SIGFPE,
+    signal.SIGSEGV,
+)
+"""Signals a thread raises on itself (a fault, `abort`): left unblocked in
+workers, so that a crash there is reported as one (faulthandler)."""
+
+_BLOCKED_LOW = ~sum(1 << (s - 1) for s in _SYNCHRONOUS)
+"""The first word of the workers' blocked set (signal n is bit n - 1), as a
+signed i64."""
 
 
 def available() -> bool:
@@ -85,6 +119,7 @@ def pool_ir(max_chunks: int, chunks_per_thread: int) -> str:
 @pool.next = internal global i64 0
 @pool.limit = internal global i64 0
 @pool.seats = internal global i64 0
+@pool.keep = internal global i64 0
 @pool.done = internal global i32 0
 @pool.body = internal global ptr null
 @pool.ctx = internal global ptr null
@@ -94,6 +129,7 @@ declare i64 @syscall(i64, ...)
 {pause_declaration}
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_detach(i64)
+declare i32 @pthread_sigmask(i32, ptr, ptr)
 
 define internal void @pool.wait(ptr %word, i32 %expected) {{
   %e = zext i32 %expected to i64
@@ -306,11 +342,32 @@ no:
   ret i1 false
 }}
 
+; Whether a worker is one too many (more workers than `keep`): if so it
+; counts itself out of `workers`.
+define internal i1 @pool.leave() {{
+entry:
+  br label %try
+try:
+  %w = load atomic i64, ptr @{WORKERS} acquire, align 8
+  %keep = load atomic i64, ptr @pool.keep acquire, align 8
+  %surplus = icmp ugt i64 %w, %keep
+  br i1 %surplus, label %out, label %no
+out:
+  %w1 = sub i64 %w, 1
+  %pair = cmpxchg ptr @{WORKERS}, i64 %w, i64 %w1 acq_rel acquire
+  %won = extractvalue {{ i64, i1 }} %pair, 1
+  br i1 %won, label %yes, label %try
+yes:
+  ret i1 true
+no:
+  ret i1 false
+}}
+
 define internal ptr @pool.worker(ptr %unused) {{
 entry:
   br label %wait
 wait:
-  %seen = phi i32 [0, %entry], [%g, %served]
+  %seen = phi i32 [0, %entry], [%g, %stay]
   %g = call i32 @pool.await_change(ptr @pool.generation, i32 %seen)
   %seated = call i1 @pool.sit(i32 %g)
   br i1 %seated, label %work, label %served
@@ -318,12 +375,78 @@ work:
   call void @pool.work(i32 %g)
   br label %served
 served:
+  %leave = call i1 @pool.leave()
+  br i1 %leave, label %exit, label %stay
+stay:
   br label %wait
+exit:
+  ret ptr null
+}}
+
+; Start a worker with the asynchronous signals blocked (it inherits the mask of the
+; thread that creates it); whether it started.
+define internal i1 @pool.start() {{
+entry:
+  %tid = alloca i64
+  %all = alloca [{_SIGSET_WORDS} x i64]
+  %old = alloca [{_SIGSET_WORDS} x i64]
+  call void @llvm.memset.p0.i64(ptr %all, i8 -1, i64 {_SIGSET_WORDS * 8}, i1 false)
+  store i64 {_BLOCKED_LOW}, ptr %all
+  %b = call i32 @pthread_sigmask(i32 {_SIG_BLOCK}, ptr %all, ptr %old)
+  %rc = call i32 @pthread_create(ptr %tid, ptr null, ptr @pool.worker, ptr null)
+  %r = call i32 @pthread_sigmask(i32 {_SIG_SETMASK}, ptr %old, ptr null)
+  %started = icmp eq i32 %rc, 0
+  br i1 %started, label %detach, label %done
+detach:
+  %t = load i64, ptr %tid
+  %d = call i32 @pthread_detach(i64 %t)
+  br label %done
+done:
+  ret i1 %started
+}}
+
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+; The pool of a process with none of its threads (the child of a fork).
+define void @{RESET}() {{
+entry:
+  store i32 0, ptr @{BUSY}
+  store i64 0, ptr @{WORKERS}
+  store i32 0, ptr @pool.generation
+  store i64 0, ptr @pool.next
+  store i64 0, ptr @pool.limit
+  store i64 0, ptr @pool.seats
+  store i64 0, ptr @pool.keep
+  store i32 0, ptr @pool.done
+  store ptr null, ptr @pool.body
+  store ptr null, ptr @pool.ctx
+  ret void
+}}
+
+; Keep threads - 1 workers: when the pool is idle, a generation without a
+; job (no seats) wakes them all and those beyond leave; else the job in
+; flight's workers leave when it is done.
+define void @{RESIZE}() {{
+entry:
+  %threads = load i64, ptr @{NUM_THREADS}
+  %helpers = sub i64 %threads, 1
+  store atomic i64 %helpers, ptr @pool.keep release, align 8
+  %own = cmpxchg ptr @{BUSY}, i32 0, i32 1 acquire monotonic
+  %owned = extractvalue {{ i32, i1 }} %own, 1
+  br i1 %owned, label %bump, label %done
+bump:
+  %g0 = load i32, ptr @pool.generation
+  %g = add i32 %g0, 1
+  store atomic i32 %g, ptr @pool.generation release, align 4
+  call void @pool.wake(ptr @pool.generation, i64 2147483647)
+  store atomic i32 0, ptr @{BUSY} release, align 4
+  br label %done
+done:
+  ret void
 }}
 
 define i64 @{RUN}(ptr %body, ptr %ctx, i64 %lo, i64 %hi, ptr %work, i64 %width, i64 %step) {{
 entry:
-  %tid = alloca i64
   %own = cmpxchg ptr @{BUSY}, i32 0, i32 1 acquire monotonic
   %owned = extractvalue {{ i32, i1 }} %own, 1
   br i1 %owned, label %plan, label %alone
@@ -344,20 +467,17 @@ plan:
   %pieces = select i1 %lt2, i64 %p1, i64 {max_chunks}
   %count = call i64 @{BOUNDS}(i64 %lo, i64 %hi, i64 %pieces, ptr %work, i64 %width, ptr @pool.bounds, i64 %step)
   %helpers = sub i64 %threads, 1
+  store atomic i64 %helpers, ptr @pool.keep release, align 8
   br label %spawn
 spawn:
-  %have = load i64, ptr @{WORKERS}
+  %have = load atomic i64, ptr @{WORKERS} acquire, align 8
   %short = icmp ult i64 %have, %helpers
   br i1 %short, label %start, label %publish
 start:
-  %rc = call i32 @pthread_create(ptr %tid, ptr null, ptr @pool.worker, ptr null)
-  %started = icmp eq i32 %rc, 0
-  br i1 %started, label %detach, label %publish
-detach:
-  %t = load i64, ptr %tid
-  %rd = call i32 @pthread_detach(i64 %t)
-  %have1 = add i64 %have, 1
-  store i64 %have1, ptr @{WORKERS}
+  %started = call i1 @pool.start()
+  br i1 %started, label %counted, label %publish
+counted:
+  %had = atomicrmw add ptr @{WORKERS}, i64 1 acq_rel
   br label %spawn
 publish:
   %g0 = load i32, ptr @pool.generation

@@ -17,18 +17,30 @@ workers (a failure a runtime callback reports there is kept by
 `runtime_errors` for the caller), and the kernel call holds no GIL.
 
 The thread count: `set_num_threads(n)`, else `XSPARSE_NUM_THREADS`, else
-the cores this process may run on. It lives in a native global
+the cores this process may run on; at most `MAX_THREADS_PER_CORE` per core
+(more is capped, with a RuntimeWarning), and the pool shrinks when it is
+lowered. It lives in a native global
 (`xsparse_num_threads`) that compiled code reads (`threadpoolctl`'s
 `threadpool_limits` sets it too, where threadpoolctl is installed), beside the grain
 (`xsparse_parallel_grain`, in stored entries; `set_grain`, or
 `XSPARSE_PARALLEL_GRAIN`: 0 sends every loop of two or more iterations to
 the pool, which the tests use to run small kernels on threads).
+
+A fork may come at any moment: `os.fork` waits for the LLVM call in flight
+on another thread (llvmlite runs one at a time, under its lock, which the
+fork holds), so the child inherits LLVM between calls, never in the middle
+of one, and llvmlite's lock free; the child's pool is reset to a fresh one
+(`native_pool.RESET`: no workers, no job) before anything else runs.
 """
 
 from __future__ import annotations
 
 import ctypes
+import operator
 import os
+import threading
+import warnings
+from contextlib import AbstractContextManager
 from typing import Any, cast
 
 import llvmlite.binding as llvm
@@ -106,11 +118,35 @@ inline:
 """
 
 
+MAX_THREADS_PER_CORE = 4
+"""Threads per core beyond which `set_num_threads` caps the count: more
+only adds threads that wait for a core (threadpoolctl-style libraries cap
+similarly; MLIR's OpenMP lowering leaves it to libomp)."""
+
+
+def max_threads() -> int:
+    """The most threads parallel loops run on: `MAX_THREADS_PER_CORE` per core."""
+    return MAX_THREADS_PER_CORE * (os.cpu_count() or 1)
+
+
+def _capped(n: int) -> int:
+    """`n`, or `max_threads()` with a RuntimeWarning when `n` is above it."""
+    limit = max_threads()
+    if n <= limit:
+        return n
+    warnings.warn(
+        f"{n} threads is more than {MAX_THREADS_PER_CORE} per core: using {limit}",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return limit
+
+
 def _default_threads() -> int:
     text = os.environ.get("XSPARSE_NUM_THREADS", "").strip()
     if text:
         try:
-            return max(1, int(text))
+            return _capped(max(1, int(text)))
         except ValueError:
             pass
     try:
@@ -137,10 +173,24 @@ def get_num_threads() -> int:
 
 
 def set_num_threads(n: int) -> None:
-    """Run parallel loops on `n` threads (1: on the calling thread only)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(f"the number of threads must be a positive int, not {n!r}")
-    _settings[0] = n
+    """Run parallel loops on `n` threads (1: on the calling thread only), at
+    most `max_threads()` (a RuntimeWarning when `n` is capped). An integer
+    of any kind (numpy's too) is taken, a bool or other type is a TypeError,
+    as in numpy's APIs; below 1 a ValueError. Lowering the count ends the
+    pool's surplus threads."""
+    if isinstance(n, bool):
+        raise TypeError("the number of threads must be an int, not bool")
+    try:
+        count = operator.index(n)
+    except TypeError:
+        raise TypeError(
+            f"the number of threads must be an int, not {type(n).__name__}"
+        ) from None
+    if count < 1:
+        raise ValueError(f"the number of threads must be a positive int, not {count}")
+    _settings[0] = _capped(count)
+    if _native is not None:
+        _native.resize()
 
 
 def get_grain() -> int:
@@ -158,6 +208,22 @@ def set_grain(entries: int) -> None:
 
 _pool: llvm.ExecutionEngine | None = None
 """The engine holding the native pool (`native_pool`), kept for the process."""
+
+_VOID = ctypes.CFUNCTYPE(None)
+
+
+class _Native:
+    """The pool's entries that Python calls: `reset` (in a forked child) and
+    `resize` (after the thread count changed)."""
+
+    def __init__(self, engine: llvm.ExecutionEngine) -> None:
+        self.reset = _VOID(_address(engine, native_pool.RESET))
+        self.resize = _VOID(_address(engine, native_pool.RESIZE))
+
+
+_native: _Native | None = None
+_register_lock = threading.Lock()
+"""Held while the pool is compiled (`register`), so that it is compiled once."""
 
 
 def _compile_pool() -> llvm.ExecutionEngine:
@@ -207,12 +273,9 @@ def chunk_bounds(
     return out[: count + 1].tolist()
 
 
-def _address(engine: llvm.ExecutionEngine, name: str, *, data: bool = False) -> int:
-    """The address of a function (or, `data`, a global) of the native pool."""
-    if data:
-        address = cast(int, engine.get_global_value_address(name))
-    else:
-        address = cast(int, engine.get_function_address(name))
+def _address(engine: llvm.ExecutionEngine, name: str) -> int:
+    """The address of a function of the native pool."""
+    address = cast(int, engine.get_function_address(name))
     assert address, f"no symbol '{name}' in the native pool"
     return address
 
@@ -223,16 +286,46 @@ def _engine() -> llvm.ExecutionEngine:
     return _pool
 
 
-def _reset_after_fork() -> None:
-    """The child of a fork has no workers (and no other thread owns the pool)."""
-    if _pool is not None:
-        busy = _address(_pool, native_pool.BUSY, data=True)
-        ctypes.c_int32.from_address(busy).value = 0
-        workers = _address(_pool, native_pool.WORKERS, data=True)
-        ctypes.c_int64.from_address(workers).value = 0
+def _llvm_lock() -> AbstractContextManager[None] | None:
+    """The lock under which llvmlite makes every call into LLVM (one at a
+    time). llvmlite names it only as an attribute of its library wrapper
+    (`ffi.lib._lock`, which `ffi.register_lock_callback` extends); None
+    where a version of llvmlite has none."""
+    return getattr(llvm.ffi.lib, "_lock", None)
 
 
-os.register_at_fork(after_in_child=_reset_after_fork)
+def _before_fork() -> None:
+    """Wait for the LLVM call in flight on another thread and keep LLVM until
+    the fork is done: the child then inherits no call half-made (nor
+    llvmlite's lock held by a thread it does not have)."""
+    lock = _llvm_lock()
+    if lock is not None:
+        lock.__enter__()
+
+
+def _after_fork_in_parent() -> None:
+    lock = _llvm_lock()
+    if lock is not None:
+        lock.__exit__(None, None, None)
+
+
+def _after_fork_in_child() -> None:
+    """The child has only the thread that forked: LLVM is given back (the
+    forking thread holds it), the pool is a fresh one (no workers, not the
+    parent's job in flight) and the pool's lock a new one. No LLVM call, no
+    lock another thread might hold."""
+    global _register_lock
+    _after_fork_in_parent()
+    if _native is not None:
+        _native.reset()
+    _register_lock = threading.Lock()
+
+
+os.register_at_fork(
+    before=_before_fork,
+    after_in_parent=_after_fork_in_parent,
+    after_in_child=_after_fork_in_child,
+)
 
 
 def _register_with_threadpoolctl() -> None:
@@ -269,13 +362,17 @@ _register_with_threadpoolctl()
 
 def register() -> None:
     """Make the runtime's symbols resolvable by every module the JIT loads:
-    the native globals, then the pool compiled against them."""
-    global _pool
+    the native globals, then the pool compiled against them (once)."""
+    global _pool, _native
     if _pool is not None:
         return
-    base = ctypes.addressof(_settings)
-    llvm.add_symbol(_NUM_THREADS, base)
-    llvm.add_symbol(_GRAIN, base + ctypes.sizeof(ctypes.c_int64))
-    engine = _compile_pool()
-    llvm.add_symbol(_RUN, _address(engine, native_pool.RUN))
-    _pool = engine
+    with _register_lock:
+        if _pool is not None:
+            return
+        base = ctypes.addressof(_settings)
+        llvm.add_symbol(_NUM_THREADS, base)
+        llvm.add_symbol(_GRAIN, base + ctypes.sizeof(ctypes.c_int64))
+        engine = _compile_pool()
+        llvm.add_symbol(_RUN, _address(engine, native_pool.RUN))
+        _native = _Native(engine)
+        _pool = engine
