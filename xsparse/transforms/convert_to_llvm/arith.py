@@ -3,6 +3,19 @@
 
 The index type becomes i64; vectors are lowered element-wise by the llvm ops
 themselves.
+
+Integer division and remainder differ from MLIR in one respect: MLIR's arith
+leaves division by zero and signed `INT_MIN / -1` undefined (LLVM's `sdiv`,
+`udiv`, `srem`, `urem` are UB there, and x86's `div`/`idiv` trap with SIGFPE),
+whereas here they are defined as numpy defines them: `x / 0 == x % 0 == 0`,
+`INT_MIN / -1 == INT_MIN` (the quotient wraps) and `INT_MIN % -1 == 0`; for
+the rounding divisions `floordivsi(x, 0) == ceildivsi(x, 0) == ceildivui(x, 0)
+== 0`. Every other divisor keeps arith's semantics (`divsi` truncates,
+`floordivsi` rounds toward -inf as numpy's `//`). The guard is a select of a
+safe divisor (1 where the divisor is 0, or -1 when signed) and a select of the
+result; the division it feeds is defined for every operand, so LLVM's
+optimizer may not remove it. A divisor that is a constant other than 0 (and
+-1, when signed) gets no guard: that code is MLIR's.
 """
 
 from __future__ import annotations
@@ -48,10 +61,6 @@ _INT_BINARY: dict[type[Operation], _LLVMIntBinaryOp] = {
     arith.AddiOp: llvm.AddOp,
     arith.SubiOp: llvm.SubOp,
     arith.MuliOp: llvm.MulOp,
-    arith.DivSIOp: llvm.SDivOp,
-    arith.DivUIOp: llvm.UDivOp,
-    arith.RemSIOp: llvm.SRemOp,
-    arith.RemUIOp: llvm.URemOp,
     arith.AndIOp: llvm.AndOp,
     arith.OrIOp: llvm.OrOp,
     arith.XOrIOp: llvm.XOrOp,
@@ -87,6 +96,121 @@ class IntBinaryToLLVM(ToLLVMPattern):
             lowered(op.lhs, rewriter), lowered(op.rhs, rewriter)
         )
         replace_with(op, [new], [new.res], rewriter, partial=self.partial)
+
+
+def _integer_constant(value: int, t: Attribute) -> llvm.ConstantOp:
+    """`value` in the lowered integer (vector) type `t` (a splat for vectors)."""
+    if isinstance(t, VectorType):
+        vector_t = cast("VectorType[IntegerType]", t)
+        return llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(vector_t, [value]), t)
+    return llvm.ConstantOp(IntegerAttr(value, cast(IntegerType, t)), t)
+
+
+def _constant_values(value: SSAValue) -> list[int] | None:
+    """The lanes of `value` if it is an integer (vector) constant, arith's or llvm's."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp | llvm.ConstantOp):
+        return None
+    attr = owner.value
+    if isinstance(attr, IntegerAttr):
+        return [attr.value.data]
+    if isinstance(attr, DenseIntOrFPElementsAttr) and is_integer_type(
+        attr.get_element_type()
+    ):
+        return [int(v) for v in attr.get_values()]
+    return None
+
+
+def _divides_safely(divisor: SSAValue, signed: bool) -> bool:
+    """Whether `divisor` is a constant that no dividend traps on: no lane 0,
+    and, when signed, no lane -1 (`INT_MIN / -1` overflows)."""
+    values = _constant_values(divisor)
+    if values is None:
+        return False
+    modulus = 1 << _width(divisor.type)
+    unsafe = {0, modulus - 1} if signed else {0}
+    return all(v % modulus not in unsafe for v in values)
+
+
+def _safe_divisor(
+    divisor: SSAValue, signed: bool, ops: list[Operation]
+) -> tuple[SSAValue, SSAValue | None]:
+    """(`divisor` with 1 in the lanes where it is 0 (or -1, when `signed`), the
+    i1 (vector) of those lanes), the ops appended to `ops`; (`divisor`, None)
+    when it is a constant that needs no guard."""
+    if _divides_safely(divisor, signed):
+        return divisor, None
+    t = divisor.type
+    one = _integer_constant(1, t)
+    ops.append(one)
+    if signed:
+        # divisor + 1 <u 2: the divisor is 0 or -1
+        two = _integer_constant(2, t)
+        shifted = llvm.AddOp(divisor, one.result)
+        unsafe = llvm.ICmpOp(shifted.res, two.result, IntegerAttr(6, 64))  # ult
+        ops += [two, shifted]
+    else:
+        zero = _integer_constant(0, t)
+        unsafe = llvm.ICmpOp(divisor, zero.result, IntegerAttr(0, 64))  # eq
+        ops.append(zero)
+    ops.append(unsafe)
+    safe = llvm.SelectOp(unsafe.res, one.result, divisor)
+    ops.append(safe)
+    return safe.res, unsafe.res
+
+
+def _quotient(
+    a: SSAValue,
+    b: SSAValue,
+    guard: tuple[SSAValue, SSAValue | None],
+    signed: bool,
+    ops: list[Operation],
+) -> SSAValue:
+    """a / b truncated, as numpy defines it for every divisor; `guard` is
+    `_safe_divisor(b)`. Where the divisor is 0 (or -1, when `signed`) the
+    division is by 1 and the quotient is `a * b` instead: 0 for 0, the wrapped
+    `-a` for -1 (`INT_MIN / -1 == INT_MIN`)."""
+    divisor, unsafe = guard
+    quotient = (llvm.SDivOp if signed else llvm.UDivOp)(a, divisor)
+    ops.append(quotient)
+    if unsafe is None:
+        return quotient.res
+    product = llvm.MulOp(a, b)
+    select = llvm.SelectOp(unsafe, product.res, quotient.res)
+    ops += [product, select]
+    return select.res
+
+
+def _remainder(
+    a: SSAValue,
+    guard: tuple[SSAValue, SSAValue | None],
+    signed: bool,
+    ops: list[Operation],
+) -> SSAValue:
+    """a % b (the sign of a), as numpy defines it for every divisor; `guard`
+    is `_safe_divisor(b)`: the remainder by its 1 is 0, as numpy's by 0 or -1."""
+    remainder = (llvm.SRemOp if signed else llvm.URemOp)(a, guard[0])
+    ops.append(remainder)
+    return remainder.res
+
+
+class DivRemToLLVM(ToLLVMPattern):
+    """`divsi`, `divui`, `remsi`, `remui` -> `llvm.sdiv` etc. by a safe divisor
+    (see the module's docstring); by a constant other than 0 (and -1, when
+    signed) just the llvm op, as MLIR 22."""
+
+    @lowering_of(arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        a = lowered(op.operands[0], rewriter)
+        b = lowered(op.operands[1], rewriter)
+        signed = isinstance(op, arith.DivSIOp | arith.RemSIOp)
+        ops: list[Operation] = []
+        guard = _safe_divisor(b, signed, ops)
+        if isinstance(op, arith.DivSIOp | arith.DivUIOp):
+            result = _quotient(a, b, guard, signed, ops)
+        else:
+            result = _remainder(a, guard, signed, ops)
+        replace_with(op, ops, [result], rewriter, partial=self.partial)
 
 
 class FloatBinaryToLLVM(ToLLVMPattern):
@@ -274,26 +398,28 @@ class ValueCastToLLVM(ToLLVMPattern):
 
 
 class DivRoundingToLLVM(ToLLVMPattern):
-    """`ceildivsi`, `ceildivui`, `floordivsi` -> div, rem and a select (as `arith-expand`)."""
+    """`ceildivsi`, `ceildivui`, `floordivsi` -> div, rem and a select (as
+    `arith-expand`), the div and rem guarded as `divsi`'s: 0 for a zero
+    divisor, `INT_MIN` for `INT_MIN` by -1."""
 
     @lowering_of(arith.CeilDivSIOp, arith.CeilDivUIOp, arith.FloorDivSIOp)
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         a = lowered(op.operands[0], rewriter)
         b = lowered(op.operands[1], rewriter)
         t = a.type
-        unsigned = isinstance(op, arith.CeilDivUIOp)
-        quotient = (llvm.UDivOp if unsigned else llvm.SDivOp)(a, b)
-        remainder = (llvm.URemOp if unsigned else llvm.SRemOp)(a, b)
-        # lowered integer operands (index is i64 by now)
-        int_t = cast(IntegerType, t)
-        zero = llvm.ConstantOp(IntegerAttr(0, int_t), t)
-        one = llvm.ConstantOp(IntegerAttr(1, int_t), t)
-        ops: list[Operation] = [quotient, remainder, zero, one]
-        inexact = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(1, 64))  # ne
+        signed = not isinstance(op, arith.CeilDivUIOp)
+        ops: list[Operation] = []
+        guard = _safe_divisor(b, signed, ops)
+        quotient = _quotient(a, b, guard, signed, ops)
+        remainder = _remainder(a, guard, signed, ops)
+        zero = _integer_constant(0, t)
+        one = _integer_constant(1, t)
+        ops += [zero, one]
+        inexact = llvm.ICmpOp(remainder, zero.result, IntegerAttr(1, 64))  # ne
         ops.append(inexact)
         adjust: SSAValue = inexact.res
-        if not unsigned:
-            rem_negative = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(2, 64))
+        if signed:
+            rem_negative = llvm.ICmpOp(remainder, zero.result, IntegerAttr(2, 64))
             div_negative = llvm.ICmpOp(b, zero.result, IntegerAttr(2, 64))
             same_sign = llvm.ICmpOp(
                 rem_negative.res,
@@ -304,16 +430,17 @@ class DivRoundingToLLVM(ToLLVMPattern):
             ops += [rem_negative, div_negative, same_sign, both]
             adjust = both.res
         if isinstance(op, arith.FloorDivSIOp):
-            step = llvm.SubOp(quotient.res, one.result)
+            step = llvm.SubOp(quotient, one.result)
         else:
-            step = llvm.AddOp(quotient.res, one.result)
-        select = llvm.SelectOp(adjust, step.res, quotient.res)
+            step = llvm.AddOp(quotient, one.result)
+        select = llvm.SelectOp(adjust, step.res, quotient)
         ops += [step, select]
         replace_with(op, ops, [select.res], rewriter, partial=self.partial)
 
 
 ARITH_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
     IntBinaryToLLVM,
+    DivRemToLLVM,
     FloatBinaryToLLVM,
     MinMaxToLLVM,
     NegfToLLVM,
