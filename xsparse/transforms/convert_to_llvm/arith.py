@@ -11,11 +11,12 @@ whereas here they are defined as numpy defines them: `x / 0 == x % 0 == 0`,
 `INT_MIN / -1 == INT_MIN` (the quotient wraps) and `INT_MIN % -1 == 0`; for
 the rounding divisions `floordivsi(x, 0) == ceildivsi(x, 0) == ceildivui(x, 0)
 == 0`. Every other divisor keeps arith's semantics (`divsi` truncates,
-`floordivsi` rounds toward -inf as numpy's `//`). The guard is a select of a
-safe divisor (1 where the divisor is 0, or -1 when signed) and a select of the
-result; the division it feeds is defined for every operand, so LLVM's
-optimizer may not remove it. A divisor that is a constant other than 0 (and
--1, when signed) gets no guard: that code is MLIR's.
+`floordivsi` rounds toward -inf as numpy's `//`). The guard is two selects
+before the division: where the divisor is 0 (or -1, when signed) the llvm op
+divides `a * b` by 1, which gives numpy's quotient (0; `-a`, wrapping) and
+remainder (0). The division is then defined for every operand, so LLVM's
+optimizer may not remove the guard. A divisor that is a constant other than 0
+(and -1, when signed) gets no guard: that code is MLIR's.
 """
 
 from __future__ import annotations
@@ -132,85 +133,70 @@ def _divides_safely(divisor: SSAValue, signed: bool) -> bool:
     return all(v % modulus not in unsafe for v in values)
 
 
-def _safe_divisor(
-    divisor: SSAValue, signed: bool, ops: list[Operation]
-) -> tuple[SSAValue, SSAValue | None]:
-    """(`divisor` with 1 in the lanes where it is 0 (or -1, when `signed`), the
-    i1 (vector) of those lanes), the ops appended to `ops`; (`divisor`, None)
-    when it is a constant that needs no guard."""
-    if _divides_safely(divisor, signed):
-        return divisor, None
-    t = divisor.type
+def _safe_operands(
+    a: SSAValue, b: SSAValue, signed: bool, ops: list[Operation], *, quotient: bool
+) -> tuple[SSAValue, SSAValue]:
+    """(dividend, divisor) whose remainder, and with `quotient` division, are
+    numpy's for `a` by `b` and defined for every value (the ops appended to
+    `ops`).
+
+    Where `b` is 0 (or -1, when `signed`) the divisor is 1, so the remainder
+    is 0, and the dividend (with `quotient`) `a * b`, so the quotient is 0 for
+    0 and the wrapped `-a` for -1 (`INT_MIN / -1 == INT_MIN`). (`a`, `b`)
+    themselves when `b` is a constant that needs no guard."""
+    if _divides_safely(b, signed):
+        return a, b
+    t = b.type
     one = _integer_constant(1, t)
     ops.append(one)
     if signed:
-        # divisor + 1 <u 2: the divisor is 0 or -1
+        # b + 1 <u 2: b is 0 or -1
         two = _integer_constant(2, t)
-        shifted = llvm.AddOp(divisor, one.result)
+        shifted = llvm.AddOp(b, one.result)
         unsafe = llvm.ICmpOp(shifted.res, two.result, IntegerAttr(6, 64))  # ult
         ops += [two, shifted]
     else:
         zero = _integer_constant(0, t)
-        unsafe = llvm.ICmpOp(divisor, zero.result, IntegerAttr(0, 64))  # eq
+        unsafe = llvm.ICmpOp(b, zero.result, IntegerAttr(0, 64))  # eq
         ops.append(zero)
     ops.append(unsafe)
-    safe = llvm.SelectOp(unsafe.res, one.result, divisor)
-    ops.append(safe)
-    return safe.res, unsafe.res
+    dividend = a
+    if quotient:
+        product = llvm.MulOp(a, b)
+        select = llvm.SelectOp(unsafe.res, product.res, a)
+        ops += [product, select]
+        dividend = select.res
+    divisor = llvm.SelectOp(unsafe.res, one.result, b)
+    ops.append(divisor)
+    return dividend, divisor.res
 
 
-def _quotient(
-    a: SSAValue,
-    b: SSAValue,
-    guard: tuple[SSAValue, SSAValue | None],
-    signed: bool,
-    ops: list[Operation],
-) -> SSAValue:
-    """a / b truncated, as numpy defines it for every divisor; `guard` is
-    `_safe_divisor(b)`. Where the divisor is 0 (or -1, when `signed`) the
-    division is by 1 and the quotient is `a * b` instead: 0 for 0, the wrapped
-    `-a` for -1 (`INT_MIN / -1 == INT_MIN`)."""
-    divisor, unsafe = guard
-    quotient = (llvm.SDivOp if signed else llvm.UDivOp)(a, divisor)
-    ops.append(quotient)
-    if unsafe is None:
-        return quotient.res
-    product = llvm.MulOp(a, b)
-    select = llvm.SelectOp(unsafe, product.res, quotient.res)
-    ops += [product, select]
-    return select.res
-
-
-def _remainder(
-    a: SSAValue,
-    guard: tuple[SSAValue, SSAValue | None],
-    signed: bool,
-    ops: list[Operation],
-) -> SSAValue:
-    """a % b (the sign of a), as numpy defines it for every divisor; `guard`
-    is `_safe_divisor(b)`: the remainder by its 1 is 0, as numpy's by 0 or -1."""
-    remainder = (llvm.SRemOp if signed else llvm.URemOp)(a, guard[0])
-    ops.append(remainder)
-    return remainder.res
+_DIV_REM: dict[type[Operation], _LLVMIntBinaryOp] = {
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+}
 
 
 class DivRemToLLVM(ToLLVMPattern):
-    """`divsi`, `divui`, `remsi`, `remui` -> `llvm.sdiv` etc. by a safe divisor
+    """`divsi`, `divui`, `remsi`, `remui` -> `llvm.sdiv` etc. of safe operands
     (see the module's docstring); by a constant other than 0 (and -1, when
     signed) just the llvm op, as MLIR 22."""
 
-    @lowering_of(arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
+    @lowering_of(*_DIV_REM)
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        a = lowered(op.operands[0], rewriter)
-        b = lowered(op.operands[1], rewriter)
         signed = isinstance(op, arith.DivSIOp | arith.RemSIOp)
         ops: list[Operation] = []
-        guard = _safe_divisor(b, signed, ops)
-        if isinstance(op, arith.DivSIOp | arith.DivUIOp):
-            result = _quotient(a, b, guard, signed, ops)
-        else:
-            result = _remainder(a, guard, signed, ops)
-        replace_with(op, ops, [result], rewriter, partial=self.partial)
+        a, b = _safe_operands(
+            lowered(op.operands[0], rewriter),
+            lowered(op.operands[1], rewriter),
+            signed,
+            ops,
+            quotient=isinstance(op, arith.DivSIOp | arith.DivUIOp),
+        )
+        new = _DIV_REM[type(op)](a, b)
+        replace_with(op, [*ops, new], [new.res], rewriter, partial=self.partial)
 
 
 class FloatBinaryToLLVM(ToLLVMPattern):
@@ -409,17 +395,18 @@ class DivRoundingToLLVM(ToLLVMPattern):
         t = a.type
         signed = not isinstance(op, arith.CeilDivUIOp)
         ops: list[Operation] = []
-        guard = _safe_divisor(b, signed, ops)
-        quotient = _quotient(a, b, guard, signed, ops)
-        remainder = _remainder(a, guard, signed, ops)
+        dividend, divisor = _safe_operands(a, b, signed, ops, quotient=True)
+        quotient = (llvm.SDivOp if signed else llvm.UDivOp)(dividend, divisor)
+        remainder = (llvm.SRemOp if signed else llvm.URemOp)(dividend, divisor)
+        ops += [quotient, remainder]
         zero = _integer_constant(0, t)
         one = _integer_constant(1, t)
         ops += [zero, one]
-        inexact = llvm.ICmpOp(remainder, zero.result, IntegerAttr(1, 64))  # ne
+        inexact = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(1, 64))  # ne
         ops.append(inexact)
         adjust: SSAValue = inexact.res
         if signed:
-            rem_negative = llvm.ICmpOp(remainder, zero.result, IntegerAttr(2, 64))
+            rem_negative = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(2, 64))
             div_negative = llvm.ICmpOp(b, zero.result, IntegerAttr(2, 64))
             same_sign = llvm.ICmpOp(
                 rem_negative.res,
@@ -430,10 +417,10 @@ class DivRoundingToLLVM(ToLLVMPattern):
             ops += [rem_negative, div_negative, same_sign, both]
             adjust = both.res
         if isinstance(op, arith.FloorDivSIOp):
-            step = llvm.SubOp(quotient, one.result)
+            step = llvm.SubOp(quotient.res, one.result)
         else:
-            step = llvm.AddOp(quotient, one.result)
-        select = llvm.SelectOp(adjust, step.res, quotient)
+            step = llvm.AddOp(quotient.res, one.result)
+        select = llvm.SelectOp(adjust, step.res, quotient.res)
         ops += [step, select]
         replace_with(op, ops, [select.res], rewriter, partial=self.partial)
 

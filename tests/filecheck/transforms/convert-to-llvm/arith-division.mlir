@@ -1,19 +1,19 @@
 // RUN: xsparse-opt %s -p convert-arith-to-llvm | filecheck %s
 
 // Integer division and remainder by 0, and signed INT_MIN by -1, give numpy's
-// values (MLIR leaves them undefined; x86's idiv traps): the division is by a
-// safe divisor (1 where it is 0, or -1 when signed), the quotient there a * b
-// (0 for 0; -a, wrapping, for -1). The remainder by 1 is 0, as numpy's.
+// values (MLIR leaves them undefined; x86's idiv traps): where the divisor b
+// is 0 (or -1, when signed) the llvm op divides a * b by 1, which gives
+// numpy's quotient (0; -a, wrapping) and remainder (0).
 
 // CHECK-LABEL: func.func @divsi(
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-NEXT:    %[[UP:.*]] = llvm.add %b, %[[ONE]] : i32
 // CHECK-NEXT:    %[[BAD:.*]] = llvm.icmp "ult" %[[UP]], %[[TWO]] : i32
-// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %b : i1, i32
-// CHECK-NEXT:    %[[Q:.*]] = llvm.sdiv %a, %[[SAFE]] : i32
 // CHECK-NEXT:    %[[AB:.*]] = llvm.mul %a, %b : i32
-// CHECK-NEXT:    %r = llvm.select %[[BAD]], %[[AB]], %[[Q]] : i1, i32
+// CHECK-NEXT:    %[[DIVIDEND:.*]] = llvm.select %[[BAD]], %[[AB]], %a : i1, i32
+// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %b : i1, i32
+// CHECK-NEXT:    %r = llvm.sdiv %[[DIVIDEND]], %[[SAFE]] : i32
 // CHECK-NEXT:    func.return %r : i32
 func.func @divsi(%a: i32, %b: i32) -> i32 {
   %r = arith.divsi %a, %b : i32
@@ -33,15 +33,16 @@ func.func @remsi(%a: i64, %b: i64) -> i64 {
   return %r : i64
 }
 
-// Unsigned: only 0 is guarded. Vectors lane by lane.
+// A remainder needs no new dividend: by 1 it is 0. Unsigned: only 0 is
+// guarded. Vectors lane by lane.
 // CHECK-LABEL: func.func @divui(
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(dense<1> : vector<4xi8>) : vector<4xi8>
 // CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(dense<0> : vector<4xi8>) : vector<4xi8>
 // CHECK-NEXT:    %[[BAD:.*]] = llvm.icmp "eq" %b, %[[ZERO]] : vector<4xi8>
-// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %b : vector<4xi1>, vector<4xi8>
-// CHECK-NEXT:    %[[Q:.*]] = llvm.udiv %a, %[[SAFE]] : vector<4xi8>
 // CHECK-NEXT:    %[[AB:.*]] = llvm.mul %a, %b : vector<4xi8>
-// CHECK-NEXT:    %r = llvm.select %[[BAD]], %[[AB]], %[[Q]] : vector<4xi1>, vector<4xi8>
+// CHECK-NEXT:    %[[DIVIDEND:.*]] = llvm.select %[[BAD]], %[[AB]], %a : vector<4xi1>, vector<4xi8>
+// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %b : vector<4xi1>, vector<4xi8>
+// CHECK-NEXT:    %r = llvm.udiv %[[DIVIDEND]], %[[SAFE]] : vector<4xi8>
 // CHECK-NEXT:    func.return %r : vector<4xi8>
 func.func @divui(%a: vector<4xi8>, %b: vector<4xi8>) -> vector<4xi8> {
   %r = arith.divui %a, %b : vector<4xi8>
@@ -60,9 +61,9 @@ func.func @remui(%a: i16, %b: i16) -> i16 {
   return %r : i16
 }
 
-// The rounding divisions (arith-expand's div, rem and select) divide by the
-// same safe divisor: their remainder is 0 where it was 0 or -1, so the
-// guarded quotient is not adjusted.
+// The rounding divisions (arith-expand's div, rem and select) divide the
+// same safe operands: their remainder is 0 where b is 0 or -1, so the
+// quotient is not adjusted.
 // CHECK-LABEL: func.func @floordivsi(
 // CHECK-NEXT:    %[[A:.*]] = builtin.unrealized_conversion_cast %a : index to i64
 // CHECK-NEXT:    %[[B:.*]] = builtin.unrealized_conversion_cast %b : index to i64
@@ -70,11 +71,11 @@ func.func @remui(%a: i16, %b: i16) -> i16 {
 // CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(2) : i64
 // CHECK-NEXT:    %[[UP:.*]] = llvm.add %[[B]], %[[ONE]] : i64
 // CHECK-NEXT:    %[[BAD:.*]] = llvm.icmp "ult" %[[UP]], %[[TWO]] : i64
-// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %[[B]] : i1, i64
-// CHECK-NEXT:    %[[Q0:.*]] = llvm.sdiv %[[A]], %[[SAFE]] : i64
 // CHECK-NEXT:    %[[AB:.*]] = llvm.mul %[[A]], %[[B]] : i64
-// CHECK-NEXT:    %[[Q:.*]] = llvm.select %[[BAD]], %[[AB]], %[[Q0]] : i1, i64
-// CHECK-NEXT:    %[[R:.*]] = llvm.srem %[[A]], %[[SAFE]] : i64
+// CHECK-NEXT:    %[[DIVIDEND:.*]] = llvm.select %[[BAD]], %[[AB]], %[[A]] : i1, i64
+// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %[[B]] : i1, i64
+// CHECK-NEXT:    %[[Q:.*]] = llvm.sdiv %[[DIVIDEND]], %[[SAFE]] : i64
+// CHECK-NEXT:    %[[R:.*]] = llvm.srem %[[DIVIDEND]], %[[SAFE]] : i64
 // CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[O:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[INEXACT:.*]] = llvm.icmp "ne" %[[R]], %[[Z]] : i64
@@ -104,10 +105,10 @@ func.func @floordivsi(%a: index, %b: index) -> index {
 // CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-NEXT:    %[[UP:.*]] = llvm.add %cm1, %[[ONE]] : i32
 // CHECK-NEXT:    %[[BAD:.*]] = llvm.icmp "ult" %[[UP]], %[[TWO]] : i32
-// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %cm1 : i1, i32
-// CHECK-NEXT:    %[[Q:.*]] = llvm.sdiv %a, %[[SAFE]] : i32
 // CHECK-NEXT:    %[[AB:.*]] = llvm.mul %a, %cm1 : i32
-// CHECK-NEXT:    %{{.*}} = llvm.select %[[BAD]], %[[AB]], %[[Q]] : i1, i32
+// CHECK-NEXT:    %[[DIVIDEND:.*]] = llvm.select %[[BAD]], %[[AB]], %a : i1, i32
+// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %cm1 : i1, i32
+// CHECK-NEXT:    %{{.*}} = llvm.sdiv %[[DIVIDEND]], %[[SAFE]] : i32
 // CHECK-NEXT:    %[[UONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT:    %[[UZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT:    %[[UBAD:.*]] = llvm.icmp "eq" %c0, %[[UZERO]] : i32
