@@ -683,7 +683,8 @@ def integer_division(
 def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
     """Dimensions drawn from a second stream (so that adding them left the
     first stream's cases as they were): a division by a constant somewhere in
-    the body, and `xsparse.compile` options."""
+    the body (an integer one reworked by a fourth stream,
+    `integer_division`), and `xsparse.compile` options."""
     body = case.body
     if rng.random() < 0.15:
         nodes = list(walk(body))
