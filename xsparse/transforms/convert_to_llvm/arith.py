@@ -115,10 +115,10 @@ def _constant_values(value: SSAValue) -> list[int] | None:
     attr = owner.value
     if isinstance(attr, IntegerAttr):
         return [attr.value.data]
-    if isinstance(attr, DenseIntOrFPElementsAttr) and is_integer_type(
-        attr.get_element_type()
-    ):
-        return [int(v) for v in attr.get_values()]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        element = attr.get_element_type()
+        if isinstance(element, IndexType) or is_integer_type(element):
+            return [int(v) for v in attr.get_values()]
     return None
 
 

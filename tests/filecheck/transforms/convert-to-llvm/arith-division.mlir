@@ -125,3 +125,28 @@ func.func @by_constants(%a: i32) -> (i32, i32, i32, i32, i32) {
   %4 = arith.remui %a, %c0 : i32
   return %0, %1, %2, %3, %4 : i32, i32, i32, i32, i32
 }
+
+// Vector constants: guarded when a lane is 0 (or -1, when signed).
+// CHECK-LABEL: func.func @vector_constants(
+// CHECK-NEXT:    %[[C:.*]] = llvm.mlir.constant(dense<[3, 5, 7, 9]> : vector<4xi64>) : vector<4xi64>
+// CHECK-NEXT:    %[[A:.*]] = builtin.unrealized_conversion_cast %a : vector<4xindex> to vector<4xi64>
+// CHECK-NEXT:    %[[Q:.*]] = llvm.udiv %[[A]], %[[C]] : vector<4xi64>
+// CHECK-NEXT:    %{{.*}} = builtin.unrealized_conversion_cast %[[Q]] : vector<4xi64> to vector<4xindex>
+// CHECK-NEXT:    %d = llvm.mlir.constant(dense<[3, -1, 7, 9]> : vector<4xi32>) : vector<4xi32>
+// CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(dense<1> : vector<4xi32>) : vector<4xi32>
+// CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(dense<2> : vector<4xi32>) : vector<4xi32>
+// CHECK-NEXT:    %[[UP:.*]] = llvm.add %d, %[[ONE]] : vector<4xi32>
+// CHECK-NEXT:    %[[BAD:.*]] = llvm.icmp "ult" %[[UP]], %[[TWO]] : vector<4xi32>
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mul %b, %d : vector<4xi32>
+// CHECK-NEXT:    %[[DIVIDEND:.*]] = llvm.select %[[BAD]], %[[AB]], %b : vector<4xi1>, vector<4xi32>
+// CHECK-NEXT:    %[[SAFE:.*]] = llvm.select %[[BAD]], %[[ONE]], %d : vector<4xi1>, vector<4xi32>
+// CHECK-NEXT:    %{{.*}} = llvm.sdiv %[[DIVIDEND]], %[[SAFE]] : vector<4xi32>
+// CHECK-NEXT:    %{{.*}} = llvm.udiv %b, %d : vector<4xi32>
+func.func @vector_constants(%a: vector<4xindex>, %b: vector<4xi32>) -> (vector<4xindex>, vector<4xi32>, vector<4xi32>) {
+  %c = arith.constant dense<[3, 5, 7, 9]> : vector<4xindex>
+  %0 = arith.divui %a, %c : vector<4xindex>
+  %d = arith.constant dense<[3, -1, 7, 9]> : vector<4xi32>
+  %1 = arith.divsi %b, %d : vector<4xi32>
+  %2 = arith.divui %b, %d : vector<4xi32>
+  return %0, %1, %2 : vector<4xindex>, vector<4xi32>, vector<4xi32>
+}
