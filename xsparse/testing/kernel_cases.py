@@ -72,13 +72,19 @@ class LoopIndex:
 PLAIN_OPS = ("add", "sub", "mul", "max", "min")
 UNARY_OPS = ("neg", "abs", "exp")
 DIV = "div"
-"""Division by its second argument, truncating for integers; the divisor is
-never zero: a nonzero constant, or |an input| + a positive constant."""
+"""Division by its second argument, truncating for integers (`arith.divsi`).
+A float divisor is never zero: a nonzero constant, or |an input| + a positive
+constant; an integer one may also be 0 or -1 (`integer_division`)."""
+REM = "rem"
+"""The remainder of an integer division (`arith.remsi`, the dividend's sign)."""
+INT_DIVISIONS = (DIV, REM)
+"""Integer division ops; by 0 they give 0, INT_MIN / -1 gives INT_MIN and
+INT_MIN % -1 gives 0, as numpy's."""
 
 
 @dataclass(frozen=True)
 class Apply:
-    """An arith/math op (`PLAIN_OPS`, `UNARY_OPS`, `DIV`) on its arguments."""
+    """An arith/math op (`PLAIN_OPS`, `UNARY_OPS`, `DIV`, `REM`) on its arguments."""
 
     op: str
     args: tuple[Expr, ...]
@@ -655,10 +661,30 @@ def random_two_four_product(seed: int) -> Case:
     )
 
 
+def integer_division(
+    rng: random.Random, dtype: str, division: Apply, inputs: int
+) -> Apply:
+    """`division` (an integer DIV) made to reach numpy's edge cases: most
+    often its divisor becomes one that may be 0 or -1 (an input, 0 where it
+    stores nothing; that input - 1; the constants 0 and -1), sometimes its
+    dividend is multiplied by INT_MIN (INT_MIN where it was odd, 0 where it
+    was even) and sometimes it becomes a remainder (REM)."""
+    dividend, divisor = division.args
+    if rng.random() < 0.75:
+        operand = Input(rng.randrange(inputs))
+        choices = [operand, Apply("sub", (operand, Const(1))), Const(0), Const(-1)]
+        divisor = rng.choice(choices)
+    if rng.random() < 0.4:
+        lowest = int(np.iinfo(DTYPES[dtype]).min)
+        dividend = Apply("mul", (dividend, Const(lowest)))
+    return Apply(rng.choice(INT_DIVISIONS), (dividend, divisor))
+
+
 def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
     """Dimensions drawn from a second stream (so that adding them left the
     first stream's cases as they were): a division by a constant somewhere in
-    the body, and `xsparse.compile` options."""
+    the body (an integer one reworked by a fourth stream,
+    `integer_division`), and `xsparse.compile` options."""
     body = case.body
     if rng.random() < 0.15:
         nodes = list(walk(body))
@@ -671,6 +697,9 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
             positive = Const(abs(_constant(third, dtype, nonzero=True).value))
             divisor = Apply("add", (Apply("abs", (operand,)), positive))
         divided = Apply(DIV, (target, divisor))
+        if not is_float(dtype):
+            fourth = random.Random(case.seed * 15485863 + 11)
+            divided = integer_division(fourth, dtype, divided, len(case.inputs))
         body = _replace_node(body, target, divided)
     options: list[tuple[str, Any]] = []
     if rng.random() < 0.2:

@@ -21,6 +21,7 @@ import numpy as np
 from xsparse.testing.kernel_cases import (
     DIV,
     DTYPES,
+    INT_DIVISIONS,
     Apply,
     Array,
     Binary,
@@ -108,10 +109,10 @@ def _evaluate(space: Space, e: Expr, args: Sequence[Value]) -> Value:
         return space.full(e.value), space.everywhere()
     if isinstance(e, LoopIndex):
         return space.index(e.loop).astype(space.dtype), space.everywhere()
-    if isinstance(e, Apply) and e.op == DIV:
+    if isinstance(e, Apply) and e.op in INT_DIVISIONS:
         x, present = _evaluate(space, e.args[0], args)
         d, _ = _evaluate(space, e.args[1], args)
-        return _divide(x, d, space.case.dtype).astype(space.dtype), present
+        return _divide(e.op, x, d, space.case.dtype).astype(space.dtype), present
     if isinstance(e, Apply):
         values = [_evaluate(space, a, args) for a in e.args]
         result = UFUNCS[e.op](*(v for v, _ in values)).astype(space.dtype)
@@ -129,12 +130,18 @@ def _evaluate(space: Space, e: Expr, args: Sequence[Value]) -> Value:
     return _select(space, e, args)
 
 
-def _divide(x: Array, d: Array, dtype: str) -> Array:
-    """x / d, truncating toward zero for integers (`arith.divsi`)."""
+def _divide(op: str, x: Array, d: Array, dtype: str) -> Array:
+    """x / d (DIV), truncating toward zero for integers (`arith.divsi`), or
+    the remainder x % d with x's sign (REM, `arith.remsi`), as numpy has them
+    for every divisor: 0 by 0, INT_MIN / -1 == INT_MIN, INT_MIN % -1 == 0
+    (the caller silences numpy's warnings)."""
     if is_float(dtype):
         return x / d
-    quotient = np.abs(x) // np.abs(d)
-    return np.where((x < 0) != (d < 0), -quotient, quotient)
+    if op != DIV:
+        return np.fmod(x, d)
+    quotient, remainder = np.floor_divide(x, d), np.remainder(x, d)
+    rounded_down = (remainder != 0) & ((x < 0) != (d < 0))
+    return np.where(rounded_down, quotient + 1, quotient)
 
 
 def _unary(space: Space, e: Unary, args: Sequence[Value]) -> Value:

@@ -48,6 +48,7 @@ INT_OPS = {
     "min": "arith.minsi",
     "abs": "math.absi",
     "div": "arith.divsi",
+    "rem": "arith.remsi",
 }
 PREDICATES = {
     ("gt", True): "ogt",

@@ -3,6 +3,20 @@
 
 The index type becomes i64; vectors are lowered element-wise by the llvm ops
 themselves.
+
+Integer division and remainder differ from MLIR in one respect: MLIR's arith
+leaves division by zero and signed `INT_MIN / -1` undefined (LLVM's `sdiv`,
+`udiv`, `srem`, `urem` are UB there, and x86's `div`/`idiv` trap with SIGFPE),
+whereas here they are defined as numpy defines them: `x / 0 == x % 0 == 0`,
+`INT_MIN / -1 == INT_MIN` (the quotient wraps) and `INT_MIN % -1 == 0`; for
+the rounding divisions `floordivsi(x, 0) == ceildivsi(x, 0) == ceildivui(x, 0)
+== 0`. Every other divisor keeps arith's semantics (`divsi` truncates,
+`floordivsi` rounds toward -inf as numpy's `//`). The guard is two selects
+before the division: where the divisor is 0 (or -1, when signed) the llvm op
+divides `a * b` by 1, which gives numpy's quotient (0; `-a`, wrapping) and
+remainder (0). The division is then defined for every operand, so LLVM's
+optimizer may not remove the guard. A divisor that is a constant other than 0
+(and -1, when signed) gets no guard: that code is MLIR's.
 """
 
 from __future__ import annotations
@@ -48,10 +62,6 @@ _INT_BINARY: dict[type[Operation], _LLVMIntBinaryOp] = {
     arith.AddiOp: llvm.AddOp,
     arith.SubiOp: llvm.SubOp,
     arith.MuliOp: llvm.MulOp,
-    arith.DivSIOp: llvm.SDivOp,
-    arith.DivUIOp: llvm.UDivOp,
-    arith.RemSIOp: llvm.SRemOp,
-    arith.RemUIOp: llvm.URemOp,
     arith.AndIOp: llvm.AndOp,
     arith.OrIOp: llvm.OrOp,
     arith.XOrIOp: llvm.XOrOp,
@@ -87,6 +97,106 @@ class IntBinaryToLLVM(ToLLVMPattern):
             lowered(op.lhs, rewriter), lowered(op.rhs, rewriter)
         )
         replace_with(op, [new], [new.res], rewriter, partial=self.partial)
+
+
+def _integer_constant(value: int, t: Attribute) -> llvm.ConstantOp:
+    """`value` in the lowered integer (vector) type `t` (a splat for vectors)."""
+    if isinstance(t, VectorType):
+        vector_t = cast("VectorType[IntegerType]", t)
+        return llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(vector_t, [value]), t)
+    return llvm.ConstantOp(IntegerAttr(value, cast(IntegerType, t)), t)
+
+
+def _constant_values(value: SSAValue) -> list[int] | None:
+    """The lanes of `value` if it is an integer (vector) constant, arith's or llvm's."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp | llvm.ConstantOp):
+        return None
+    attr = owner.value
+    if isinstance(attr, IntegerAttr):
+        return [attr.value.data]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        element = attr.get_element_type()
+        if isinstance(element, IndexType) or is_integer_type(element):
+            return [int(v) for v in attr.get_values()]
+    return None
+
+
+def _divides_safely(divisor: SSAValue, signed: bool) -> bool:
+    """Whether `divisor` is a constant that no dividend traps on: no lane 0,
+    and, when signed, no lane -1 (`INT_MIN / -1` overflows)."""
+    values = _constant_values(divisor)
+    if values is None:
+        return False
+    modulus = 1 << _width(divisor.type)
+    unsafe = {0, modulus - 1} if signed else {0}
+    return all(v % modulus not in unsafe for v in values)
+
+
+def _safe_operands(
+    a: SSAValue, b: SSAValue, signed: bool, ops: list[Operation], *, quotient: bool
+) -> tuple[SSAValue, SSAValue]:
+    """(dividend, divisor) whose remainder, and with `quotient` division, are
+    numpy's for `a` by `b` and defined for every value (the ops appended to
+    `ops`).
+
+    Where `b` is 0 (or -1, when `signed`) the divisor is 1, so the remainder
+    is 0, and the dividend (with `quotient`) `a * b`, so the quotient is 0 for
+    0 and the wrapped `-a` for -1 (`INT_MIN / -1 == INT_MIN`). (`a`, `b`)
+    themselves when `b` is a constant that needs no guard."""
+    if _divides_safely(b, signed):
+        return a, b
+    t = b.type
+    one = _integer_constant(1, t)
+    ops.append(one)
+    if signed:
+        # b + 1 <u 2: b is 0 or -1
+        two = _integer_constant(2, t)
+        shifted = llvm.AddOp(b, one.result)
+        unsafe = llvm.ICmpOp(shifted.res, two.result, IntegerAttr(6, 64))  # ult
+        ops += [two, shifted]
+    else:
+        zero = _integer_constant(0, t)
+        unsafe = llvm.ICmpOp(b, zero.result, IntegerAttr(0, 64))  # eq
+        ops.append(zero)
+    ops.append(unsafe)
+    dividend = a
+    if quotient:
+        product = llvm.MulOp(a, b)
+        select = llvm.SelectOp(unsafe.res, product.res, a)
+        ops += [product, select]
+        dividend = select.res
+    divisor = llvm.SelectOp(unsafe.res, one.result, b)
+    ops.append(divisor)
+    return dividend, divisor.res
+
+
+_DIV_REM: dict[type[Operation], _LLVMIntBinaryOp] = {
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+}
+
+
+class DivRemToLLVM(ToLLVMPattern):
+    """`divsi`, `divui`, `remsi`, `remui` -> `llvm.sdiv` etc. of safe operands
+    (see the module's docstring); by a constant other than 0 (and -1, when
+    signed) just the llvm op, as MLIR 22."""
+
+    @lowering_of(*_DIV_REM)
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        signed = isinstance(op, arith.DivSIOp | arith.RemSIOp)
+        ops: list[Operation] = []
+        a, b = _safe_operands(
+            lowered(op.operands[0], rewriter),
+            lowered(op.operands[1], rewriter),
+            signed,
+            ops,
+            quotient=isinstance(op, arith.DivSIOp | arith.DivUIOp),
+        )
+        new = _DIV_REM[type(op)](a, b)
+        replace_with(op, [*ops, new], [new.res], rewriter, partial=self.partial)
 
 
 class FloatBinaryToLLVM(ToLLVMPattern):
@@ -274,25 +384,28 @@ class ValueCastToLLVM(ToLLVMPattern):
 
 
 class DivRoundingToLLVM(ToLLVMPattern):
-    """`ceildivsi`, `ceildivui`, `floordivsi` -> div, rem and a select (as `arith-expand`)."""
+    """`ceildivsi`, `ceildivui`, `floordivsi` -> div, rem and a select (as
+    `arith-expand`), the div and rem guarded as `divsi`'s: 0 for a zero
+    divisor, `INT_MIN` for `INT_MIN` by -1."""
 
     @lowering_of(arith.CeilDivSIOp, arith.CeilDivUIOp, arith.FloorDivSIOp)
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         a = lowered(op.operands[0], rewriter)
         b = lowered(op.operands[1], rewriter)
         t = a.type
-        unsigned = isinstance(op, arith.CeilDivUIOp)
-        quotient = (llvm.UDivOp if unsigned else llvm.SDivOp)(a, b)
-        remainder = (llvm.URemOp if unsigned else llvm.SRemOp)(a, b)
-        # lowered integer operands (index is i64 by now)
-        int_t = cast(IntegerType, t)
-        zero = llvm.ConstantOp(IntegerAttr(0, int_t), t)
-        one = llvm.ConstantOp(IntegerAttr(1, int_t), t)
-        ops: list[Operation] = [quotient, remainder, zero, one]
+        signed = not isinstance(op, arith.CeilDivUIOp)
+        ops: list[Operation] = []
+        dividend, divisor = _safe_operands(a, b, signed, ops, quotient=True)
+        quotient = (llvm.SDivOp if signed else llvm.UDivOp)(dividend, divisor)
+        remainder = (llvm.SRemOp if signed else llvm.URemOp)(dividend, divisor)
+        ops += [quotient, remainder]
+        zero = _integer_constant(0, t)
+        one = _integer_constant(1, t)
+        ops += [zero, one]
         inexact = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(1, 64))  # ne
         ops.append(inexact)
         adjust: SSAValue = inexact.res
-        if not unsigned:
+        if signed:
             rem_negative = llvm.ICmpOp(remainder.res, zero.result, IntegerAttr(2, 64))
             div_negative = llvm.ICmpOp(b, zero.result, IntegerAttr(2, 64))
             same_sign = llvm.ICmpOp(
@@ -314,6 +427,7 @@ class DivRoundingToLLVM(ToLLVMPattern):
 
 ARITH_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
     IntBinaryToLLVM,
+    DivRemToLLVM,
     FloatBinaryToLLVM,
     MinMaxToLLVM,
     NegfToLLVM,
