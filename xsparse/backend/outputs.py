@@ -20,7 +20,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import SSAValue
 
 from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
-from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 
 
 def _aliases(value: SSAValue) -> list[SSAValue]:
@@ -76,6 +76,32 @@ def written_arguments(function: func.FuncOp) -> tuple[int, ...]:
         for arg in function.body.block.args
         if is_tensor_type(arg.type) and any(_writes(v) for v in _aliases(arg))
     )
+
+
+def written_memrefs(function: func.FuncOp) -> tuple[int, ...]:
+    """The positions of the memref arguments that `function` may write: stored
+    into (through views), the `outs` of a linalg op, or passed to a call."""
+    return tuple(
+        arg.index
+        for arg in function.body.block.args
+        if is_memref_type(arg.type) and _memref_written(arg)
+    )
+
+
+def _memref_written(buffer: SSAValue) -> bool:
+    if _stored_into(buffer):
+        return True
+    for use in buffer.uses:
+        op = use.operation
+        if isinstance(op, LinalgStructuredOperation) and use.index >= len(op.inputs):
+            return True
+        if isinstance(op, func.CallOp):
+            return True
+        if isinstance(
+            op, memref.CastOp | memref.SubviewOp | memref.ReinterpretCastOp
+        ) and _memref_written(op.results[0]):
+            return True
+    return False
 
 
 Copies = list[tuple["np.ndarray[Any, Any]", "np.ndarray[Any, Any]"]]
@@ -204,15 +230,32 @@ class _SpareCopies:
 _spare_copies = _SpareCopies(limit=256 << 20)
 
 
-def save_outputs(written: tuple[int, ...], args: tuple[Any, ...]) -> Saved:
-    """A copy of each array the kernel writes in place (`release_saved`
+def argument_arrays(arg: Any) -> list[np.ndarray[Any, Any]]:
+    """The numpy arrays a kernel argument is made of: a numpy array itself, a
+    `SparseTensor`'s or scipy matrix's buffers (a `PackedBuffer`'s bytes);
+    none for a scalar."""
+    if isinstance(arg, np.ndarray):
+        return [cast("np.ndarray[Any, Any]", arg)]
+    buffers: list[Any] = []
+    for name in ("positions", "coordinates"):
+        found: Any = getattr(arg, name, None)
+        if isinstance(found, list):
+            buffers += cast(list[Any], found)
+    for name in ("values", "indptr", "indices", "data", "row", "col"):
+        buffers.append(getattr(arg, name, None))
+    return [b for b in buffers if isinstance(b, np.ndarray)]
+
+
+def save_outputs(written: Sequence[int], args: Sequence[Any]) -> Saved:
+    """A copy of each array the kernel may write in place: the arguments at
+    `written` (numpy arrays, or every buffer of a sparse one) (`release_saved`
     after the call)."""
     saved: Saved = []
     for position in written:
-        out = cast("np.ndarray[Any, Any]", args[position])
-        copy = _spare_copies.take(out)
-        np.copyto(copy, out)
-        saved.append((out, copy))
+        for out in argument_arrays(args[position]):
+            copy = _spare_copies.take(out)
+            np.copyto(copy, out)
+            saved.append((out, copy))
     return saved
 
 

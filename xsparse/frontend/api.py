@@ -96,7 +96,7 @@ class Plan:
         return self.finish(result)
 
     def _call(self, args: list[Any]) -> Any:
-        # The output is this call's: a new array, or `out` zeroed for it.
+        # The output is this call's own new array: nothing in it to keep.
         try:
             return self.kernel(*args, scratch_outputs=True)
         except ValueError:
@@ -104,21 +104,24 @@ class Plan:
             raise
 
     def _run_into(self, args: list[Any], out: np.ndarray[Any, Any]) -> Any:
-        """Run into the user's `out`, zeroed first (through a new array when
-        it shares memory with an operand)."""
+        """Run into the user's `out`, zeroed once every check passed (through
+        a new array when it shares memory with an operand): a refused call
+        leaves it as it was."""
         shape = tuple(args[p].shape[d] for p, d in self.dims)
         if out.shape != shape:
             raise ValueError(
                 f"{self.where}: out has shape {out.shape}, the result {shape}"
             )
-        target = out
         if any(_overlaps(a, out) for a in args):
             target = np.zeros(shape, self.dtype)
-        else:
-            out[...] = 0
-        self._call([*args, target])
-        if target is not out:
+            self._call([*args, target])
             out[...] = target
+            return out
+        try:
+            self.kernel.call_zeroed(*args, out)
+        except ValueError:
+            check_sizes(self.assignment, args, self.where)
+            raise
         return out
 
 
@@ -503,8 +506,8 @@ def einsum(
     elementwise, sampled and sparse-sparse products. `format=` asks for
     'dense', 'csr', 'csc', 'coo' (scipy) or an encoding (a `SparseTensor`);
     `out=` writes a dense result into an array (its old contents are
-    ignored; after a ValueError about an operand's coordinates, found by
-    the kernel as it reads them, it holds partial results) and returns it.
+    ignored; a refused call, ValueError or TypeError, leaves it as it was)
+    and returns it.
     Operands keep their dtypes; the kernel casts
     them to numpy's result type. `compile_options` go to `xsparse.compile`.
     `xsparse.frontend.einsum_mlir` returns the MLIR instead of running it.
