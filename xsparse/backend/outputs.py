@@ -209,22 +209,29 @@ class _SpareCopies:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._arrays: list[np.ndarray[Any, Any]] = []
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def take(self, like: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """A kept array of `like`'s shape and type, else a new one."""
+        shape, dtype = like.shape, like.dtype
         with self._lock:
-            for position, array in enumerate(self._arrays):
-                if array.shape == like.shape and array.dtype == like.dtype:
-                    return self._arrays.pop(position)
-        return np.empty(like.shape, like.dtype)
+            arrays = self._arrays
+            for position in range(len(arrays) - 1, -1, -1):
+                array = arrays[position]
+                if array.shape == shape and array.dtype == dtype:
+                    del arrays[position]
+                    self._bytes -= array.nbytes
+                    return array
+        return np.empty(shape, dtype)
 
     def give_back(self, array: np.ndarray[Any, Any]) -> None:
         """Keep `array` for a later call, dropping the oldest beyond the limit."""
         with self._lock:
             self._arrays.append(array)
-            while sum(a.nbytes for a in self._arrays) > self.limit:
-                self._arrays.pop(0)
+            self._bytes += array.nbytes
+            while self._bytes > self.limit:
+                self._bytes -= self._arrays.pop(0).nbytes
 
 
 _spare_copies = _SpareCopies(limit=256 << 20)
