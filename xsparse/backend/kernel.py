@@ -98,7 +98,7 @@ from xsparse.dialects.sparse_tensor.encoding import (
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.errors import ConversionWarning
+from xsparse.errors import ConversionWarning, UncheckedMemrefWarning
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.version import __version__
@@ -978,6 +978,16 @@ def compile(
     the passes and LLVM. `range_checks_in_kernel=False` leaves the range of
     the coordinates the kernel only gathers with to the checker that runs
     before it on every call (`Kernel.__call__`'s `scratch_outputs`).
+
+    What a call checks is what the types say: tensor arguments (dtypes,
+    shapes, the sizes loops share, every buffer of a sparse one). Kernels
+    written at the memref level get no bounds checks, as in MLIR: a
+    `memref.load`/`store` at an index past an array's end, or an array
+    smaller than the loops assume, reads and writes out of bounds (a crash
+    or corrupted memory). `compile` warns once per kernel
+    (`xsparse.UncheckedMemrefWarning`) when the entry function takes
+    memrefs from Python; write the kernel on tensors to have its arguments
+    checked.
     """
     options = CompileOptions(
         opt_level,
@@ -1016,7 +1026,23 @@ def compile(
             kernel.build_variants_with(variant)
         with _kernels_lock:
             _kernels[key] = kernel
+        _warn_unchecked(kernel)
     return kernel
+
+
+def _warn_unchecked(kernel: Kernel) -> None:
+    """`UncheckedMemrefWarning` for a kernel that takes memrefs from Python."""
+    memrefs = [
+        str(k) for k, t in enumerate(kernel.signature.inputs.data) if is_memref_type(t)
+    ]
+    if memrefs:
+        warnings.warn(
+            f"{kernel.name}() takes memrefs (argument {', '.join(memrefs)}): "
+            "their accesses are not bounds-checked, as in MLIR; arrays smaller "
+            "than the kernel's loops assume are read and written out of bounds",
+            UncheckedMemrefWarning,
+            stacklevel=3,
+        )
 
 
 @dataclass(frozen=True)
