@@ -377,6 +377,12 @@ class Kernel:
         )
 
     @property
+    def shared_sizes(self) -> list[tuple[tuple[int, int], ...]]:
+        """The groups of (argument, dimension) that the kernel's loops share
+        and a call compares (a size fixed in the kernel is (-1, size))."""
+        return list(self._groups)
+
+    @property
     def checks_range_in_kernel(self) -> bool:
         """Whether the kernel checks the range of some coordinates itself, as
         it gathers with them (`__call__`'s `scratch_outputs`)."""

@@ -190,10 +190,43 @@ _CSR = scipy_encoding("csr")
 
 
 def _bsr_as_csr(matrix: Any) -> SparseTensor:
-    """A BSR matrix (scipy's, or a block-encoded `SparseTensor`) as CSR."""
+    """A BSR matrix (scipy's, or a block-encoded `SparseTensor`) as CSR, its
+    buffers checked first (ValueError; scipy's conversion trusts them)."""
     if isinstance(matrix, SparseTensor):
+        matrix.validate()
         matrix = matrix.to_scipy()
+    else:
+        _check_compressed(matrix)
     return SparseTensor.from_scipy(matrix.tocsr(), _CSR)
+
+
+def _check_compressed(matrix: Any) -> None:
+    """ValueError where a scipy CSR, CSC or BSR matrix's buffers are not what
+    scipy's own conversions assume (they read out of bounds otherwise):
+    positions from 0, never decreasing, within the buffers; indices in range.
+    Reads only (scipy's `check_format` may replace the arrays)."""
+    rows, columns = matrix.shape
+    blocks = getattr(matrix, "blocksize", (1, 1))
+    major, minor = rows // blocks[0], columns // blocks[1]
+    if matrix.format == "csc":
+        major, minor = minor, major
+    indptr, indices = np.asarray(matrix.indptr), np.asarray(matrix.indices)
+    stored = int(indptr[-1]) if indptr.shape[0] else -1
+    if (
+        indptr.shape[0] != major + 1
+        or indptr[0] != 0
+        or not 0 <= stored <= min(indices.shape[0], matrix.data.shape[0])
+        or bool((indptr[1:] < indptr[:-1]).any())
+        or (
+            stored > 0
+            and not 0 <= indices[:stored].min() <= indices[:stored].max() < minor
+        )
+    ):
+        raise ValueError(
+            f"a scipy {matrix.format} matrix whose indptr / indices are invalid "
+            "(positions from 0, never decreasing, within the arrays; indices "
+            f"below {minor})"
+        )
 
 
 @dataclass(frozen=True)
@@ -363,6 +396,9 @@ def _made_canonical(
 
 
 def _canonical_copy(matrix: Any) -> Any:
+    """A canonical copy of a CSR/CSC matrix, its buffers checked first
+    (ValueError; scipy's `sum_duplicates` trusts them)."""
+    _check_compressed(matrix)
     canonical = matrix.copy()
     canonical.sum_duplicates()
     return canonical
@@ -384,6 +420,7 @@ def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
         raise first_error
     spec = design.spec
     plans_built += 1
+    equal = design.equal + _unchecked_sizes(design.assignment, kernel)
     dims = tuple(
         _size_source(spec.assignment, letter) for letter in spec.assignment.output
     )
@@ -396,8 +433,38 @@ def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
         spec.output is None,
         design.result.finish,
         design.converters,
-        design.equal,
+        equal,
     )
+
+
+def _unchecked_sizes(
+    assignment: Assignment, kernel: Kernel
+) -> tuple[tuple[Dim, Dim], ...]:
+    """Pairs of operand dimensions that one index gives one size and that the
+    kernel does not compare (`Kernel.shared_sizes`: a sparse operand the
+    kernel converts to another level order before its loops read it), for
+    `Plan.run` to compare on each call."""
+    leader: dict[Dim, Dim] = {}
+
+    def find(dim: Dim) -> Dim:
+        while leader.get(dim, dim) != dim:
+            dim = leader[dim]
+        return dim
+
+    for group in kernel.shared_sizes:
+        first = find(group[0])
+        for dim in group[1:]:
+            leader[find(dim)] = first
+    first_use: dict[str, Dim] = {}
+    pairs: list[tuple[Dim, Dim]] = []
+    for access in (a for a in walk(assignment.rhs) if isinstance(a, Access)):
+        for d, letter in enumerate(access.indices):
+            dim = (access.operand, d)
+            first = first_use.setdefault(letter, dim)
+            if find(first) != find(dim):
+                pairs.append((first, dim))
+                leader[find(dim)] = find(first)
+    return tuple(pairs)
 
 
 def _fallbacks(design: _Design) -> Iterator[_Design]:
