@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,10 +97,11 @@ def checksums(arguments: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     ]
 
 
-def check_refusal(case: RefusedCall) -> str | None:
-    """What is wrong with the call (None: nothing): an argument changed by a
-    refused call, or a call accepted that must be refused. An exception
-    other than ValueError / TypeError propagates."""
+def check_refusal(case: RefusedCall) -> tuple[bool, str | None]:
+    """Whether the call was refused, and what is wrong with it (None:
+    nothing): an argument changed by a refused call, or a call accepted that
+    must be refused. An exception other than ValueError / TypeError
+    propagates."""
     before = checksums(case.arguments)
     try:
         with warnings.catch_warnings():
@@ -110,11 +111,42 @@ def check_refusal(case: RefusedCall) -> str | None:
         after = checksums(case.arguments)
         if after != before:
             changed = sum(a != b for a, b in zip(before, after, strict=False))
-            return f"{case.name}: refused ({error}) but {changed} array(s) changed"
-        return None
-    if case.must_raise:
-        return f"{case.name}: accepted"
-    return None
+            return (
+                True,
+                f"{case.name}: refused ({error}) but {changed} array(s) changed",
+            )
+        return True, None
+    return False, f"{case.name}: accepted" if case.must_raise else None
+
+
+def all_calls(
+    einsum_seeds: Iterable[int],
+    kernel_seeds: Iterable[int],
+    decomposed_seeds: Iterable[int],
+    pool: Any,
+) -> Iterator[RefusedCall]:
+    """The corrupted calls of the seeds of each generator."""
+    for seed in einsum_seeds:
+        yield from einsum_calls(seed)
+    for seed in kernel_seeds:
+        yield from kernel_calls(seed)
+    for seed in decomposed_seeds:
+        yield from decomposed_calls(seed, pool)
+
+
+def check_all(calls: Iterable[RefusedCall]) -> dict[str, Any]:
+    """Each call checked: how many were made and refused per corruption, and
+    the problems found."""
+    made: dict[str, int] = {}
+    refused: dict[str, int] = {}
+    problems: list[str] = []
+    for case in calls:
+        was_refused, problem = check_refusal(case)
+        made[case.corruption] = made.get(case.corruption, 0) + 1
+        refused[case.corruption] = refused.get(case.corruption, 0) + was_refused
+        if problem is not None:
+            problems.append(problem)
+    return {"made": made, "refused": refused, "problems": problems}
 
 
 # -- corruptions of one sparse or dense argument ---------------------------------
@@ -148,8 +180,10 @@ def corrupt(arg: Any, kind: str, rng: np.random.Generator) -> bool:
     """Corrupt a sparse argument's buffers in place as `kind` says; False
     when it has no buffer to corrupt that way."""
     positions, coordinates = _sparse_buffers(arg)
-    positions = [p for p in positions if p.flags.writeable]
-    coordinates = [(c, n) for c, n in coordinates if c.size and c.flags.writeable]
+    positions = [w for w in map(_writable, positions) if w is not None]
+    coordinates = [
+        (w, n) for c, n in coordinates if c.size and (w := _writable(c)) is not None
+    ]
     if kind == "range" and coordinates:
         c, size = coordinates[int(rng.integers(len(coordinates)))]
         largest = np.iinfo(c.dtype).max if c.dtype.kind in "iu" else size
@@ -175,6 +209,18 @@ def corrupt(arg: Any, kind: str, rng: np.random.Generator) -> bool:
             c[k + 1] = c[k]
         return True
     return False
+
+
+def _writable(buffer: Array) -> Array | None:
+    """`buffer`, or a writable view of it: a `SparseTensor` shows read-only
+    views of the arrays it was built from, which whoever holds those arrays
+    can still change (the case its checks on every call are for)."""
+    view = buffer.view()
+    try:
+        view.flags.writeable = True
+    except ValueError:  # memory nobody may write
+        return None
+    return view
 
 
 def grown(arg: Any, dim: int) -> Any:
