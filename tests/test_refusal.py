@@ -214,6 +214,30 @@ def test_a_kernel_that_reports_after_writing_puts_its_outputs_back() -> None:
     np.testing.assert_array_equal(converted.to_scipy().toarray(), small.toarray())
 
 
+SCATTER = """
+func.func @s(%u: tensor<?x3xf32>, %d: tensor<?x3xf32>, %i: tensor<?x1xindex>) -> tensor<?x3xf32> {
+  %s = subset.scatter %u into %d[%i] coordinates = [0] : tensor<?x3xf32> into tensor<?x3xf32>[tensor<?x1xindex>] -> tensor<?x3xf32>
+  return %s : tensor<?x3xf32>
+}
+"""
+
+
+def test_a_scatter_refused_after_writing_a_row_puts_it_back() -> None:
+    """`subset.scatter` writes row 1, then finds index 8 out of range: the
+    destination is as it was (it held row 1's new values)."""
+    kernel = xsparse.compile(SCATTER)
+    assert kernel.saved_on_error == (1,)
+    rng = np.random.default_rng(8)
+    d = rng.random((8, 3), dtype=np.float32)
+    before = d.copy()
+    u = rng.random((2, 3), dtype=np.float32)
+    with pytest.raises(ValueError, match="subset.scatter: index out of range"):
+        kernel(u, d, np.array([[1], [8]]))
+    np.testing.assert_array_equal(d, before)
+    kernel(u, d, np.array([[1], [5]]))
+    np.testing.assert_array_equal(d[[1, 5]], u)
+
+
 def test_a_kernel_whose_checks_all_run_first_saves_nothing() -> None:
     kernel = xsparse.compile(SPMV)
     assert kernel.written == (2,)

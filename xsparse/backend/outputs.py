@@ -19,6 +19,7 @@ from xdsl.dialects import bufferization, func, memref, scf, tensor, vector
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import SSAValue
 
+from xsparse.dialects import subset
 from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 
@@ -40,14 +41,17 @@ def _aliases(value: SSAValue) -> list[SSAValue]:
 
 def _writes(value: SSAValue) -> bool:
     """Whether `value` is the `outs` of a linalg op (its operands after the
-    inputs), the destination of an insertion (operand 1), or a tensor whose
-    buffer (`bufferization.to_buffer`, as the loops of the decompositions
-    read their arguments) is stored into."""
+    inputs), the destination of an insertion or a scatter (operand 1), or a
+    tensor whose buffer (`bufferization.to_buffer`, as the loops of the
+    decompositions read their arguments) is stored into."""
     for use in value.uses:
         op = use.operation
         if isinstance(op, LinalgStructuredOperation) and use.index >= len(op.inputs):
             return True
-        if isinstance(op, tensor.InsertOp | tensor.InsertSliceOp) and use.index == 1:
+        if (
+            isinstance(op, tensor.InsertOp | tensor.InsertSliceOp | subset.ScatterOp)
+            and use.index == 1
+        ):
             return True
         if isinstance(op, bufferization.ToBufferOp) and _stored_into(op.results[0]):
             return True
@@ -94,6 +98,8 @@ def _memref_written(buffer: SSAValue) -> bool:
     for use in buffer.uses:
         op = use.operation
         if isinstance(op, LinalgStructuredOperation) and use.index >= len(op.inputs):
+            return True
+        if isinstance(op, subset.ScatterOp) and use.index == 1:
             return True
         if isinstance(op, func.CallOp):
             return True

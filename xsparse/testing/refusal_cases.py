@@ -254,6 +254,7 @@ def einsum_calls(seed: int) -> list[RefusedCall]:
     given when the result is a dense array."""
     import xsparse
     from xsparse.testing.einsum_cases import make_operand, random_einsum_case
+    from xsparse.testing.kernels import on_threads
 
     case = random_einsum_case(seed)
     options: dict[str, Any] = {} if case.format is None else {"format": case.format}
@@ -264,6 +265,10 @@ def einsum_calls(seed: int) -> list[RefusedCall]:
 
     def run(args: list[Any], out: Any) -> Any:
         extra = dict(options) if out is None else {"out": out}
+        with on_threads(case.threads):
+            return run_here(args, extra)
+
+    def run_here(args: list[Any], extra: dict[str, Any]) -> Any:
         if case.notation:
             return xsparse.evaluate(
                 expression, **dict(zip(names, args, strict=True)), **extra
@@ -383,11 +388,18 @@ def kernel_calls(seed: int) -> list[RefusedCall]:
                     f"kernel seed {seed} {kind} (argument {position})",
                     kind,
                     tuple(args),
-                    lambda args=args: kernel(*args),
+                    lambda args=args: _on_threads(case.threads, kernel, args),
                     kind in ALWAYS_REFUSED and kind != "shape",
                 )
             )
     return calls
+
+
+def _on_threads(count: int, kernel: Any, args: list[Any]) -> Any:
+    from xsparse.testing.kernels import on_threads
+
+    with on_threads(count):
+        return kernel(*args)
 
 
 def decomposed_calls(seed: int, pool: Any) -> list[RefusedCall]:
