@@ -118,16 +118,18 @@ def test_einsum_out_is_kept_when_a_repeated_call_is_refused(per_row: int) -> Non
 def test_einsum_out_copies_nothing_when_every_check_runs_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Where the kernel's checks all run before it (y large beside A's
-    coordinates), a call with out= copies nothing: the compiled checkers run
-    first, then y is zeroed and the kernel runs."""
+    """Where the kernel's own range check would need a copy of y worth more
+    than a pass over A's coordinates (y large, past `SMALL_COPY`, beside
+    them), every check runs before it and a call with out= copies nothing:
+    the compiled checkers, then y zeroed, then the kernel."""
 
     def no_copy(*args: object) -> None:
         raise AssertionError("the call copied the outputs")
 
-    a = _csr(300, 200, 1, 3)
+    a = _csr(4000, 200, 1, 3)
     x = np.random.default_rng(4).random(200)
-    y = np.empty(300)
+    y = np.empty(4000)
+    assert y.nbytes > kernel_module.SMALL_COPY
     xsparse.einsum("ij,j->i", a, x, out=y)
     monkeypatch.setattr(kernel_module, "save_outputs", no_copy)
     xsparse.einsum("ij,j->i", a, x, out=y)

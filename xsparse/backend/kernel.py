@@ -59,6 +59,7 @@ from xsparse.backend.native_checks import (
 from xsparse.backend.outputs import (
     argument_arrays,
     finish_outputs,
+    output_bytes,
     prepare_outputs,
     release_saved,
     restore_outputs,
@@ -311,15 +312,20 @@ class Kernel:
         call leaves them as they were: the Python checks, then the compiled
         checkers of the sparse arguments, then the zeroing and the kernel.
         Where a check can only fail while the kernel runs (its own range
-        checks, when they cost more than a copy of the outputs; an error
-        the kernel reports), the outputs are copied first and put back."""
+        checks, when they cost more than a copy of the outputs or the
+        outputs are small; an error the kernel reports), the outputs are
+        copied first and put back."""
         kernel = self._chosen(args)
         args, copies = prepare_outputs(kernel.written, kernel._where, args)
         slots, flat, spans = kernel._slots(args, strict)
         in_kernel = kernel._in_kernel_native
         keep = kernel.saved_on_error or (
             kernel.written
-            if in_kernel is not None and worth_saving(kernel.written, args)
+            if in_kernel is not None
+            and (
+                output_bytes(kernel.written, args) <= SMALL_COPY
+                or worth_saving(kernel.written, args)
+            )
             else ()
         )
         saved = save_outputs(keep, args) if keep else []
@@ -330,8 +336,12 @@ class Kernel:
                 native = kernel._native
                 kernel._run_checkers(slots, spans)
             for position in kernel.written:
-                for array in argument_arrays(args[position]):
-                    array.fill(0)
+                out = args[position]
+                if type(out) is np.ndarray:
+                    out.fill(0)
+                else:
+                    for array in argument_arrays(out):
+                        array.fill(0)
             result = kernel._run(native, slots, flat)
         except BaseException:
             restore_outputs(saved)
@@ -707,6 +717,11 @@ class _Argument:
             self._encodings.clear()
         self._encodings[id(encoding)] = encoding
         return True
+
+
+SMALL_COPY = 16 << 10
+"""Bytes of outputs whose copy (well under a microsecond) costs less than
+calling the checkers on their own before the kernel (a few)."""
 
 
 def _no_slots(value: object) -> tuple[Any, ...]:

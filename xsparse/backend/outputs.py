@@ -241,6 +241,22 @@ class _SpareCopies:
 
 
 _spare_copies = _SpareCopies(limit=256 << 20)
+SPARE_FROM = 64 << 10
+"""Bytes from which a saved copy goes through `_spare_copies`: a smaller
+array comes from numpy's allocator without page faults, faster than the
+lock."""
+
+
+def output_bytes(written: Sequence[int], args: Sequence[Any]) -> int:
+    """The bytes of the arguments at `written` (every buffer of a sparse one)."""
+    total = 0
+    for position in written:
+        arg = args[position]
+        if type(arg) is np.ndarray:
+            total += arg.nbytes
+        else:
+            total += sum(a.nbytes for a in argument_arrays(arg))
+    return total
 
 
 def argument_arrays(arg: Any) -> list[np.ndarray[Any, Any]]:
@@ -266,6 +282,9 @@ def save_outputs(written: Sequence[int], args: Sequence[Any]) -> Saved:
     saved: Saved = []
     for position in written:
         for out in argument_arrays(args[position]):
+            if out.nbytes < SPARE_FROM:
+                saved.append((out, out.copy()))
+                continue
             copy = _spare_copies.take(out)
             np.copyto(copy, out)
             saved.append((out, copy))
@@ -281,4 +300,5 @@ def restore_outputs(saved: Saved) -> None:
 def release_saved(saved: Saved) -> None:
     """The copies are not needed any more: keep them for the next call."""
     for _, copy in saved:
-        _spare_copies.give_back(copy)
+        if copy.nbytes >= SPARE_FROM:
+            _spare_copies.give_back(copy)
