@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from xsparse.backend.kernel import Kernel, compile
     from xsparse.backend.sparse_storage import SparseTensor
     from xsparse.backend.threads import get_num_threads, set_num_threads
-    from xsparse.errors import ConversionWarning, XSparseError
+    from xsparse.errors import ConversionWarning, UncheckedMemrefWarning, XSparseError
     from xsparse.frontend import einsum, evaluate
     from xsparse.io import FileFormatError, read_mtx, read_tns, write_mtx, write_tns
 
@@ -36,6 +36,7 @@ __all__ = [
     "FileFormatError",
     "Kernel",
     "SparseTensor",
+    "UncheckedMemrefWarning",
     "XSparseError",
     "clear_cache",
     "compile",
@@ -101,7 +102,7 @@ def _load(name: str) -> Any:
         from xsparse.backend import threads
 
         return getattr(threads, name)
-    if name in ("XSparseError", "ConversionWarning"):
+    if name in ("XSparseError", "ConversionWarning", "UncheckedMemrefWarning"):
         from xsparse import errors
 
         return getattr(errors, name)

@@ -178,13 +178,14 @@ class Decomposed:
 
     def matmul(self, b: npt.ArrayLike, out: AnyArray | None = None) -> AnyArray:
         """`A @ b` for a dense vector or matrix b, into `out` when given (its
-        values are not read). SpMM streams C's rows past the caches where
+        values are not read; a refused call leaves it as it was). SpMM streams C's rows past the caches where
         C's data is 32-byte aligned, as the outputs this allocates are
         (`aligned_empty`; numpy's own large arrays start 16 bytes off)."""
         dense = np.ascontiguousarray(b, dtype=self.dtype)
         if dense.ndim not in (1, 2) or dense.shape[0] != self.shape[1]:
             raise ValueError(f"shapes {self.shape} and {dense.shape} do not multiply")
         result_shape = (self.shape[0], *dense.shape[1:])
+        own = out is None
         if out is None:
             out = aligned_empty(result_shape, self.dtype)
         elif out.shape != result_shape or out.dtype != self.dtype:
@@ -193,9 +194,10 @@ class Decomposed:
         if dense.ndim == 1 and self.vector_parts is not None:
             rule, parts = Rule(), self.vector_parts
         kernel = product_kernel(element_name(self.dtype), dense.ndim == 2, rule)
-        # The kernel computes `out = A @ b` (its old values unread): nothing
-        # of the caller's to keep if a range check inside it fails.
-        kernel(*_arguments(parts), dense, out, scratch_outputs=True)
+        # The kernel computes `out = A @ b` (its old values unread): an array
+        # made here holds nothing to keep if a check inside it fails; the
+        # caller's is put back as it was (`Kernel.__call__`).
+        kernel(*_arguments(parts), dense, out, scratch_outputs=own)
         return out
 
     def __matmul__(self, other: npt.ArrayLike) -> AnyArray:

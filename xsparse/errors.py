@@ -23,6 +23,15 @@ class ConversionWarning(UserWarning):
     such calls with `kernel(..., strict=True)`."""
 
 
+class UncheckedMemrefWarning(RuntimeWarning):
+    """A kernel takes raw memrefs from Python (`xsparse.compile`, once per
+    kernel): as in MLIR, its loads and stores of them are not bounds-checked,
+    so arrays smaller than its loops assume are read and written out of
+    bounds. Only arguments of tensor types are checked (shapes, sparse
+    buffers). Silence it with `warnings.simplefilter("ignore",
+    xsparse.UncheckedMemrefWarning)`."""
+
+
 def format_span(
     span: Span[str] | Span[bytes], message: str, severity: str = "error"
 ) -> str:

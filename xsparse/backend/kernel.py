@@ -51,15 +51,22 @@ from xsparse.backend.index_bounds import (
     index_bounds,
 )
 from xsparse.backend.lowering import lower_to_llvm
-from xsparse.backend.native_checks import add_checkers, checker_guards
+from xsparse.backend.native_checks import (
+    add_checkers,
+    checker_guards,
+    reports_while_running,
+)
 from xsparse.backend.outputs import (
+    argument_arrays,
     finish_outputs,
+    output_bytes,
     prepare_outputs,
     release_saved,
     restore_outputs,
     save_outputs,
     worth_saving,
     written_arguments,
+    written_memrefs,
 )
 from xsparse.backend.runtime_errors import raise_pending
 from xsparse.backend.sparse_storage import (
@@ -92,7 +99,7 @@ from xsparse.dialects.sparse_tensor.encoding import (
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.errors import ConversionWarning
+from xsparse.errors import ConversionWarning, UncheckedMemrefWarning
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.version import __version__
@@ -198,10 +205,16 @@ class Kernel:
         checked_native: Any = None,
         in_kernel_native: Any = None,
         restores_outputs: bool = False,
+        saved_on_error: Sequence[int] = (),
     ) -> None:
         self.name = name
         self.written = tuple(written)
         """The positions of the arguments the kernel writes in place."""
+        self.saved_on_error = tuple(saved_on_error)
+        """The positions of the arguments (written tensors, written memrefs)
+        a call copies first and puts back when the kernel reports an error
+        while it runs, after it may have written them (`reports_while_running`);
+        empty when every check the kernel relies on runs before it."""
         self._checkers: dict[int, Any] = checkers or {}
         """Per sparse argument position, its compiled checker (native_checks)."""
         self.narrowable = tuple(narrowable)
@@ -258,18 +271,13 @@ class Kernel:
         puts them back itself if its check fails (fused_checks); for other
         kernels, where the arrays they write are small beside those
         coordinates, they are copied first and put back; else that check
-        runs before the kernel too. Either way a ValueError leaves every
-        argument as it was."""
-        if len(args) != len(self._arguments):
-            raise TypeError(
-                f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
-            )
-        kernel = self
-        if self._variant_builder is not None:
-            narrow = tuple(
-                p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
-            )
-            kernel = (self._variant(narrow) if narrow else None) or self
+        runs before the kernel too. A kernel that may report an error while
+        it runs for other reasons (a sparse result's entries beyond its
+        `posWidth`, a file it cannot read) copies the arguments it may
+        write first and puts them back (`saved_on_error`). Either way a
+        ValueError leaves every argument as it was."""
+        kernel = self._chosen(args)
+        must_save = bool(kernel.saved_on_error) and not scratch_outputs
         native = kernel._native
         save = False
         if validate:
@@ -277,22 +285,92 @@ class Kernel:
             if kernel._in_kernel_native is not None and (
                 scratch_outputs
                 or not kernel.written
+                or must_save
                 or kernel._restores_outputs
                 or (save := worth_saving(kernel.written, args))
             ):
                 native = kernel._in_kernel_native
-        if not kernel.written:
+        if not kernel.written and not must_save:
             return kernel._call(args, native, strict)
         args, copies = prepare_outputs(kernel.written, kernel._where, args)
-        saved = save_outputs(kernel.written, args) if save else []
+        slots, flat, _ = kernel._slots(args, strict)
+        keep = kernel.saved_on_error if must_save else kernel.written if save else ()
+        saved = save_outputs(keep, args) if keep else []
         try:
-            result = kernel._call(args, native, strict)
-        except ValueError:
+            result = kernel._run(native, slots, flat)
+        except BaseException:
             restore_outputs(saved)
             raise
         finally:
             release_saved(saved)
         return finish_outputs(copies, result) if copies else result
+
+    def call_zeroed(self, *args: Any, strict: bool = False) -> Any:
+        """Call with the arrays the kernel writes in place zero-filled first,
+        their old values unread (einsum's `out=`: the kernel accumulates
+        into them). Every check runs before they are zeroed, so a refused
+        call leaves them as they were: the Python checks, then the compiled
+        checkers of the sparse arguments, then the zeroing and the kernel.
+        Where a check can only fail while the kernel runs (its own range
+        checks, when they cost more than a copy of the outputs or the
+        outputs are small; an error the kernel reports), the outputs are
+        copied first and put back."""
+        kernel = self._chosen(args)
+        args, copies = prepare_outputs(kernel.written, kernel._where, args)
+        slots, flat, spans = kernel._slots(args, strict)
+        in_kernel = kernel._in_kernel_native
+        keep = kernel.saved_on_error or (
+            kernel.written
+            if in_kernel is not None
+            and (
+                output_bytes(kernel.written, args) <= SMALL_COPY
+                or worth_saving(kernel.written, args)
+            )
+            else ()
+        )
+        saved = save_outputs(keep, args) if keep else []
+        try:
+            if keep:
+                native = in_kernel if in_kernel is not None else kernel._checked_native
+            else:
+                native = kernel._native
+                kernel._run_checkers(slots, spans)
+            for position in kernel.written:
+                out = args[position]
+                if type(out) is np.ndarray:
+                    out.fill(0)
+                else:
+                    for array in argument_arrays(out):
+                        array.fill(0)
+            result = kernel._run(native, slots, flat)
+        except BaseException:
+            restore_outputs(saved)
+            raise
+        finally:
+            release_saved(saved)
+        return finish_outputs(copies, result) if copies else result
+
+    def _chosen(self, args: Sequence[Any]) -> Kernel:
+        """The kernel to call with `args`: this one, or its variant for the
+        int32 scipy matrices among them (width_variants)."""
+        if len(args) != len(self._arguments):
+            raise TypeError(
+                f"{self.name}() takes {len(self._inputs)} arguments, got {len(args)}"
+            )
+        if self._variant_builder is None:
+            return self
+        narrow = tuple(
+            p for p, kind in self.narrowable if is_int32_compressed(args[p], kind)
+        )
+        return (self._variant(narrow) if narrow else None) or self
+
+    def _run_checkers(self, slots: Sequence[Any], spans: Sequence[int]) -> None:
+        """Run the compiled checker of each sparse argument on its slots (the
+        checks of the checked entry, before the caller writes anything);
+        ValueError for the first that fails."""
+        for position, checker in self._checkers.items():
+            if checker.call_slots(slots[spans[position] : spans[position + 1]], ()):
+                raise_pending()
 
     def __reduce__(self) -> tuple[Callable[..., Kernel], tuple[str, str | None]]:
         """A kernel pickles as the `compile` call that made it: unpickling
@@ -307,6 +385,12 @@ class Kernel:
             source,
             entry,
         )
+
+    @property
+    def shared_sizes(self) -> list[tuple[tuple[int, int], ...]]:
+        """The groups of (argument, dimension) that the kernel's loops share
+        and a call compares (a size fixed in the kernel is (-1, size))."""
+        return list(self._groups)
 
     @property
     def checks_range_in_kernel(self) -> bool:
@@ -431,14 +515,27 @@ class Kernel:
         return variant
 
     def _call(self, args: Sequence[Any], native: Any, strict: bool) -> Any:
+        slots, flat, _ = self._slots(args, strict)
+        return self._run(native, slots, flat)
+
+    def _slots(
+        self, args: Sequence[Any], strict: bool
+    ) -> tuple[list[Any], list[Any], list[int]]:
+        """The arguments checked in Python (types, formats, shapes, the sizes
+        the loops share, index bounds) and expanded: the slots of the native
+        call, the objects they were expanded from, and where each argument's
+        slots start (one more entry: the end)."""
         shapes: list[tuple[int, ...] | None] = []
         slots: list[Any] = []
         flat: list[Any] = []
+        spans: list[int] = []
         for argument, arg in zip(self._arguments, args, strict=True):
             shape, arg_slots, arg_flat = argument.convert(arg, strict)
             shapes.append(shape)
+            spans.append(len(slots))
             slots += arg_slots
             flat += arg_flat
+        spans.append(len(slots))
         for group in self._groups:
             size: int | None = None
             for position, dim in group:
@@ -452,6 +549,9 @@ class Kernel:
                     self._check_sizes(shapes)
         for bound in self._bounds:
             bound.check(self.name, shapes)
+        return slots, flat, spans
+
+    def _run(self, native: Any, slots: Sequence[Any], flat: Sequence[Any]) -> Any:
         result = native.call_slots(slots, flat)
         raise_pending()  # a failed check, or a failed runtime call (reading a file)
         if not self._sparse_results:
@@ -617,6 +717,11 @@ class _Argument:
             self._encodings.clear()
         self._encodings[id(encoding)] = encoding
         return True
+
+
+SMALL_COPY = 16 << 10
+"""Bytes of outputs whose copy (well under a microsecond) costs less than
+calling the checkers on their own before the kernel (a few)."""
 
 
 def _no_slots(value: object) -> tuple[Any, ...]:
@@ -894,6 +999,16 @@ def compile(
     the passes and LLVM. `range_checks_in_kernel=False` leaves the range of
     the coordinates the kernel only gathers with to the checker that runs
     before it on every call (`Kernel.__call__`'s `scratch_outputs`).
+
+    What a call checks is what the types say: tensor arguments (dtypes,
+    shapes, the sizes loops share, every buffer of a sparse one). Kernels
+    written at the memref level get no bounds checks, as in MLIR: a
+    `memref.load`/`store` at an index past an array's end, or an array
+    smaller than the loops assume, reads and writes out of bounds (a crash
+    or corrupted memory). `compile` warns once per kernel
+    (`xsparse.UncheckedMemrefWarning`) when the entry function takes
+    memrefs from Python; write the kernel on tensors to have its arguments
+    checked.
     """
     options = CompileOptions(
         opt_level,
@@ -932,7 +1047,23 @@ def compile(
             kernel.build_variants_with(variant)
         with _kernels_lock:
             _kernels[key] = kernel
+        _warn_unchecked(kernel)
     return kernel
+
+
+def _warn_unchecked(kernel: Kernel) -> None:
+    """`UncheckedMemrefWarning` for a kernel that takes memrefs from Python."""
+    memrefs = [
+        str(k) for k, t in enumerate(kernel.signature.inputs.data) if is_memref_type(t)
+    ]
+    if memrefs:
+        warnings.warn(
+            f"{kernel.name}() takes memrefs (argument {', '.join(memrefs)}): "
+            "their accesses are not bounds-checked, as in MLIR; arrays smaller "
+            "than the kernel's loops assume are read and written out of bounds",
+            UncheckedMemrefWarning,
+            stacklevel=3,
+        )
 
 
 @dataclass(frozen=True)
@@ -957,6 +1088,7 @@ def _compile_kernel(
     groups = shared_sizes(function)
     bounds = index_bounds(function)
     written = written_arguments(function)
+    memrefs = written_memrefs(function)
     narrowable = narrowable_arguments(function, written)
     passes = sparsifier_passes(
         options.parallelization_strategy,
@@ -976,6 +1108,7 @@ def _compile_kernel(
             )
             raise XSparseError(message.split("\n", 1)[0]) from None
     name = function.sym_name.data
+    saved_on_error = (*written, *memrefs) if reports_while_running(module, name) else ()
     checker_names = add_checkers(
         module, name, signature.inputs.data, options.range_checks_in_kernel
     )
@@ -1013,6 +1146,7 @@ def _compile_kernel(
         compiled.function(name, checked=True) if guards else None,
         compiled.function(name, in_kernel=True) if in_kernel_guards else None,
         checker_names.restores_outputs,
+        saved_on_error,
     )
     meta = {
         "name": name,
@@ -1033,6 +1167,7 @@ def _compile_kernel(
         },
         "in_kernel_checked": bool(in_kernel_guards),
         "restores_outputs": checker_names.restores_outputs,
+        "saved_on_error": list(saved_on_error),
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -1090,6 +1225,7 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             if meta["in_kernel_checked"]
             else None,
             bool(meta.get("restores_outputs", False)),
+            [int(p) for p in meta["saved_on_error"]],
         )
     except Exception as e:  # metadata that does not describe a kernel
         kernel_metadata.reject(entry, f"unusable: {type(e).__name__}: {e}")

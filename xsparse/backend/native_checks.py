@@ -81,6 +81,40 @@ class Checkers:
         return {**self.full, **self.in_kernel}
 
 
+RUNTIME_PREFIX = "xsparse_"
+"""Names the runtime's callbacks start with (`io_runtime`): a call of one may
+report bad run-time data (`xsparse_runtime_error`, a file that cannot be
+read) while the kernel runs."""
+
+
+def reports_while_running(module: ModuleOp, kernel: str) -> bool:
+    """Whether `@kernel` (at the buffer level, before `add_checkers` fuses
+    range checks into it) or a function it calls may report an error through
+    the runtime while it runs, after it wrote some of its outputs: checks
+    that cannot run before it (the entries of a sparse result against its
+    `posWidth`, the shapes of a decomposed product's parts), files read."""
+    seen: set[str] = set()
+    pending = [kernel]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        function = SymbolTable.lookup_symbol(module, name)
+        if not isinstance(function, func.FuncOp):
+            continue
+        if not function.body.blocks:
+            if name.startswith(RUNTIME_PREFIX):
+                return True
+            continue
+        pending += (
+            op.callee.string_value()
+            for op in function.walk()
+            if isinstance(op, func.CallOp)
+        )
+    return False
+
+
 def add_checkers(
     module: ModuleOp, kernel: str, inputs: Sequence[Attribute], in_kernel: bool = True
 ) -> Checkers:

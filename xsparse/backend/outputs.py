@@ -19,8 +19,9 @@ from xdsl.dialects import bufferization, func, memref, scf, tensor, vector
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import SSAValue
 
+from xsparse.dialects import subset
 from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
-from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 
 
 def _aliases(value: SSAValue) -> list[SSAValue]:
@@ -40,14 +41,17 @@ def _aliases(value: SSAValue) -> list[SSAValue]:
 
 def _writes(value: SSAValue) -> bool:
     """Whether `value` is the `outs` of a linalg op (its operands after the
-    inputs), the destination of an insertion (operand 1), or a tensor whose
-    buffer (`bufferization.to_buffer`, as the loops of the decompositions
-    read their arguments) is stored into."""
+    inputs), the destination of an insertion or a scatter (operand 1), or a
+    tensor whose buffer (`bufferization.to_buffer`, as the loops of the
+    decompositions read their arguments) is stored into."""
     for use in value.uses:
         op = use.operation
         if isinstance(op, LinalgStructuredOperation) and use.index >= len(op.inputs):
             return True
-        if isinstance(op, tensor.InsertOp | tensor.InsertSliceOp) and use.index == 1:
+        if (
+            isinstance(op, tensor.InsertOp | tensor.InsertSliceOp | subset.ScatterOp)
+            and use.index == 1
+        ):
             return True
         if isinstance(op, bufferization.ToBufferOp) and _stored_into(op.results[0]):
             return True
@@ -76,6 +80,34 @@ def written_arguments(function: func.FuncOp) -> tuple[int, ...]:
         for arg in function.body.block.args
         if is_tensor_type(arg.type) and any(_writes(v) for v in _aliases(arg))
     )
+
+
+def written_memrefs(function: func.FuncOp) -> tuple[int, ...]:
+    """The positions of the memref arguments that `function` may write: stored
+    into (through views), the `outs` of a linalg op, or passed to a call."""
+    return tuple(
+        arg.index
+        for arg in function.body.block.args
+        if is_memref_type(arg.type) and _memref_written(arg)
+    )
+
+
+def _memref_written(buffer: SSAValue) -> bool:
+    if _stored_into(buffer):
+        return True
+    for use in buffer.uses:
+        op = use.operation
+        if isinstance(op, LinalgStructuredOperation) and use.index >= len(op.inputs):
+            return True
+        if isinstance(op, subset.ScatterOp) and use.index == 1:
+            return True
+        if isinstance(op, func.CallOp):
+            return True
+        if isinstance(
+            op, memref.CastOp | memref.SubviewOp | memref.ReinterpretCastOp
+        ) and _memref_written(op.results[0]):
+            return True
+    return False
 
 
 Copies = list[tuple["np.ndarray[Any, Any]", "np.ndarray[Any, Any]"]]
@@ -183,36 +215,79 @@ class _SpareCopies:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._arrays: list[np.ndarray[Any, Any]] = []
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def take(self, like: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """A kept array of `like`'s shape and type, else a new one."""
+        shape, dtype = like.shape, like.dtype
         with self._lock:
-            for position, array in enumerate(self._arrays):
-                if array.shape == like.shape and array.dtype == like.dtype:
-                    return self._arrays.pop(position)
-        return np.empty(like.shape, like.dtype)
+            arrays = self._arrays
+            for position in range(len(arrays) - 1, -1, -1):
+                array = arrays[position]
+                if array.shape == shape and array.dtype == dtype:
+                    del arrays[position]
+                    self._bytes -= array.nbytes
+                    return array
+        return np.empty(shape, dtype)
 
     def give_back(self, array: np.ndarray[Any, Any]) -> None:
         """Keep `array` for a later call, dropping the oldest beyond the limit."""
         with self._lock:
             self._arrays.append(array)
-            while sum(a.nbytes for a in self._arrays) > self.limit:
-                self._arrays.pop(0)
+            self._bytes += array.nbytes
+            while self._bytes > self.limit:
+                self._bytes -= self._arrays.pop(0).nbytes
 
 
 _spare_copies = _SpareCopies(limit=256 << 20)
+SPARE_FROM = 64 << 10
+"""Bytes from which a saved copy goes through `_spare_copies`: a smaller
+array comes from numpy's allocator without page faults, faster than the
+lock."""
 
 
-def save_outputs(written: tuple[int, ...], args: tuple[Any, ...]) -> Saved:
-    """A copy of each array the kernel writes in place (`release_saved`
+def output_bytes(written: Sequence[int], args: Sequence[Any]) -> int:
+    """The bytes of the arguments at `written` (every buffer of a sparse one)."""
+    total = 0
+    for position in written:
+        arg = args[position]
+        if type(arg) is np.ndarray:
+            total += arg.nbytes
+        else:
+            total += sum(a.nbytes for a in argument_arrays(arg))
+    return total
+
+
+def argument_arrays(arg: Any) -> list[np.ndarray[Any, Any]]:
+    """The numpy arrays a kernel argument is made of: a numpy array itself, a
+    `SparseTensor`'s or scipy matrix's buffers (a `PackedBuffer`'s bytes);
+    none for a scalar."""
+    if isinstance(arg, np.ndarray):
+        return [cast("np.ndarray[Any, Any]", arg)]
+    buffers: list[Any] = []
+    for name in ("positions", "coordinates"):
+        found: Any = getattr(arg, name, None)
+        if isinstance(found, list):
+            buffers += cast(list[Any], found)
+    for name in ("values", "indptr", "indices", "data", "row", "col"):
+        buffers.append(getattr(arg, name, None))
+    return [b for b in buffers if isinstance(b, np.ndarray)]
+
+
+def save_outputs(written: Sequence[int], args: Sequence[Any]) -> Saved:
+    """A copy of each array the kernel may write in place: the arguments at
+    `written` (numpy arrays, or every buffer of a sparse one) (`release_saved`
     after the call)."""
     saved: Saved = []
     for position in written:
-        out = cast("np.ndarray[Any, Any]", args[position])
-        copy = _spare_copies.take(out)
-        np.copyto(copy, out)
-        saved.append((out, copy))
+        for out in argument_arrays(args[position]):
+            if out.nbytes < SPARE_FROM:
+                saved.append((out, out.copy()))
+                continue
+            copy = _spare_copies.take(out)
+            np.copyto(copy, out)
+            saved.append((out, copy))
     return saved
 
 
@@ -225,4 +300,5 @@ def restore_outputs(saved: Saved) -> None:
 def release_saved(saved: Saved) -> None:
     """The copies are not needed any more: keep them for the next call."""
     for _, copy in saved:
-        _spare_copies.give_back(copy)
+        if copy.nbytes >= SPARE_FROM:
+            _spare_copies.give_back(copy)

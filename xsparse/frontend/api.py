@@ -96,7 +96,7 @@ class Plan:
         return self.finish(result)
 
     def _call(self, args: list[Any]) -> Any:
-        # The output is this call's: a new array, or `out` zeroed for it.
+        # The output is this call's own new array: nothing in it to keep.
         try:
             return self.kernel(*args, scratch_outputs=True)
         except ValueError:
@@ -104,21 +104,24 @@ class Plan:
             raise
 
     def _run_into(self, args: list[Any], out: np.ndarray[Any, Any]) -> Any:
-        """Run into the user's `out`, zeroed first (through a new array when
-        it shares memory with an operand)."""
+        """Run into the user's `out`, zeroed once every check passed (through
+        a new array when it shares memory with an operand): a refused call
+        leaves it as it was."""
         shape = tuple(args[p].shape[d] for p, d in self.dims)
         if out.shape != shape:
             raise ValueError(
                 f"{self.where}: out has shape {out.shape}, the result {shape}"
             )
-        target = out
         if any(_overlaps(a, out) for a in args):
             target = np.zeros(shape, self.dtype)
-        else:
-            out[...] = 0
-        self._call([*args, target])
-        if target is not out:
+            self._call([*args, target])
             out[...] = target
+            return out
+        try:
+            self.kernel.call_zeroed(*args, out)
+        except ValueError:
+            check_sizes(self.assignment, args, self.where)
+            raise
         return out
 
 
@@ -187,10 +190,43 @@ _CSR = scipy_encoding("csr")
 
 
 def _bsr_as_csr(matrix: Any) -> SparseTensor:
-    """A BSR matrix (scipy's, or a block-encoded `SparseTensor`) as CSR."""
+    """A BSR matrix (scipy's, or a block-encoded `SparseTensor`) as CSR, its
+    buffers checked first (ValueError; scipy's conversion trusts them)."""
     if isinstance(matrix, SparseTensor):
+        matrix.validate()
         matrix = matrix.to_scipy()
+    else:
+        _check_compressed(matrix)
     return SparseTensor.from_scipy(matrix.tocsr(), _CSR)
+
+
+def _check_compressed(matrix: Any) -> None:
+    """ValueError where a scipy CSR, CSC or BSR matrix's buffers are not what
+    scipy's own conversions assume (they read out of bounds otherwise):
+    positions from 0, never decreasing, within the buffers; indices in range.
+    Reads only (scipy's `check_format` may replace the arrays)."""
+    rows, columns = matrix.shape
+    blocks = getattr(matrix, "blocksize", (1, 1))
+    major, minor = rows // blocks[0], columns // blocks[1]
+    if matrix.format == "csc":
+        major, minor = minor, major
+    indptr, indices = np.asarray(matrix.indptr), np.asarray(matrix.indices)
+    stored = int(indptr[-1]) if indptr.shape[0] else -1
+    if (
+        indptr.shape[0] != major + 1
+        or indptr[0] != 0
+        or not 0 <= stored <= min(indices.shape[0], matrix.data.shape[0])
+        or bool((indptr[1:] < indptr[:-1]).any())
+        or (
+            stored > 0
+            and not 0 <= indices[:stored].min() <= indices[:stored].max() < minor
+        )
+    ):
+        raise ValueError(
+            f"a scipy {matrix.format} matrix whose indptr / indices are invalid "
+            "(positions from 0, never decreasing, within the arrays; indices "
+            f"below {minor})"
+        )
 
 
 @dataclass(frozen=True)
@@ -360,6 +396,9 @@ def _made_canonical(
 
 
 def _canonical_copy(matrix: Any) -> Any:
+    """A canonical copy of a CSR/CSC matrix, its buffers checked first
+    (ValueError; scipy's `sum_duplicates` trusts them)."""
+    _check_compressed(matrix)
     canonical = matrix.copy()
     canonical.sum_duplicates()
     return canonical
@@ -381,6 +420,7 @@ def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
         raise first_error
     spec = design.spec
     plans_built += 1
+    equal = design.equal + _unchecked_sizes(design.assignment, kernel)
     dims = tuple(
         _size_source(spec.assignment, letter) for letter in spec.assignment.output
     )
@@ -393,8 +433,38 @@ def _compile(design: _Design, where: str, options: Mapping[str, Any]) -> Plan:
         spec.output is None,
         design.result.finish,
         design.converters,
-        design.equal,
+        equal,
     )
+
+
+def _unchecked_sizes(
+    assignment: Assignment, kernel: Kernel
+) -> tuple[tuple[Dim, Dim], ...]:
+    """Pairs of operand dimensions that one index gives one size and that the
+    kernel does not compare (`Kernel.shared_sizes`: a sparse operand the
+    kernel converts to another level order before its loops read it), for
+    `Plan.run` to compare on each call."""
+    leader: dict[Dim, Dim] = {}
+
+    def find(dim: Dim) -> Dim:
+        while leader.get(dim, dim) != dim:
+            dim = leader[dim]
+        return dim
+
+    for group in kernel.shared_sizes:
+        first = find(group[0])
+        for dim in group[1:]:
+            leader[find(dim)] = first
+    first_use: dict[str, Dim] = {}
+    pairs: list[tuple[Dim, Dim]] = []
+    for access in (a for a in walk(assignment.rhs) if isinstance(a, Access)):
+        for d, letter in enumerate(access.indices):
+            dim = (access.operand, d)
+            first = first_use.setdefault(letter, dim)
+            if find(first) != find(dim):
+                pairs.append((first, dim))
+                leader[find(dim)] = find(first)
+    return tuple(pairs)
 
 
 def _fallbacks(design: _Design) -> Iterator[_Design]:
@@ -503,8 +573,8 @@ def einsum(
     elementwise, sampled and sparse-sparse products. `format=` asks for
     'dense', 'csr', 'csc', 'coo' (scipy) or an encoding (a `SparseTensor`);
     `out=` writes a dense result into an array (its old contents are
-    ignored; after a ValueError about an operand's coordinates, found by
-    the kernel as it reads them, it holds partial results) and returns it.
+    ignored; a refused call, ValueError or TypeError, leaves it as it was)
+    and returns it.
     Operands keep their dtypes; the kernel casts
     them to numpy's result type. `compile_options` go to `xsparse.compile`.
     `xsparse.frontend.einsum_mlir` returns the MLIR instead of running it.

@@ -8,5 +8,7 @@ each of which must work or get a located diagnostic. `einsum_cases`: random
 `xsparse.einsum` / `evaluate` calls. `decomposed_cases`: random matrices,
 rules, right-hand sides and outputs of `xsparse.composable`'s decomposed
 products. Each answers one case per seed with a `CaseOutcome` (`outcome`),
-so a seed reproduces a case.
+so a seed reproduces a case. `refusal_cases`: calls of the three generators
+with one argument corrupted, each of which must be refused without changing
+any argument.
 """
