@@ -376,3 +376,34 @@ def test_the_thread_count_is_capped_and_the_pool_shrinks(tmp_path: Path) -> None
         """,
         tmp_path,
     )
+
+
+def test_fork_while_another_thread_holds_the_python_locks(tmp_path: Path) -> None:
+    """A thread of the parent holding the kernel cache's lock or the spare
+    copies' lock at the fork (as while it compiles or calls): the child has
+    new locks and compiles and calls kernels."""
+    run_script(
+        """
+        from xsparse.backend import kernel, outputs
+
+        assert check_kernels(1)
+        for held in (kernel._kernels_lock, outputs._spare_copies._lock):
+            taken, release = threading.Event(), threading.Event()
+
+            def hold(lock=held):
+                with lock:
+                    taken.set()
+                    release.wait()
+
+            holder = threading.Thread(target=hold)
+            holder.start()
+            taken.wait()
+            pid = os.fork()
+            if pid == 0:
+                run_child(7)
+            release.set()
+            holder.join()
+            assert wait_child(pid) == "ok"
+        """,
+        tmp_path,
+    )

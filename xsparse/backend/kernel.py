@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import os
 import threading
 import warnings
 import weakref
@@ -964,6 +965,16 @@ def compiler_fingerprint() -> str:
 
 _kernels: dict[str, Kernel] = {}
 _kernels_lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A thread of the parent may have held `_kernels_lock` (compiling): the
+    child takes a new one; the dictionary it guards is whole."""
+    global _kernels_lock
+    _kernels_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def clear_memory_caches() -> None:

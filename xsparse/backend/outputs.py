@@ -10,6 +10,7 @@ is written through a temporary that is copied back.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any, cast
@@ -231,6 +232,11 @@ class _SpareCopies:
                     return array
         return np.empty(shape, dtype)
 
+    def new_lock(self) -> None:
+        """In a forked child: a thread of the parent may have held the lock;
+        the list it guards is whole (its updates hold the GIL)."""
+        self._lock = threading.Lock()
+
     def give_back(self, array: np.ndarray[Any, Any]) -> None:
         """Keep `array` for a later call, dropping the oldest beyond the limit."""
         with self._lock:
@@ -241,6 +247,7 @@ class _SpareCopies:
 
 
 _spare_copies = _SpareCopies(limit=256 << 20)
+os.register_at_fork(after_in_child=_spare_copies.new_lock)
 SPARE_FROM = 64 << 10
 """Bytes from which a saved copy goes through `_spare_copies`: a smaller
 array comes from numpy's allocator without page faults, faster than the
