@@ -1,0 +1,121 @@
+"""Positions and coordinates that do not fit a result's `posWidth` /
+`crdWidth` are a ValueError naming the width, on every path that writes them
+(insertion, expand/compress, row loops on threads, conversions, the Python
+builders), sequential and on threads; never wrapped or truncated values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import xsparse
+from xsparse import SparseTensor
+from xsparse.backend import threads
+
+CSR = "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>"
+SV = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
+STRATEGIES = ["none", "any-storage-outer-loop"]
+
+
+def narrow(widths: str, fmt: str = "(i : dense, j : compressed)") -> str:
+    return f"#sparse_tensor.encoding<{{ map = (i, j) -> {fmt}, {widths} }}>"
+
+
+@pytest.fixture(autouse=True)
+def restore_threads() -> Iterator[None]:
+    before = threads.get_num_threads()
+    yield
+    threads.set_num_threads(before)
+
+
+def on_threads(kernel: Any, *args: Any) -> list[Any]:
+    """The kernel's result at one and two threads (the same each time)."""
+    results = []
+    for count in (1, 2):
+        threads.set_num_threads(count)
+        results.append(kernel(*args))
+    return results
+
+
+def refused(kernel: Any, *args: Any, match: str) -> None:
+    """The kernel refuses `args` with a ValueError matching `match`, at one
+    and two threads."""
+    for count in (1, 2):
+        threads.set_num_threads(count)
+        with pytest.raises(ValueError, match=match):
+            kernel(*args)
+
+
+POSITIONS_8 = "more entries than its 8-bit positions hold"
+COORDINATES_8 = "a coordinate that its 8-bit coordinates cannot hold"
+
+OUTER = """
+#SV = SV_ENC
+#O = OUT_ENC
+#trait = {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @outer(%a: tensor<?xf64, #SV>, %b: tensor<?xf64, #SV>) -> tensor<?x?xf64, #O> {
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %a, %c0 : tensor<?xf64, #SV>
+  %d1 = tensor.dim %b, %c0 : tensor<?xf64, #SV>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #O>
+  %r = linalg.generic #trait ins(%a, %b : tensor<?xf64, #SV>, tensor<?xf64, #SV>) outs(%init : tensor<?x?xf64, #O>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %m = arith.mulf %x, %y : f64
+    linalg.yield %m : f64
+  } -> tensor<?x?xf64, #O>
+  return %r : tensor<?x?xf64, #O>
+}
+"""
+
+
+def vector(n: int, where: list[int]) -> SparseTensor:
+    return SparseTensor.from_coo(np.array(where)[:, None], np.ones(len(where)), (n,), SV)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        "(i : dense, j : compressed)",
+        "(i : compressed, j : compressed)",
+        "(i : compressed(nonunique), j : singleton)",
+    ],
+)
+def test_outer_product_into_narrow_positions(strategy: str, fmt: str) -> None:
+    """The issue's case: 20 x 20 = 400 entries into `posWidth = 8` wrapped
+    (..., 240, 4, 24, ...); 15 x 15 = 225 fit (unsigned, as MLIR reads them)."""
+    text = OUTER.replace("SV_ENC", SV).replace("OUT_ENC", narrow("posWidth = 8", fmt))
+    kernel = xsparse.compile(text, parallelization_strategy=strategy)
+    fits = vector(15, list(range(15)))
+    for result in on_threads(kernel, fits, fits):
+        np.testing.assert_array_equal(result.toarray(), np.ones((15, 15)))
+    full = vector(20, list(range(20)))
+    refused(kernel, full, full, match=POSITIONS_8)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        "(i : dense, j : compressed)",
+        "(i : compressed, j : compressed)",
+        "(i : compressed(nonunique), j : singleton)",
+    ],
+)
+def test_outer_product_into_narrow_coordinates(strategy: str, fmt: str) -> None:
+    """Column 290 under `crdWidth = 8` was stored as 34; 255 is the largest
+    that fits. Row 290 is stored only where the row level has coordinates."""
+    text = OUTER.replace("SV_ENC", SV).replace("OUT_ENC", narrow("crdWidth = 8", fmt))
+    kernel = xsparse.compile(text, parallelization_strategy=strategy)
+    for result in on_threads(kernel, vector(2, [1]), vector(300, [255])):
+        np.testing.assert_array_equal(result.to_coo()[0], [[1, 255]])
+    refused(kernel, vector(2, [1]), vector(300, [290]), match=COORDINATES_8)
+    if fmt.startswith("(i : dense"):
+        for result in on_threads(kernel, vector(300, [290]), vector(2, [1])):
+            np.testing.assert_array_equal(result.to_coo()[0], [[290, 1]])
+    else:
+        refused(kernel, vector(300, [290]), vector(2, [1]), match=COORDINATES_8)
