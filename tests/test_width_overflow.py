@@ -73,7 +73,9 @@ func.func @outer(%a: tensor<?xf64, #SV>, %b: tensor<?xf64, #SV>) -> tensor<?x?xf
 
 
 def vector(n: int, where: list[int]) -> SparseTensor:
-    return SparseTensor.from_coo(np.array(where)[:, None], np.ones(len(where)), (n,), SV)
+    return SparseTensor.from_coo(
+        np.array(where)[:, None], np.ones(len(where)), (n,), SV
+    )
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -119,3 +121,96 @@ def test_outer_product_into_narrow_coordinates(strategy: str, fmt: str) -> None:
             np.testing.assert_array_equal(result.to_coo()[0], [[290, 1]])
     else:
         refused(kernel, vector(300, [290]), vector(2, [1]), match=COORDINATES_8)
+
+
+SPGEMM = """
+#CSR = CSR_ENC
+#O = OUT_ENC
+#trait = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @spgemm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #O> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %d1 = tensor.dim %b, %c1 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #O>
+  %r = linalg.generic #trait ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>) outs(%init : tensor<?x?xf64, #O>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #O>
+  return %r : tensor<?x?xf64, #O>
+}
+"""
+
+ADD = """
+#CSR = CSR_ENC
+#O = OUT_ENC
+#trait = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+func.func @add(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tensor<?x?xf64, #O> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %a, %c0 : tensor<?x?xf64, #CSR>
+  %d1 = tensor.dim %a, %c1 : tensor<?x?xf64, #CSR>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf64, #O>
+  %r = linalg.generic #trait ins(%a, %b : tensor<?x?xf64, #CSR>, tensor<?x?xf64, #CSR>) outs(%init : tensor<?x?xf64, #O>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = arith.addf %x, %y : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64, #O>
+  return %r : tensor<?x?xf64, #O>
+}
+"""
+
+
+def csr(matrix: Any) -> SparseTensor:
+    return SparseTensor.from_scipy(sp.csr_array(matrix), CSR)
+
+
+def kernel_into(text: str, out: str, strategy: str) -> Any:
+    source = text.replace("CSR_ENC", CSR).replace("OUT_ENC", out)
+    return xsparse.compile(source, parallelization_strategy=strategy)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_spgemm_into_narrow_positions(strategy: str) -> None:
+    """Expand/compress (sequential) and its count / fill phases on threads:
+    one row of 300 entries (its count wrapped to 44 before the prefix sum,
+    and the fill wrote 300 entries into room for 44), 17 rows of 17 entries
+    (the total wraps), 15 x 15 fit."""
+    kernel = kernel_into(SPGEMM, narrow("posWidth = 8"), strategy)
+    column, row = csr(np.ones((15, 1))), csr(np.ones((1, 15)))
+    for result in on_threads(kernel, column, row):
+        np.testing.assert_array_equal(result.toarray(), np.ones((15, 15)))
+    refused(kernel, csr(np.ones((1, 1))), csr(np.ones((1, 300))), match=POSITIONS_8)
+    refused(kernel, csr(np.ones((17, 1))), csr(np.ones((1, 17))), match=POSITIONS_8)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_spgemm_into_narrow_coordinates(strategy: str) -> None:
+    kernel = kernel_into(SPGEMM, narrow("crdWidth = 8"), strategy)
+    one = csr(np.ones((1, 1)))
+    for result in on_threads(kernel, one, csr(np.eye(1, 300, 255))):
+        np.testing.assert_array_equal(result.to_coo()[0], [[0, 255]])
+    refused(kernel, one, csr(np.eye(1, 300, 290)), match=COORDINATES_8)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_sparse_add_into_narrow_widths(strategy: str) -> None:
+    """Insertion in order (sequential) and its count / fill phases on
+    threads: a row of 256 entries, 16 rows of 16, a column of 290."""
+    positions = kernel_into(ADD, narrow("posWidth = 8"), strategy)
+    a = sp.random_array((16, 16), density=0.5, rng=1, format="csr")
+    b = sp.random_array((16, 16), density=0.5, rng=2, format="csr")
+    for result in on_threads(positions, csr(a), csr(b)):
+        np.testing.assert_allclose(result.toarray(), (a + b).toarray())
+    full = csr(np.ones((16, 16)))
+    refused(positions, full, full, match=POSITIONS_8)
+    wide = csr(np.ones((1, 256)))
+    refused(positions, wide, wide, match=POSITIONS_8)
+    coordinates = kernel_into(ADD, narrow("crdWidth = 8"), strategy)
+    last = csr(np.eye(1, 300, 255))
+    for result in on_threads(coordinates, last, last):
+        np.testing.assert_array_equal(result.to_coo()[0], [[0, 255]])
+    far = csr(np.eye(1, 300, 290))
+    refused(coordinates, far, far, match=COORDINATES_8)

@@ -340,7 +340,9 @@ class _Output:
     def store_count(self, e: Emitter, count: SSAValue, row: SSAValue) -> None:
         """`positions[row + 1] = count`; a count the positions cannot hold is
         reported and marks the output as overflowing (nothing is filled)."""
-        e.store(e.from_index(count, self.pos_type), self.positions, [e.add(row, e.index(1))])
+        e.store(
+            e.from_index(count, self.pos_type), self.positions, [e.add(row, e.index(1))]
+        )
         overflow = self.overflow
         if overflow is None:
             return
