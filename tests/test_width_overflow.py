@@ -214,3 +214,110 @@ def test_sparse_add_into_narrow_widths(strategy: str) -> None:
         np.testing.assert_array_equal(result.to_coo()[0], [[0, 255]])
     far = csr(np.eye(1, 300, 290))
     refused(coordinates, far, far, match=COORDINATES_8)
+
+
+def convert(source: str, target: str, dense_source: bool = False) -> str:
+    """`sparse_tensor.convert` from `source` (or a dense matrix) to `target`."""
+    src = "tensor<?x?xf64>" if dense_source else "tensor<?x?xf64, #SRC>"
+    dst = "tensor<?x?xf64, #DST>"
+    return (
+        (f"#SRC = {source}\n" if source else "") + f"#DST = {target}\n"
+        f"func.func @convert(%a: {src}) -> {dst} {{\n"
+        f"  %0 = sparse_tensor.convert %a : {src} to {dst}\n"
+        f"  return %0 : {dst}\n}}\n"
+    )
+
+
+COO = "(i : compressed(nonunique), j : singleton)"
+DCSR = "(i : compressed, j : compressed)"
+CSC = "(j : dense, i : compressed)"
+TARGETS = [
+    "(i : dense, j : compressed)",  # CSR -> CSR: the buffers cast
+    CSC,
+    DCSR,
+    COO,
+    "(i : compressed(nonunique), j : singleton(nonordered))",
+]
+
+
+def narrow_target(fmt: str, widths: str) -> str:
+    dims = "(i, j)"
+    return f"#sparse_tensor.encoding<{{ map = {dims} -> {fmt}, {widths} }}>"
+
+
+@pytest.mark.usefixtures("every_loop_on_threads")
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("fmt", TARGETS)
+def test_sparse_conversion_into_narrow_positions(strategy: str, fmt: str) -> None:
+    """CSR -> CSR(posWidth = 8) wrapped (..., 238, 255, 16, 33, ...); every
+    target format, sequential and on threads: 255 entries fit, 256 do not,
+    nor one row (column) of 300."""
+    text = convert(CSR, narrow_target(fmt, "posWidth = 8"))
+    kernel = xsparse.compile(text, parallelization_strategy=strategy)
+    entries = np.arange(255)
+    fits = sp.csr_array((np.ones(255), (entries // 10, entries % 10)), shape=(30, 10))
+    for result in on_threads(kernel, csr(fits)):
+        np.testing.assert_array_equal(result.toarray(), fits.toarray())
+    refused(kernel, csr(np.ones((16, 16))), match=POSITIONS_8)
+    refused(kernel, csr(np.ones((1, 300))), match=POSITIONS_8)
+    refused(kernel, csr(np.ones((300, 1))), match=POSITIONS_8)
+
+
+@pytest.mark.usefixtures("every_loop_on_threads")
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("fmt", TARGETS)
+def test_sparse_conversion_into_narrow_coordinates(strategy: str, fmt: str) -> None:
+    text = convert(CSR, narrow_target(fmt, "crdWidth = 8"))
+    kernel = xsparse.compile(text, parallelization_strategy=strategy)
+    corner = sp.csr_array(([1.0, 2.0], ([0, 255], [255, 0])), shape=(300, 300))
+    for result in on_threads(kernel, csr(corner)):
+        np.testing.assert_array_equal(result.toarray(), corner.toarray())
+    row_stored, column_stored = fmt != TARGETS[0], fmt != CSC
+    for at, stored in (((0, 290), column_stored), ((290, 0), row_stored)):
+        far = sp.csr_array(([1.0], ([at[0]], [at[1]])), shape=(300, 300))
+        if stored:
+            refused(kernel, csr(far), match=COORDINATES_8)
+        else:  # a dense level keeps no coordinates
+            for result in on_threads(kernel, csr(far)):
+                np.testing.assert_array_equal(result.toarray(), far.toarray())
+
+
+@pytest.mark.usefixtures("every_loop_on_threads")
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("fmt", TARGETS)
+def test_dense_conversion_into_narrow_widths(strategy: str, fmt: str) -> None:
+    """Dense -> sparse: on threads, each row's count wrapped before the prefix
+    sum (a row of 300 nonzeros counted 44) and the fill dropped the rest."""
+    positions = convert("", narrow_target(fmt, "posWidth = 8"), dense_source=True)
+    kernel = xsparse.compile(positions, parallelization_strategy=strategy)
+    fits = np.ones((15, 17))
+    for result in on_threads(kernel, fits):
+        np.testing.assert_array_equal(result.toarray(), fits)
+    refused(kernel, np.ones((1, 300)), match=POSITIONS_8)
+    refused(kernel, np.ones((300, 1)), match=POSITIONS_8)
+    refused(kernel, np.ones((16, 16)), match=POSITIONS_8)
+    coordinates = convert("", narrow_target(fmt, "crdWidth = 8"), dense_source=True)
+    kernel = xsparse.compile(coordinates, parallelization_strategy=strategy)
+    far = np.zeros((300, 300))
+    far[290, 290] = 1.0
+    refused(kernel, far, match=COORDINATES_8)
+
+
+@pytest.mark.parametrize("fmt", [DCSR, "(i : dense, j : compressed)"])
+def test_coo_with_duplicates_into_narrow_positions(fmt: str) -> None:
+    """Entries that may repeat are merged before the levels are built: the
+    merged count is the one checked (300 duplicates of one entry fit)."""
+    repeats = "(i : compressed(nonunique), j : singleton(nonunique))"
+    source = f"#sparse_tensor.encoding<{{ map = (i, j) -> {repeats} }}>"
+    kernel = xsparse.compile(convert(source, narrow_target(fmt, "posWidth = 8")))
+    rows = np.zeros(300, np.int64)
+    same = SparseTensor(
+        source, (2, 2), [np.array([0, 300]), None], [rows, rows], np.ones(300)
+    )
+    for result in on_threads(kernel, same):
+        np.testing.assert_array_equal(result.toarray(), [[300.0, 0.0], [0.0, 0.0]])
+    many = np.arange(300)
+    spread = SparseTensor(
+        source, (1, 300), [np.array([0, 300]), None], [0 * many, many], np.ones(300)
+    )
+    refused(kernel, spread, match=POSITIONS_8)

@@ -31,7 +31,10 @@ from xsparse.transforms.codegen_utils.stored_entries import (
     walk_stored,
 )
 from xsparse.transforms.storage.level_buffers import is_nonzero, level_space_nest
-from xsparse.transforms.storage.overhead_widths import positions_fit
+from xsparse.transforms.storage.overhead_widths import (
+    check_coordinate,
+    positions_fit,
+)
 
 
 def cast_element(e: Emitter, v: SSAValue, to: Attribute) -> SSAValue:
@@ -323,11 +326,17 @@ class StorageSink(Sink):
 
     coordinates: dict[int, SSAValue]
     values: SSAValue
+    sizes: Sequence[SSAValue]
+    """The target's level sizes (a coordinate its `crdWidth` cannot hold is
+    reported)."""
 
     def put(self, b: Emitter, at: SSAValue, entry: Entry) -> None:
         for level, crd in self.coordinates.items():
             t = crd.type
             assert is_memref_type(t)
+            check_coordinate(
+                b, entry.coordinate(level), t.element_type, self.sizes[level]
+            )
             b.store(b.from_index(entry.coordinate(level), t.element_type), crd, [at])
         b.store(entry.value(), self.values, [at])
 
