@@ -321,3 +321,67 @@ def test_coo_with_duplicates_into_narrow_positions(fmt: str) -> None:
         source, (1, 300), [np.array([0, 300]), None], [0 * many, many], np.ones(300)
     )
     refused(kernel, spread, match=POSITIONS_8)
+
+
+CONCAT_FORMATS = [TARGETS[0], CSC, DCSR, COO]
+
+
+def concat(fmt: str, widths: str, dim: int) -> Any:
+    """`subset.concat` of two matrices in a narrow-width encoding."""
+    t = "tensor<?x?xf64, #N>"
+    text = f"""#N = {narrow_target(fmt, widths)}
+func.func @concat(%a: {t}, %b: {t}) -> {t} {{
+  %r = subset.concat %a and %b along dimension = {dim} : {t} and {t} into {t}
+  return %r : {t}
+}}
+"""
+    return xsparse.compile(text)
+
+
+def in_format(matrix: Any, fmt: str, widths: str) -> SparseTensor:
+    coo = sp.coo_array(matrix)
+    coords = np.stack([coo.row, coo.col], axis=1)
+    return SparseTensor.from_coo(
+        coords, coo.data, coo.shape, narrow_target(fmt, widths)
+    )
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("fmt", CONCAT_FORMATS)
+def test_concat_into_narrow_positions(fmt: str, dim: int) -> None:
+    """Two operands of 150 entries each fit `posWidth = 8`; their 300 do not."""
+    kernel = concat(fmt, "posWidth = 8", dim)
+    small = in_format(np.ones((10, 10)), fmt, "posWidth = 8")
+    for result in on_threads(kernel, small, small):
+        np.testing.assert_array_equal(
+            result.toarray(), np.ones((20, 10)[:: 1 - 2 * dim])
+        )
+    half = in_format(np.ones((10, 15)), fmt, "posWidth = 8")
+    refused(kernel, half, half, match=POSITIONS_8)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("fmt", CONCAT_FORMATS)
+def test_concat_into_narrow_coordinates(fmt: str, dim: int) -> None:
+    """Operands of 200 along the concatenated dimension: the second one's
+    coordinates shifted past 255 do not fit `crdWidth = 8` where the result
+    stores that dimension's coordinates."""
+    kernel = concat(fmt, "crdWidth = 8", dim)
+    shape = (200, 2) if dim == 0 else (2, 200)
+    first = np.zeros(shape)
+    first[(0, 0)] = 1.0
+    a = in_format(first, fmt, "crdWidth = 8")
+    expected = np.concatenate([first, first], axis=dim)
+    for result in on_threads(kernel, a, a):  # coordinates 0 and 200
+        np.testing.assert_array_equal(result.toarray(), expected)
+    last = np.zeros(shape)
+    last[(199, 1) if dim == 0 else (1, 199)] = 1.0
+    b = in_format(last, fmt, "crdWidth = 8")
+    stored = {0: fmt != TARGETS[0], 1: fmt != CSC}[dim]
+    if stored:
+        refused(kernel, b, b, match=COORDINATES_8)
+    else:
+        for result in on_threads(kernel, b, b):
+            np.testing.assert_array_equal(
+                result.toarray(), np.concatenate([last, last], axis=dim)
+            )
