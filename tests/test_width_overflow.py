@@ -385,3 +385,37 @@ def test_concat_into_narrow_coordinates(fmt: str, dim: int) -> None:
             np.testing.assert_array_equal(
                 result.toarray(), np.concatenate([last, last], axis=dim)
             )
+
+
+def collapse(widths: str, target: str = "(i : compressed)") -> Any:
+    """A 20 x 20 CSR matrix collapsed into a 400-vector of narrow widths
+    (the row-major source keeps its values; coordinates are computed) and the
+    same into a COO of shape 400 x 1 (the general path, through entries)."""
+    sv = f"#sparse_tensor.encoding<{{ map = (i) -> {target}, {widths} }}>"
+    text = f"""#CSR = {CSR}
+#SV = {sv}
+func.func @collapse(%a: tensor<20x20xf64, #CSR>) -> tensor<400xf64, #SV> {{
+  %r = tensor.collapse_shape %a [[0, 1]] : tensor<20x20xf64, #CSR> into tensor<400xf64, #SV>
+  return %r : tensor<400xf64, #SV>
+}}
+"""
+    return xsparse.compile(text)
+
+
+@pytest.mark.parametrize("target", ["(i : compressed)", "(i : dense)"])
+def test_reshape_into_narrow_widths(target: str) -> None:
+    at = np.zeros((20, 20))
+    at[12, 15] = 1.0  # 255
+    coordinates = collapse("crdWidth = 8", target)
+    for result in on_threads(coordinates, csr(at)):
+        np.testing.assert_array_equal(result.toarray(), at.reshape(400))
+    past = np.zeros((20, 20))
+    past[12, 16] = 1.0  # 256
+    if target == "(i : compressed)":
+        refused(coordinates, csr(past), match=COORDINATES_8)
+    positions = collapse("posWidth = 8", target)
+    fits = np.ones((20, 20)) * (np.arange(400).reshape(20, 20) < 255)
+    for result in on_threads(positions, csr(fits)):
+        np.testing.assert_array_equal(result.toarray(), fits.reshape(400))
+    if target == "(i : compressed)":
+        refused(positions, csr(np.ones((20, 20))), match=POSITIONS_8)
