@@ -419,3 +419,91 @@ def test_reshape_into_narrow_widths(target: str) -> None:
         np.testing.assert_array_equal(result.toarray(), fits.reshape(400))
     if target == "(i : compressed)":
         refused(positions, csr(np.ones((20, 20))), match=POSITIONS_8)
+
+
+def test_coordinate_past_32_bits() -> None:
+    """2^32 + 7 under `crdWidth = 32` was stored as 7."""
+    text = OUTER.replace("SV_ENC", SV).replace("OUT_ENC", narrow("crdWidth = 32"))
+    kernel = xsparse.compile(text)
+    big = 2**32 + 8
+    last = 2**32 - 1
+    for result in on_threads(kernel, vector(1, [0]), vector(big, [last])):
+        np.testing.assert_array_equal(result.to_coo()[0], [[0, last]])
+    refused(
+        kernel,
+        vector(1, [0]),
+        vector(big, [big - 1]),
+        match="a coordinate that its 32-bit coordinates cannot hold",
+    )
+
+
+READ = """
+#ENC = ENCODING
+func.func private @getTensorFilename(index) -> (!llvm.ptr)
+func.func @read() -> tensor<?x?xf64, #ENC> {
+  %c0 = arith.constant 0 : index
+  %f = call @getTensorFilename(%c0) : (index) -> (!llvm.ptr)
+  %t = sparse_tensor.new %f : !llvm.ptr to tensor<?x?xf64, #ENC>
+  return %t : tensor<?x?xf64, #ENC>
+}
+"""
+
+FILE_FORMATS = [TARGETS[0], COO, DCSR, CSC]
+
+
+@pytest.mark.parametrize("fmt", FILE_FORMATS)
+def test_files_read_into_narrow_widths(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """`read_mtx` / `read_tns` and `sparse_tensor.new` into `posWidth = 8` /
+    `crdWidth = 8`: a file that does not fit is a ValueError naming the
+    width, one that does is read as it is."""
+    crowded = tmp_path / "crowded.mtx"
+    xsparse.write_mtx(crowded, sp.coo_array(np.ones((1, 300))))
+    far = tmp_path / "far.mtx"
+    xsparse.write_mtx(far, sp.coo_array(([1.0], ([290], [290])), shape=(300, 300)))
+    near = tmp_path / "near.mtx"
+    xsparse.write_mtx(near, sp.coo_array(([1.0], ([255], [255])), shape=(300, 300)))
+    tns = tmp_path / "far.tns"
+    xsparse.write_tns(tns, sp.coo_array(([1.0], ([290], [290])), shape=(300, 300)))
+    for path, widths, fits in (
+        (crowded, "posWidth = 8", False),
+        (far, "crdWidth = 8", False),
+        (near, "crdWidth = 8", True),
+    ):
+        enc = narrow_target(fmt, widths)
+        kernel = xsparse.compile(READ.replace("ENCODING", enc))
+        monkeypatch.setenv("TENSOR0", str(path))
+        expected = xsparse.read_mtx(path).toarray()
+        if fits:
+            np.testing.assert_array_equal(
+                xsparse.read_mtx(path, enc).toarray(), expected
+            )
+            np.testing.assert_array_equal(kernel().toarray(), expected)
+            continue
+        with pytest.raises(ValueError, match="does not fit in 8 bits"):
+            xsparse.read_mtx(path, enc)
+        with pytest.raises(ValueError, match="does not fit in 8 bits"):
+            kernel()
+    with pytest.raises(ValueError, match="does not fit in 8 bits"):
+        xsparse.read_tns(tns, narrow_target(fmt, "crdWidth = 8"))
+
+
+@pytest.mark.parametrize("fmt", FILE_FORMATS)
+def test_python_builders_refuse_narrow_widths(fmt: str) -> None:
+    """`from_coo`, `from_dense`, `from_scipy` (CSR / CSC buffers cast, other
+    formats through COO)."""
+    crowded = np.ones((16, 16))
+    far = np.zeros((300, 300))
+    far[290, 290] = 1.0
+    for dense, widths in ((crowded, "posWidth = 8"), (far, "crdWidth = 8")):
+        enc = narrow_target(fmt, widths)
+        with pytest.raises(ValueError, match="does not fit in 8 bits"):
+            SparseTensor.from_dense(dense, enc)
+        for kind in (sp.csr_array, sp.csc_array, sp.coo_array):
+            with pytest.raises(ValueError, match="does not fit in 8 bits"):
+                SparseTensor.from_scipy(kind(dense), enc)
+        coo = sp.coo_array(dense)
+        coords = np.stack([coo.row, coo.col], axis=1)
+        with pytest.raises(ValueError, match="does not fit in 8 bits"):
+            SparseTensor.from_coo(coords, coo.data, dense.shape, enc)
