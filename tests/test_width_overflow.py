@@ -507,3 +507,89 @@ def test_python_builders_refuse_narrow_widths(fmt: str) -> None:
         coords = np.stack([coo.row, coo.col], axis=1)
         with pytest.raises(ValueError, match="does not fit in 8 bits"):
             SparseTensor.from_coo(coords, coo.data, dense.shape, enc)
+
+
+# -- shapes are integers ----------------------------------------------------------
+
+
+class Size:
+    """An integer that is not an int: numpy's rules take it (`__index__`)."""
+
+    def __index__(self) -> int:
+        return 4
+
+
+BAD_SHAPES = [
+    ((4.5, 4), "dimension 0 is 4.5 \\(float\\), not an integer"),
+    ((4, 4.0), "dimension 1 is 4.0 \\(float\\), not an integer"),
+    ((np.float64(4), 4), "dimension 0 is .*4.0.*not an integer"),
+    ((True, 4), "dimension 0 is True \\(bool\\), not an integer"),
+    (("4", 4), "dimension 0 is '4' \\(str\\), not an integer"),
+    ((-1, 4), "dimension 0 is negative \\(-1\\)"),
+    ((4, np.int64(-3)), "dimension 1 is negative \\(-3\\)"),
+    (None, "dimension 0 is None \\(NoneType\\), not an integer"),
+    (np.array([4.0, 4.0]), "dimension 0 is 4.0 \\(float\\), not an integer"),
+]
+MATRIX_FORMATS = [TARGETS[0], CSC, DCSR, COO, "(i : dense, j : dense)"]
+
+
+@pytest.mark.parametrize("fmt", MATRIX_FORMATS)
+@pytest.mark.parametrize(("shape", "message"), BAD_SHAPES)
+def test_shapes_that_are_not_sizes_are_refused(
+    fmt: str, shape: Any, message: str
+) -> None:
+    """`from_coo(..., shape=(4.5, 4))` truncated the shape for some encodings
+    and failed with numpy's casting message for others: every constructor
+    that takes a shape refuses it with the same ValueError."""
+    enc = f"#sparse_tensor.encoding<{{ map = (i, j) -> {fmt} }}>"
+    with pytest.raises(ValueError, match=message):
+        SparseTensor.from_coo([[0, 1], [2, 3]], [1.0, 2.0], shape, enc)
+    good = SparseTensor.from_coo([[0, 1], [2, 3]], [1.0, 2.0], (4, 4), enc)
+    with pytest.raises(ValueError, match=message):
+        SparseTensor(enc, shape, good.positions, good.coordinates, good.values)
+
+
+@pytest.mark.parametrize("fmt", MATRIX_FORMATS)
+def test_integer_shapes_of_any_kind(fmt: str) -> None:
+    """numpy integers and objects with `__index__` are sizes, as in numpy;
+    the shape is kept as Python ints."""
+    enc = f"#sparse_tensor.encoding<{{ map = (i, j) -> {fmt} }}>"
+    expected = np.zeros((4, 4))
+    expected[0, 1], expected[2, 3] = 1.0, 2.0
+    for shape in ((np.int64(4), np.int32(4)), (Size(), 4), np.array([4, 4])):
+        t = SparseTensor.from_coo([[0, 1], [2, 3]], [1.0, 2.0], shape, enc)
+        assert t.shape == (4, 4) and all(type(s) is int for s in t.shape)
+        np.testing.assert_array_equal(t.toarray(), expected)
+        same = SparseTensor(enc, shape, t.positions, t.coordinates, t.values)
+        assert same.shape == (4, 4)
+
+
+def test_vector_shape_of_one_size() -> None:
+    """A size alone is the shape of a vector, as numpy reads it."""
+    t = SparseTensor.from_coo([[3]], [1.0], np.int64(5), SV)
+    assert t.shape == (5,)
+    np.testing.assert_array_equal(t.toarray(), [0, 0, 0, 1, 0])
+    with pytest.raises(ValueError, match="dimension 0 is 5.0"):
+        SparseTensor.from_coo([[3]], [1.0], 5.0, SV)
+
+
+def test_coordinates_that_are_not_integers_are_refused() -> None:
+    """Float coordinates were truncated (1.5 read as 1)."""
+    with pytest.raises(ValueError, match="coordinates must be integers, not float64"):
+        SparseTensor.from_coo([[1.5, 0]], [1.0], (4, 4), CSR)
+    t = SparseTensor.from_coo(np.array([[1, 0]], np.uint8), [1.0], (4, 4), CSR)
+    assert t.to_coo()[0].tolist() == [[1, 0]]
+
+
+def test_file_shapes_are_integers(tmp_path: Any) -> None:
+    """`read_tns(shape=...)` of a plain FROSTT file."""
+    path = tmp_path / "plain.tns"
+    path.write_text("1 2 3.0\n")
+    np.testing.assert_array_equal(
+        xsparse.read_tns(path, shape=(np.int64(2), 3)).toarray(),
+        [[0, 3.0, 0], [0, 0, 0]],
+    )
+    with pytest.raises(ValueError, match="dimension 1 is 3.5"):
+        xsparse.read_tns(path, shape=(2, 3.5))
+    with pytest.raises(ValueError, match="dimension 0 is negative"):
+        xsparse.read_tns(path, shape=(-2, 3))
