@@ -6,6 +6,7 @@ builders), sequential and on threads; never wrapped or truncated values."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,10 @@ import scipy.sparse as sp
 import xsparse
 from xsparse import SparseTensor
 from xsparse.backend import threads
+from xsparse.testing.kernel_cases import output_width_fit, random_case
+from xsparse.testing.kernel_reference import expected_output
+from xsparse.testing.kernels import arguments, check
+from xsparse.testing.outcome import Verdict
 
 CSR = "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>"
 SV = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
@@ -593,3 +598,53 @@ def test_file_shapes_are_integers(tmp_path: Any) -> None:
         xsparse.read_tns(path, shape=(2, 3.5))
     with pytest.raises(ValueError, match="dimension 0 is negative"):
         xsparse.read_tns(path, shape=(-2, 3))
+
+
+# -- the kernel generator draws narrow results -------------------------------------
+
+
+def test_generated_cases_draw_narrow_results() -> None:
+    """Among the seeds `test_generated_kernels` runs, some results get
+    widths that cannot hold them, others widths that may not."""
+    fits = [output_width_fit(random_case(seed), None) for seed in range(900)]
+    assert fits.count("may overflow") >= 10
+
+
+@pytest.mark.parametrize(
+    ("seed", "fit"),
+    [(209, "overflows"), (774, "may overflow"), (459, "may overflow")],
+)
+def test_generated_result_its_widths_cannot_hold(seed: int, fit: str) -> None:
+    """Seed 209 (a COO result of 7 x 21 x 6 in `posWidth = 8` with more than
+    255 nonzeros), 774 and 459 (summed in the kernel, on 4 threads): the
+    width ValueError, which the checker takes as the right answer; the same
+    case with 64-bit widths computes numpy's result."""
+    case = random_case(seed)
+    assert case.out_format is not None and case.out_format.pos_width == 8
+    expected = None if case.then_sum else expected_output(case, arguments(case)[1])
+    assert output_width_fit(case, expected) == fit
+    outcome = check(case)
+    assert outcome.verdict is Verdict.OK
+    assert "refused: the result has more entries than its 8-bit positions hold" in (
+        outcome.detail
+    )
+    wide = replace(case, out_format=replace(case.out_format, pos_width=0, crd_width=0))
+    assert output_width_fit(wide, expected) == "fits"
+    outcome = check(wide)
+    assert outcome.verdict is Verdict.OK and "refused" not in outcome.detail
+
+
+def test_generated_result_that_must_be_refused_is_wrong_when_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A result classified as overflowing that the kernel returns anyway is
+    WRONG (seed 209 with 64-bit widths, taken for one that overflows)."""
+    import xsparse.testing.kernels as kernels
+
+    case = random_case(209)
+    assert case.out_format is not None
+    wide = replace(case, out_format=replace(case.out_format, pos_width=0, crd_width=0))
+    monkeypatch.setattr(kernels, "output_width_fit", lambda *_: "overflows")
+    outcome = check(wide)
+    assert outcome.verdict is Verdict.WRONG
+    assert "does not fit its widths, but no ValueError was raised" in outcome.detail
