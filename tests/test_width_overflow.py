@@ -648,3 +648,33 @@ def test_generated_result_that_must_be_refused_is_wrong_when_not(
     outcome = check(wide)
     assert outcome.verdict is Verdict.WRONG
     assert "does not fit its widths, but no ValueError was raised" in outcome.detail
+
+
+@pytest.mark.parametrize(
+    ("widths", "shape", "message"),
+    [
+        ("posWidth = 8", (20, 20), POSITIONS_8),
+        ("crdWidth = 8", (2, 300), COORDINATES_8),
+    ],
+)
+def test_constants_into_narrow_widths(
+    widths: str, shape: tuple[int, int], message: str
+) -> None:
+    """A dense constant converted at compile time: a located error (it was
+    xDSL's "Integer value 260 is out of range for type i8")."""
+    t = f"tensor<{shape[0]}x{shape[1]}xf64"
+    text = f"""#N = {narrow(widths)}
+func.func @c() -> {t}, #N> {{
+  %d = arith.constant dense<1.0> : {t}>
+  %s = sparse_tensor.convert %d : {t}> to {t}, #N>
+  return %s : {t}, #N>
+}}"""
+    with pytest.raises(xsparse.XSparseError, match=f"<source>:4:8: error: .*{message}"):
+        xsparse.compile(text)
+    fits = text.replace(
+        f"{shape[0]}x{shape[1]}", "15x17" if shape[0] == 20 else "2x256"
+    )
+    np.testing.assert_array_equal(
+        xsparse.compile(fits)().toarray(),
+        np.ones((15, 17) if shape[0] == 20 else (2, 256)),
+    )

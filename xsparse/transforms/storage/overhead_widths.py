@@ -40,6 +40,18 @@ def coordinates_message(width: int) -> str:
     return f"the result has a coordinate that its {width}-bit coordinates cannot hold"
 
 
+def constant_overflow(kind: str, largest: int, element_type: Attribute) -> str | None:
+    """The error of a `kind` ('positions' / 'coordinates') buffer built at
+    compile time whose `largest` element `element_type` cannot hold; None
+    where it fits."""
+    width = overhead_bits(element_type)
+    if width >= 64 or largest <= 2**width - 1:
+        return None
+    if kind == "positions":
+        return positions_message(width)
+    return coordinates_message(width)
+
+
 def positions_fit(
     e: Emitter, entries: SSAValue, element_type: Attribute
 ) -> SSAValue | None:
