@@ -385,9 +385,8 @@ def _build_rows(
     positions = e.alloc(positions_type, [e.add(rows, one)])
     e.fill(positions, e.constant(0, pos_type))
     overflow: SSAValue | None = None
-    flag_type = MemRefType(IntegerType(1), [1])
     if overhead_bits(pos_type) < 64:
-        overflow = e.alloc(flag_type, [])
+        overflow = e.alloc(MemRefType(IntegerType(1), [1]), [])
         e.fill(overflow, e.constant(0, IntegerType(1)))
     counted = _Output(
         positions, positions, positions, pos_type, crd_type, columns, overflow
@@ -402,7 +401,8 @@ def _build_rows(
 
     (entries,) = e.loop(e.index(0), rows, [e.index(0)], accumulate)
     fits = positions_fit(e, entries, pos_type)
-    if fits is not None and overflow is not None:
+    if fits is not None:
+        assert overflow is not None  # (both for narrow positions)
         row_overflow = e.load(overflow, [e.index(0)])
         no_row_overflow = e.cmp(row_overflow, "eq", e.constant(0, IntegerType(1)))
         fits = e.value(arith.AndIOp(fits, no_row_overflow))

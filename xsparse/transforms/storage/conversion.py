@@ -765,12 +765,10 @@ def _cast_buffer(
 
         def move(b: Emitter, i: SSAValue) -> None:
             v = b.load(buffer, [i])
-            values = kind == "values"
-            v = (
-                cast_element(b, v, elem)
-                if values
-                else b.from_index(b.to_index(v), elem)
-            )
+            if kind == "values":
+                v = cast_element(b, v, elem)
+            else:
+                v = b.from_index(b.to_index(v), elem)
             b.store(v, fresh, [i])
 
         e.for_each(e.index(0), size, move)
