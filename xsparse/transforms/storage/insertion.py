@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -461,10 +462,13 @@ def _append_coordinate(
 
 
 def _check_coordinate(e: Emitter, g: Growing, level: int, c: SSAValue) -> None:
-    """Report a coordinate that the level's `crdWidth` cannot hold."""
+    """Report a coordinate that the level's `crdWidth` cannot hold (none
+    where the type's static level size shows that every one fits)."""
     t = g.buffer("coordinates", level).type
     assert is_memref_type(t)
-    check_coordinate(e, c, t.element_type, g.level_size(level))
+    static = SparseTensorType(g.tensor_type).lvl_shape[level]
+    size = g.level_size(level) if static == DYNAMIC_INDEX else static
+    check_coordinate(e, c, t.element_type, size)
 
 
 def _find_or_append(
