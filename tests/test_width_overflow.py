@@ -5,7 +5,6 @@ builders), sequential and on threads; never wrapped or truncated values."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -31,10 +30,9 @@ def narrow(widths: str, fmt: str = "(i : dense, j : compressed)") -> str:
 
 
 @pytest.fixture(autouse=True)
-def restore_threads() -> Iterator[None]:
-    before = threads.get_num_threads()
-    yield
-    threads.set_num_threads(before)
+def on_the_pool(every_loop_on_threads: None) -> None:
+    """Grain 0 (conftest): at two threads every parallel loop of two or more
+    iterations runs on the pool; the thread count is restored after."""
 
 
 def on_threads(kernel: Any, *args: Any) -> list[Any]:
@@ -250,7 +248,6 @@ def narrow_target(fmt: str, widths: str) -> str:
     return f"#sparse_tensor.encoding<{{ map = {dims} -> {fmt}, {widths} }}>"
 
 
-@pytest.mark.usefixtures("every_loop_on_threads")
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("fmt", TARGETS)
 def test_sparse_conversion_into_narrow_positions(strategy: str, fmt: str) -> None:
@@ -268,7 +265,6 @@ def test_sparse_conversion_into_narrow_positions(strategy: str, fmt: str) -> Non
     refused(kernel, csr(np.ones((300, 1))), match=POSITIONS_8)
 
 
-@pytest.mark.usefixtures("every_loop_on_threads")
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("fmt", TARGETS)
 def test_sparse_conversion_into_narrow_coordinates(strategy: str, fmt: str) -> None:
@@ -287,7 +283,6 @@ def test_sparse_conversion_into_narrow_coordinates(strategy: str, fmt: str) -> N
                 np.testing.assert_array_equal(result.toarray(), far.toarray())
 
 
-@pytest.mark.usefixtures("every_loop_on_threads")
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("fmt", TARGETS)
 def test_dense_conversion_into_narrow_widths(strategy: str, fmt: str) -> None:
