@@ -294,8 +294,10 @@ class SparseTensor:
         encoding: str | SparseTensorEncodingAttr | Encoding,
         dtype: npt.DTypeLike | None = None,
     ) -> SparseTensor:
-        """From dimension coordinates (nnz x rank) and values; duplicates are
-        summed unless the encoding stores them (nonunique levels)."""
+        """From dimension coordinates (nnz x rank, integers) and values;
+        duplicates are summed unless the encoding stores them (nonunique
+        levels). `shape`: integers (`dimension_sizes`); positions and
+        coordinates that the encoding's widths cannot hold are a ValueError."""
         enc = parse_encoding(encoding)
         shape = dimension_sizes(shape)
         if len(shape) != enc.dim_rank:
