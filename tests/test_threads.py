@@ -258,22 +258,23 @@ def test_elementwise_into_csr_on_threads_equals_the_sequential_kernel(
 
 
 def test_spgemm_reports_a_result_its_positions_cannot_hold() -> None:
-    """Positions of 8 bits hold at most 127 entries: a larger product is an
-    error before anything is written past them, at every thread count."""
+    """Positions of 8 bits hold at most 255 entries (unsigned, as MLIR reads
+    them): a larger product is an error before anything is written past
+    them, at every thread count."""
     source = SPGEMM.replace("LEVEL", "compressed").replace(
         "(i : dense, j : compressed) }>",
         "(i : dense, j : compressed), posWidth = 8 }>",
     )
     kernel = xsparse.compile(source)
     small = _matrix(10, 10, "uniform", seed=9)
-    column, row = sp.csr_array(np.ones((12, 1))), sp.csr_array(np.ones((1, 12)))
+    column, row = sp.csr_array(np.ones((17, 1))), sp.csr_array(np.ones((1, 17)))
     for count in (1, 2):
         threads.set_num_threads(count)
         np.testing.assert_allclose(
             kernel(small, small).toarray(), (small @ small).toarray(), atol=1e-12
         )
         with pytest.raises(ValueError, match="more entries than its 8-bit positions"):
-            kernel(column, row)  # 144 entries
+            kernel(column, row)  # 289 entries
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 1000, 100_003])

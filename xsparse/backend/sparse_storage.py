@@ -19,7 +19,7 @@ import dataclasses
 import functools
 import operator
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -86,6 +86,27 @@ def overhead_buffer(buffer: IntArray, width: int, what: str) -> AnyArray:
     if width == PACKED_WIDTH:
         return pack(buffer, what)
     return buffer.astype(overhead_dtype(width))
+
+
+def dimension_sizes(shape: Any) -> tuple[int, ...]:
+    """A shape as a tuple of Python ints: a sequence (or one size) of
+    integers (numpy's included, and any object with `__index__`), none
+    negative. Floats (even 4.0), bools and other objects are refused with a
+    ValueError, not truncated."""
+    if isinstance(shape, np.ndarray):
+        shape = shape.tolist()
+    sizes = list(shape) if isinstance(shape, Iterable) else [shape]
+    for d, size in enumerate(sizes):
+        if isinstance(size, (bool, np.bool_)) or not hasattr(size, "__index__"):
+            raise ValueError(
+                f"shape {tuple(sizes)}: dimension {d} is {size!r} "
+                f"({type(size).__name__}), not an integer"
+            )
+        if operator.index(size) < 0:
+            raise ValueError(
+                f"shape {tuple(sizes)}: dimension {d} is negative ({size})"
+            )
+    return tuple(operator.index(size) for size in sizes)
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
@@ -248,7 +269,7 @@ class SparseTensor:
         `crdWidth = 2` (2:4 metadata) holds its coordinates packed four per
         byte (`xsparse.backend.packed_bits.pack`): `ceil(n / 4)` uint8."""
         self.encoding = parse_encoding(encoding)
-        self.shape = tuple(int(s) for s in shape)
+        self.shape = dimension_sizes(shape)
         if len(self.shape) != self.encoding.dim_rank:
             raise ValueError(
                 f"shape {self.shape} has {len(self.shape)} dimensions, the encoding {self.encoding.dim_rank}"
@@ -273,10 +294,20 @@ class SparseTensor:
         encoding: str | SparseTensorEncodingAttr | Encoding,
         dtype: npt.DTypeLike | None = None,
     ) -> SparseTensor:
-        """From dimension coordinates (nnz x rank) and values; duplicates are
-        summed unless the encoding stores them (nonunique levels)."""
+        """From dimension coordinates (nnz x rank, integers) and values;
+        duplicates are summed unless the encoding stores them (nonunique
+        levels). `shape`: integers (`dimension_sizes`); positions and
+        coordinates that the encoding's widths cannot hold are a ValueError."""
         enc = parse_encoding(encoding)
-        crd = np.asarray(coords, dtype=np.int64).reshape(-1, len(shape))
+        shape = dimension_sizes(shape)
+        if len(shape) != enc.dim_rank:
+            raise ValueError(
+                f"shape {shape} has {len(shape)} dimensions, the encoding {enc.dim_rank}"
+            )
+        given = np.asarray(coords)
+        if given.size and given.dtype.kind not in "iu":
+            raise ValueError(f"coordinates must be integers, not {given.dtype}")
+        crd = given.astype(np.int64, copy=False).reshape(-1, len(shape))
         vals = np.asarray(values, dtype=dtype)
         if vals.shape != (crd.shape[0],):
             raise ValueError("values must have one entry per coordinate tuple")

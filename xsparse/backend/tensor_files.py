@@ -50,6 +50,7 @@ import numpy.typing as npt
 from xsparse.backend.sparse_storage import (
     SparseTensor,
     compressed_2d_kind,
+    dimension_sizes,
     parse_encoding,
 )
 from xsparse.dialects.sparse_tensor.encoding import Encoding, SparseTensorEncodingAttr
@@ -429,6 +430,8 @@ def load_frostt(
     first line holds two integers and the second as many integers as the first
     says). Without a header, `shape` gives the dimension sizes (default: the
     largest coordinate of each dimension)."""
+    if shape is not None:
+        shape = dimension_sizes(shape)
     name, text = _read_text(path)
     lines = _Lines(name, text)
     if header is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -373,6 +374,96 @@ def narrowest_widths(rng: random.Random, fmt: Format, data: Array) -> Format:
     )
 
 
+# -- results in narrow widths ----------------------------------------------------------
+
+NARROW_OUTPUT_SHARE = 0.2
+"""The share of cases building a new sparse result (of more than 255 slots:
+three times this) whose result gets 8- or 16-bit widths drawn whatever its
+size (`narrow_output`), most smaller ones enlarged first (loops of up to
+200: 8-bit positions overflow, coordinates fit); a result they cannot hold
+must be a ValueError."""
+WIDTH_ERROR = re.compile(
+    r"more entries than its \d+-bit positions hold"
+    r"|a coordinate that its \d+-bit coordinates cannot hold"
+)
+"""The message of a result whose posWidth / crdWidth cannot hold it."""
+
+WidthFit = Literal["fits", "may overflow", "overflows"]
+
+
+def narrow_output(case: Case) -> Case:
+    """`case`, its new sparse result (a permuted encoding, next to no 2:4
+    or BSR operand) given narrow widths for a share of the seeds (a stream of
+    its own: the cases drawn before stay as they were)."""
+    rng = random.Random(case.seed * 7727 + 11)
+    fmt = case.out_format
+    if (
+        case.out_kind != "empty"
+        or fmt is None
+        or fmt.order is None
+        or fmt.all_dense
+        or any(op.format is not None and op.format.order is None for op in case.inputs)
+    ):
+        return case
+    small = math.prod(case.out_shape) <= 255
+    if rng.random() >= NARROW_OUTPUT_SHARE * (1 if small else 3):
+        return case
+    if small and rng.random() < 0.75:
+        case = _enlarge(case, rng, np.random.default_rng(case.seed + 2**42))
+        fmt = case.out_format
+        assert fmt is not None
+    pos = rng.choice([8] * 6 + [16])
+    crd = rng.choice([8, fmt.crd_width])
+    return replace(case, out_format=replace(fmt, pos_width=pos, crd_width=crd))
+
+
+def _limit(width: int) -> int:
+    """The largest value a position or coordinate of `width` bits holds."""
+    return 2 ** (width or 64) - 1
+
+
+def output_width_fit(case: Case, expected: Array | None) -> WidthFit:
+    """Whether the case's new sparse result fits its posWidth / crdWidth:
+    "fits" where its shape guarantees it (positions count at most the slots
+    of the levels down to the last compressed one and the singletons under
+    it, coordinates stay below
+    their dimension), "overflows" where `expected` (the dense result; None
+    when the kernel sums it) shows it cannot (distinct nonzero prefixes down
+    to those levels, a nonzero's coordinate), else "may
+    overflow" (explicit zeros may be stored or not)."""
+    fmt = case.out_format
+    if fmt is None or fmt.order is None or case.out_kind != "empty":
+        return "fits"
+    shape = case.out_shape
+    types = fmt.level_types
+    compressed = [lvl for lvl, t in enumerate(types) if "compressed" in t]
+    stored = [
+        d
+        for d, t in zip(fmt.order, types, strict=True)
+        if "compressed" in t or t.startswith("singleton")
+    ]
+    end = compressed[-1] + 1 if compressed else 0
+    while end < len(types) and types[end].startswith("singleton"):
+        end += 1  # (a COO region's positions count the entries below them)
+    prefix = list(fmt.order[:end])
+    slots = math.prod(shape[d] for d in prefix)
+    if slots <= _limit(fmt.pos_width) and all(
+        shape[d] <= _limit(fmt.crd_width) + 1 for d in stored
+    ):
+        return "fits"
+    if expected is None or expected.shape != shape:
+        return "may overflow"
+    nonzeros = np.argwhere(expected != 0)
+    prefixes = len({tuple(row) for row in nonzeros[:, prefix].tolist()})
+    if compressed and prefixes > _limit(fmt.pos_width):
+        return "overflows"
+    if any(
+        nonzeros.size and nonzeros[:, d].max() > _limit(fmt.crd_width) for d in stored
+    ):
+        return "overflows"
+    return "may overflow"
+
+
 # -- the case ------------------------------------------------------------------------
 
 
@@ -612,7 +703,7 @@ def random_case(seed: int) -> Case:
         static=rng.random() < 0.25,
         template=template,
     )
-    return _extend(case, random.Random(seed * 7919 + 1), dtype)
+    return narrow_output(_extend(case, random.Random(seed * 7919 + 1), dtype))
 
 
 TWO_FOUR_PRODUCT_SHARE = 8

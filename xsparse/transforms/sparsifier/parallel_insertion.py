@@ -12,8 +12,8 @@ two parallel phases over the rows and assembles the result:
    only fed them dies) and columns marked with the row's tag (`tags[j] ==
    i + 1`, as scipy's symbolic pass), so that no row clears anything;
 2. a prefix sum over `positions` (sequential: one pass over the rows; 32-bit
-   or narrower positions that cannot hold the total report an error and
-   nothing is filled);
+   or narrower positions that cannot hold a row's count or the total report
+   an error, `storage.overhead_widths`, and nothing is filled);
 3. coordinates and values allocated with the exact number of entries;
 4. fill: the row computed again into the workspace, its added coordinates
    sorted and written at `positions[i]` with their values (the workspace
@@ -74,6 +74,12 @@ from xsparse.dialects.sparse_tensor.storage import storage_fields
 from xsparse.dialects.sparse_tensor.types import SortAlgorithm, SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.transforms.codegen_utils.emitter import PER_CHUNK, Emitter
+from xsparse.transforms.storage.overhead_widths import (
+    check_coordinate,
+    overhead_bits,
+    positions_fit,
+    positions_message,
+)
 
 
 @dataclass
@@ -325,6 +331,33 @@ class _Output:
     values: SSAValue
     pos_type: Attribute
     crd_type: Attribute
+    columns: SSAValue
+    """The size of the column level (every coordinate is below it)."""
+    overflow: SSAValue | None
+    """A `memref<1xi1>` a row sets when its count does not fit `pos_type`
+    (its position would wrap), or None (64-bit positions)."""
+
+    def store_count(self, e: Emitter, count: SSAValue, row: SSAValue) -> None:
+        """`positions[row + 1] = count`; a count the positions cannot hold is
+        reported and marks the output as overflowing (nothing is filled)."""
+        e.store(
+            e.from_index(count, self.pos_type), self.positions, [e.add(row, e.index(1))]
+        )
+        overflow = self.overflow
+        if overflow is None:
+            return
+        width = overhead_bits(self.pos_type)
+
+        def report(b: Emitter) -> None:
+            b.runtime_error(positions_message(width))
+            b.store(b.constant(1, IntegerType(1)), overflow, [b.index(0)])
+
+        e.when(e.cmp(count, "ugt", e.index(2**width - 1)), report)
+
+    def store_coordinate(self, e: Emitter, column: SSAValue, at: SSAValue) -> None:
+        """`coordinates[at] = column`, reported if the coordinates cannot hold it."""
+        check_coordinate(e, column, self.crd_type, self.columns)
+        e.store(e.from_index(column, self.crd_type), self.coordinates, [at])
 
 
 RowPhase = Callable[[Emitter, _Output], None]
@@ -342,7 +375,7 @@ def _build_rows(
 ) -> SSAValue:
     """The output by count, prefix sum and fill (the module doc), replacing
     the row loop and its `load`; `dims`: the output's dimension sizes."""
-    rows = _level_sizes(parts, dims)[0]
+    rows, columns = _level_sizes(parts, dims)
     layout = {f.kind: f.type for f in storage_fields(parts.tensor_type)}
     positions_type = layout["positions"]
     coordinates_type = layout["coordinates"]
@@ -351,7 +384,14 @@ def _build_rows(
     one = e.index(1)
     positions = e.alloc(positions_type, [e.add(rows, one)])
     e.fill(positions, e.constant(0, pos_type))
-    count_phase(e, _Output(positions, positions, positions, pos_type, crd_type))
+    overflow: SSAValue | None = None
+    if overhead_bits(pos_type) < 64:
+        overflow = e.alloc(MemRefType(IntegerType(1), [1]), [])
+        e.fill(overflow, e.constant(0, IntegerType(1)))
+    counted = _Output(
+        positions, positions, positions, pos_type, crd_type, columns, overflow
+    )
+    count_phase(e, counted)
 
     def accumulate(b: Emitter, row: SSAValue, total: list[SSAValue]) -> list[SSAValue]:
         following = b.add(row, one)
@@ -360,8 +400,13 @@ def _build_rows(
         return [running]
 
     (entries,) = e.loop(e.index(0), rows, [e.index(0)], accumulate)
-    fits = _fits_positions(e, entries, pos_type)
+    fits = positions_fit(e, entries, pos_type)
     if fits is not None:
+        assert overflow is not None  # (both for narrow positions)
+        row_overflow = e.load(overflow, [e.index(0)])
+        no_row_overflow = e.cmp(row_overflow, "eq", e.constant(0, IntegerType(1)))
+        fits = e.value(arith.AndIOp(fits, no_row_overflow))
+        e.op(memref.DeallocOp.get(overflow))
         entries = e.select(fits, entries, e.index(0))
     output = _Output(
         positions,
@@ -369,6 +414,8 @@ def _build_rows(
         e.alloc(values_type, [entries]),
         pos_type,
         crd_type,
+        columns,
+        None,
     )
     if fits is None:
         fill_phase(e, output)
@@ -424,12 +471,7 @@ class ParallelizeRowCompress(RewritePattern):
                             false, ws.filled, [d.to_index(d.load(ws.added, [k]))]
                         ),
                     )
-                following = c.add(row, c.index(1))
-                c.store(
-                    c.from_index(ws.count, output.pos_type),
-                    output.positions,
-                    [following],
-                )
+                output.store_count(c, ws.count, row)
 
             _parallel_rows(b, parts, row_size, False, count_row)
 
@@ -453,9 +495,7 @@ class ParallelizeRowCompress(RewritePattern):
                 def move(d: Emitter, k: SSAValue) -> None:
                     column = d.to_index(d.load(ws.added, [k]))
                     at = d.add(start, k)
-                    d.store(
-                        d.from_index(column, output.crd_type), output.coordinates, [at]
-                    )
+                    output.store_coordinate(d, column, at)
                     d.store(d.load(ws.values, [column]), output.values, [at])
                     d.store(zero, ws.values, [column])
                     d.store(false, ws.filled, [column])
@@ -580,20 +620,11 @@ class ParallelizeRowInsert(RewritePattern):
                 if start is not None:
                     offset = c.add(start, insert.dest)
                     column = insert.indices[column_dim.position]
-                    c.store(
-                        c.from_index(column, output.crd_type),
-                        output.coordinates,
-                        [offset],
-                    )
+                    output.store_coordinate(c, column, offset)
                     c.store(insert.scalar, output.values, [offset])
                 Rewriter.replace_op(insert, [], [following])
             if not fill:
-                following_row = inner.add(row, inner.index(1))
-                inner.store(
-                    inner.from_index(count, output.pos_type),
-                    output.positions,
-                    [following_row],
-                )
+                output.store_count(inner, count, row)
             block.add_op(scf.ReduceOp())
             loop = parts.loop
             parallel = scf.ParallelOp(
@@ -611,25 +642,6 @@ class ParallelizeRowInsert(RewritePattern):
             lambda b, output: phase(b, output, True),
         )
         _erase_alloc(parts, rewriter)
-
-
-def _fits_positions(
-    e: Emitter, entries: SSAValue, pos_type: Attribute
-) -> SSAValue | None:
-    """Whether `entries` fit positions of `pos_type` (as signed integers, so
-    that scipy reads 32-bit ones); else an error is reported and the caller
-    fills nothing. None where they always fit (64 bits)."""
-    width: int = pos_type.bitwidth if isinstance(pos_type, IntegerType) else 64
-    if width >= 64:
-        return None
-    fits = e.cmp(entries, "ule", e.index(2 ** (width - 1) - 1))
-    e.when(
-        e.cmp(fits, "eq", e.constant(0, IntegerType(1))),
-        lambda b: b.runtime_error(
-            f"the result has more entries than its {width}-bit positions hold"
-        ),
-    )
-    return fits
 
 
 def _erase_if_dead(op: Operation, rewriter: PatternRewriter) -> None:

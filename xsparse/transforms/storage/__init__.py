@@ -18,4 +18,7 @@ Enters: the sparsifier's loops, with sparse tensors as SSA values and the
 - `conversion`: `convert`, `reorder_coo`, `sort` between encodings.
 - `concat`, `reshape`: concatenation and reshape by rewriting level buffers.
 - `file_io`: `new` / `out` (files) and `assemble` / `disassemble`.
+- `overhead_widths`: the run-time checks that positions and coordinates
+  written into a result fit its `posWidth` / `crdWidth`, shared by every
+  module above and the sparsifier's parallel row loops.
 """

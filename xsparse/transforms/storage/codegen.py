@@ -97,6 +97,7 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_value,
 )
+from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
 
 
@@ -404,6 +405,10 @@ class ConvertConstantToSparse(RewritePattern):
             data = storage.field(f.kind, f.level)
             assert is_memref_type(f.type)
             elem = f.type.element_type
+            largest = int(data.max()) if data.size and f.kind != "values" else 0
+            overflow = constant_overflow(f.kind, largest, elem)
+            if overflow is not None:
+                raise PassFailure(op, overflow)
             static = MemRefType(elem, [len(data)])
             fresh = constant_buffer(e, f.kind, static, data.tolist())
             fields.append(e.value(memref.CastOp.get(fresh, f.type)))

@@ -82,6 +82,11 @@ from xsparse.transforms.storage.level_buffers import (
     scatter_entries,
     storage_result,
 )
+from xsparse.transforms.storage.overhead_widths import (
+    check_coordinate,
+    overhead_bits,
+    positions_fit,
+)
 
 AnyConcat = ConcatenateOp | ConcatOp
 
@@ -99,9 +104,12 @@ def copy_range(
     target: SSAValue,
     at: SSAValue,
     shift: SSAValue | None = None,
+    positions: bool = False,
 ) -> None:
     """`target[at + i] = source[lo + i] (+ shift)` for i < hi - lo: a copy loop
-    (the shift is added in the element type, modulo its width)."""
+    (the shift is added in the element type, modulo its width). Shifted
+    positions (`positions`: the largest is the last) and coordinates that
+    the target's width cannot hold are reported (`overhead_widths`)."""
     t = target.type
     assert is_memref_type(t)
     delta = e.sub(at, lo)
@@ -110,10 +118,20 @@ def copy_range(
     def move(b: Emitter, i: SSAValue) -> None:
         v = b.load(source, [i])
         if step is not None:
+            assert shift is not None
+            if not positions:
+                check_coordinate(b, b.add(b.to_index(v), shift), t.element_type, None)
             v = b.value(arith.AddiOp(v, step))
         b.store(v, target, [b.add(i, delta)])
 
     e.for_each(lo, hi, move)
+    if positions and shift is not None and overhead_bits(t.element_type) < 64:
+
+        def last(b: Emitter) -> None:
+            end = b.to_index(b.load(source, [b.sub(hi, b.index(1))]))
+            positions_fit(b, b.add(end, shift), t.element_type)
+
+        e.when(e.cmp(hi, "ugt", lo), last)
 
 
 @dataclass
@@ -173,6 +191,7 @@ class SubtreeCopy:
                 out,
                 e.add(at, one),
                 e.sub(start, first),
+                positions=True,
             )
             self.entries(e, below, first, last, start)
 
@@ -492,9 +511,10 @@ class ConcatenateUnderDenseLevels(RewritePattern):
             return [q]
 
         if level == 0:
-            compressed(e, zero, [zero])
+            entries = compressed(e, zero, [zero])[0]
         else:
-            e.loop(zero, parents, [zero], compressed)
+            entries = e.loop(zero, parents, [zero], compressed)[0]
+        positions_fit(e, entries, pos_type.element_type)  # the last position
         plan.finish(op)
 
 
@@ -577,7 +597,10 @@ class ConcatenateUnderCompressedLevel(RewritePattern):
             return [*ends, stored, q]
 
         inits = [zero] * (len(plan.copies) + 2)
-        *_, stored, _ = e.loop(zero, plan.sizes[0], inits, row)
+        *_, stored, entries = e.loop(zero, plan.sizes[0], inits, row)
+        # The last positions: of level 0 (outer or stored <= entries), level 1.
+        pos_width = buffer_type(result_type, ("positions", 0)).element_type
+        positions_fit(e, entries, pos_width)
         pos_type = buffer_type(result_type, ("positions", 0))
         pos = e.alloc(pos_type, [e.index(2)])
         e.store(e.from_index(zero, pos_type.element_type), pos, [zero])

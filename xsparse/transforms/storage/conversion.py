@@ -133,6 +133,11 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_value,
 )
+from xsparse.transforms.storage.overhead_widths import (
+    check_coordinate,
+    overhead_bits,
+    positions_fit,
+)
 from xsparse.transforms.storage.parallel_conversion import convert_on_threads
 from xsparse.transforms.storage.sort import sort_coordinates
 
@@ -368,6 +373,7 @@ def _build_head(
         used = b.cmp(count, "ne", b.index(0))
 
         def record(c: Emitter) -> None:
+            check_coordinate(c, i, crd_type.element_type, size)
             c.store(c.from_index(i, crd_type.element_type), coordinates, [nodes])
             end = c.from_index(c.add(at, count), pos_elem)
             c.store(end, positions, [c.add(nodes, c.index(1))])
@@ -462,7 +468,7 @@ def convert_entries(
     counted: list[int] = sorted({*passes, *([0] if head is not None else [])})
     histograms = _histograms(e, counted, sizes, head, types)
     nnz = _count(e, source, histograms, source.size(e))
-    if not source.may_repeat:  # (else nnz counts the duplicates merged later)
+    if direct is not None:  # (else storage_from_entries checks the merged)
         check_positions_width(e, tensor_type, nnz)
     built: dict[tuple[str, int], SSAValue] = {}
     for level, h in histograms.items():
@@ -485,7 +491,7 @@ def convert_entries(
             for level in direct.entry_levels
         }
         values = alloc_large(e, types["values", -1], capacity)
-        final = StorageSink(coordinates, values)
+        final = StorageSink(coordinates, values, sizes)
         if head is None:
             built["positions", 0] = _pair(e, types["positions", 0], e.index(0), nnz)
     else:
@@ -743,22 +749,41 @@ class LowerReorderCOO(RewritePattern):
 
 
 def _cast_buffer(
-    e: Emitter, buffer: SSAValue, t: MemRefType[Attribute], values: bool
+    e: Emitter, buffer: SSAValue, t: MemRefType[Attribute], kind: str
 ) -> SSAValue:
     """A fresh buffer of type `t` holding the elements of `buffer`, converted:
-    values as `cast_element`, positions and coordinates as unsigned."""
+    values as `cast_element`, positions and coordinates as unsigned; into a
+    narrower type, the largest is checked against it (`overhead_widths`)."""
     if buffer.type == t:
         return copy_buffer(e, buffer)
+    source = buffer.type
+    assert is_memref_type(source)
     size = e.dim(buffer)
     fresh = e.alloc(t, [size])
     elem = t.element_type
+    if kind == "values" or overhead_bits(elem) >= overhead_bits(source.element_type):
 
-    def move(b: Emitter, i: SSAValue) -> None:
-        v = b.load(buffer, [i])
-        v = cast_element(b, v, elem) if values else b.from_index(b.to_index(v), elem)
-        b.store(v, fresh, [i])
+        def move(b: Emitter, i: SSAValue) -> None:
+            v = b.load(buffer, [i])
+            if kind == "values":
+                v = cast_element(b, v, elem)
+            else:
+                v = b.from_index(b.to_index(v), elem)
+            b.store(v, fresh, [i])
 
-    e.for_each(e.index(0), size, move)
+        e.for_each(e.index(0), size, move)
+        return fresh
+
+    def narrow(b: Emitter, i: SSAValue, largest: list[SSAValue]) -> list[SSAValue]:
+        v = b.to_index(b.load(buffer, [i]))
+        b.store(b.from_index(v, elem), fresh, [i])
+        return [b.value(arith.MaxUIOp(largest[0], v))]
+
+    largest = e.loop(e.index(0), size, [e.index(0)], narrow)[0]
+    if kind == "positions":
+        positions_fit(e, largest, elem)
+    else:
+        check_coordinate(e, largest, elem, None)
     return fresh
 
 
@@ -784,7 +809,7 @@ class CastSparseStorage(RewritePattern):
         fields: list[SSAValue] = []
         for value, f in zip(storage, storage_fields(dest_type), strict=True):
             if is_memref_type(f.type):
-                value = _cast_buffer(e, value, f.type, f.kind == "values")
+                value = _cast_buffer(e, value, f.type, f.kind)
             fields.append(value)
         rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 

@@ -31,6 +31,10 @@ from xsparse.transforms.codegen_utils.stored_entries import (
     walk_stored,
 )
 from xsparse.transforms.storage.level_buffers import is_nonzero, level_space_nest
+from xsparse.transforms.storage.overhead_widths import (
+    check_coordinate,
+    positions_fit,
+)
 
 
 def cast_element(e: Emitter, v: SSAValue, to: Attribute) -> SSAValue:
@@ -322,11 +326,17 @@ class StorageSink(Sink):
 
     coordinates: dict[int, SSAValue]
     values: SSAValue
+    sizes: Sequence[SSAValue]
+    """The target's level sizes (a coordinate its `crdWidth` cannot hold is
+    reported)."""
 
     def put(self, b: Emitter, at: SSAValue, entry: Entry) -> None:
         for level, crd in self.coordinates.items():
             t = crd.type
             assert is_memref_type(t)
+            check_coordinate(
+                b, entry.coordinate(level), t.element_type, self.sizes[level]
+            )
             b.store(b.from_index(entry.coordinate(level), t.element_type), crd, [at])
         b.store(entry.value(), self.values, [at])
 
@@ -365,19 +375,10 @@ def check_positions_width(
     `nnz` entries (a `posWidth` narrower than the data; read as unsigned, as
     MLIR does). Writes stay in bounds all the same: a wrapped count is below
     nnz."""
-    widths = [
-        f.type.element_type.width.data
-        for f in storage_fields(tensor_type)
-        if f.kind == "positions"
-        and is_memref_type(f.type)
-        and is_integer_type(f.type.element_type)
-    ]
-    if not widths or widths[0] >= 64:
-        return
-    width = widths[0]  # one posWidth for every level
-    message = f"the result has more entries than its {width}-bit positions hold"
-    too_many = e.cmp(nnz, "ugt", e.index(2**width - 1))
-    e.when(too_many, lambda b: b.runtime_error(message))
+    for f in storage_fields(tensor_type):
+        if f.kind == "positions" and is_memref_type(f.type):
+            positions_fit(e, nnz, f.type.element_type)  # one posWidth for all
+            return
 
 
 # -- counting sorts ---------------------------------------------------------------

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -63,6 +64,10 @@ from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import dim_sizes, level_extent
 from xsparse.transforms.errors import check_dimension, check_insertable
+from xsparse.transforms.storage.overhead_widths import (
+    check_coordinate,
+    positions_fit,
+)
 from xsparse.transforms.storage.sort import sort_coordinates
 
 STORAGE_ATTR = "xsparse.storage"
@@ -432,6 +437,7 @@ def _descend(
         if fmt.is_dense:
             parent = e.add(e.mul(parent, g.level_size(level)), c)
         elif fmt.is_branchless:
+            _check_coordinate(e, g, level, c)
             _push_back(e, g, "coordinates", level, c)
         elif level == rank - 1 or not lt.is_unique:
             parent = _append_coordinate(e, g, level, parent, c, rank)
@@ -444,6 +450,7 @@ def _append_coordinate(
     e: Emitter, g: Growing, level: int, parent: SSAValue, c: SSAValue, rank: int
 ) -> SSAValue:
     """A new coordinate under `parent` at a compressed level; its position."""
+    _check_coordinate(e, g, level, c)
     position = _push_back(e, g, "coordinates", level, c)
     positions = g.buffer("positions", level)
     assert is_memref_type(positions.type)
@@ -452,6 +459,16 @@ def _append_coordinate(
     if level + 1 < rank:
         _alloc_scheme(e, g, level + 1)
     return position
+
+
+def _check_coordinate(e: Emitter, g: Growing, level: int, c: SSAValue) -> None:
+    """Report a coordinate that the level's `crdWidth` cannot hold (none
+    where the type's static level size shows that every one fits)."""
+    t = g.buffer("coordinates", level).type
+    assert is_memref_type(t)
+    static = SparseTensorType(g.tensor_type).lvl_shape[level]
+    size = g.level_size(level) if static == DYNAMIC_INDEX else static
+    check_coordinate(e, c, t.element_type, size)
 
 
 def _find_or_append(
@@ -657,6 +674,11 @@ class FinalizeInsertions(RewritePattern):
         g = Growing(t, fields)
         for level, lt in enumerate(g.encoding.lvl_types):
             if lt.format.has_positions:
+                positions = g.buffer("positions", level).type
+                assert is_memref_type(positions)
+                # The last position counts the level's entries, the most.
+                entries = g.used("coordinates", level)
+                positions_fit(e, entries, positions.element_type)
                 _fill_empty_positions(
                     e, g.buffer("positions", level), g.used("positions", level)
                 )
@@ -786,6 +808,7 @@ def _append_row(
 
         def move(c: Emitter, k: SSAValue) -> None:
             column, value = take(c, k)
+            _check_coordinate(c, row, last, column)
             column = c.from_index(column, crd_type.element_type)
             c.store(column, coordinates, [c.add(first_coordinate, k)])
             c.store(value, values, [c.add(first_value, k)])

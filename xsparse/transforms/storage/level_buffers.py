@@ -66,6 +66,7 @@ from xsparse.transforms.codegen_utils.stored_entries import (
 from xsparse.transforms.storage.insertion import (
     STORAGE_ATTR,
 )
+from xsparse.transforms.storage.overhead_widths import check_coordinate, positions_fit
 
 
 def dense_buffer_type(tensor_type: TensorType[Attribute]) -> MemRefType[Attribute]:
@@ -305,13 +306,16 @@ def _singleton_level(
     parent: SSAValue,
     num: SSAValue,
     crd_type: MemRefType[Attribute],
+    size: SSAValue,
 ) -> SSAValue:
-    """A singleton level: one coordinate at the position of its parent."""
+    """A singleton level (of `size` coordinates): one coordinate at the
+    position of its parent."""
     crd = e.alloc(crd_type, [num])
 
     def place(b: Emitter, k: SSAValue) -> None:
-        c = b.from_index(_coordinate(b, entries, k, level), crd_type.element_type)
-        b.store(c, crd, [b.load(parent, [k])])
+        c = _coordinate(b, entries, k, level)
+        check_coordinate(b, c, crd_type.element_type, size)
+        b.store(b.from_index(c, crd_type.element_type), crd, [b.load(parent, [k])])
 
     e.for_each(e.index(0), entries.nnz, place)
     return crd
@@ -405,10 +409,12 @@ def _compress_level(
     num: SSAValue,
     pos_type: MemRefType[Attribute],
     crd_type: MemRefType[Attribute],
+    size: SSAValue,
 ) -> tuple[SSAValue, SSAValue, SSAValue]:
-    """A compressed level over entries sorted by level coordinates: its positions
-    and coordinates buffers and its number of positions; `parent[k]` becomes the
-    position of entry k in this level."""
+    """A compressed level (of `size` coordinates) over entries sorted by level
+    coordinates: its positions and coordinates buffers and its number of
+    positions; `parent[k]` becomes the position of entry k in this level.
+    Positions and coordinates that do not fit their widths are reported."""
     one = e.index(1)
     counts = e.alloc(MemRefType(INDEX, [DYNAMIC_INDEX]), [e.add(num, one)])
     e.fill(counts, e.index(0))
@@ -431,6 +437,7 @@ def _compress_level(
             new = b.constant(1, IntegerType(1))
 
         def start(d: Emitter) -> None:
+            check_coordinate(d, c, crd_type.element_type, size)
             d.store(d.from_index(c, crd_type.element_type), crd, [nodes])
             at = d.add(p, one)
             d.store(d.add(d.load(counts, [at]), one), counts, [at])
@@ -443,6 +450,7 @@ def _compress_level(
 
     zero = e.index(0)
     nodes = e.loop(zero, entries.nnz, [zero, zero, zero], visit)[0]
+    positions_fit(e, nodes, pos_type.element_type)  # the last position
     crd = e.value(ReallocOp(crd, nodes, crd_type))
     loose = lt.format.positions_per_parent == 2
     pos = e.alloc(pos_type, [e.mul(num, e.index(2)) if loose else e.add(num, one)])
@@ -511,7 +519,7 @@ def storage_from_entries(
             crd_type = fields["coordinates", level]
             assert is_memref_type(crd_type)
             built["coordinates", level] = _singleton_level(
-                e, entries, level, parent, num, crd_type
+                e, entries, level, parent, num, crd_type, sizes[level]
             )
         elif fmt.has_positions:
             pos_type, crd_type = (
@@ -520,7 +528,7 @@ def storage_from_entries(
             )
             assert is_memref_type(pos_type) and is_memref_type(crd_type)
             pos, crd, num = _compress_level(
-                e, entries, level, lt, parent, num, pos_type, crd_type
+                e, entries, level, lt, parent, num, pos_type, crd_type, sizes[level]
             )
             built["positions", level] = pos
             built["coordinates", level] = crd

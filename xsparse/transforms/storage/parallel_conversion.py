@@ -75,6 +75,7 @@ from xsparse.transforms.storage.level_buffers import (
     is_nonzero,
     level_space_nest,
 )
+from xsparse.transforms.storage.overhead_widths import positions_fit
 
 MAX_BLOCKS = 64
 """The most blocks (and histograms) a transposition cuts its entries into."""
@@ -153,6 +154,8 @@ def _dense_by_rows(
             return [c.add(n[0], as_index(c, present))]
 
         n = level_space_nest(b, inner, [b.index(0)], step)[0]
+        # A row's count wrapped here would let the total fit: checked first.
+        positions_fit(b, n, types["positions", 1].element_type)
         _store_index(b, n, positions, b.add(i, b.index(1)))
 
     e.parallel_for(e.index(0), rows, count)
@@ -163,6 +166,7 @@ def _dense_by_rows(
     sink = StorageSink(
         {lvl: alloc_large(e, types["coordinates", lvl], capacity) for lvl in levels},
         alloc_large(e, types["values", -1], capacity),
+        sizes,
     )
 
     def fill(b: Emitter, i: SSAValue) -> None:
@@ -323,6 +327,7 @@ def _transpose_by_blocks(
     sink = StorageSink(
         {1: alloc_large(e, types["coordinates", 1], nnz)},
         alloc_large(e, types["values", -1], nnz),
+        [width, rows],
     )
 
     def scatter(b: Emitter, k: SSAValue) -> None:

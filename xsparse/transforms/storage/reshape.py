@@ -70,6 +70,7 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_result,
 )
+from xsparse.transforms.storage.overhead_widths import check_coordinate, positions_fit
 
 AnyReshape = CollapseShapeOp | ExpandShapeOp
 
@@ -306,10 +307,13 @@ class ReshapeToCoordinateList(RewritePattern):
         pos = e.alloc(pos_type, [e.index(2)])
         e.store(e.from_index(e.index(0), pos_type.element_type), pos, [e.index(0)])
         e.store(e.from_index(nnz, pos_type.element_type), pos, [e.index(1)])
+        positions_fit(e, nnz, pos_type.element_type)
 
         def place(b: Emitter, y: list[SSAValue], p: SSAValue) -> None:
-            for crd, c in zip(crds, y, strict=True):
-                b.store(b.from_index(c, buffer_type_of(crd).element_type), crd, [p])
+            for crd, c, size in zip(crds, y, reshape.sizes, strict=True):
+                element = buffer_type_of(crd).element_type
+                check_coordinate(b, c, element, size)
+                b.store(b.from_index(c, element), crd, [p])
 
         reshape.for_each_entry(place)
         fields = {("coordinates", level): c for level, c in enumerate(crds)}

@@ -70,8 +70,8 @@ func.func @spgemm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64, #CSR>) -> tenso
 
 // -----
 
-// 32-bit positions: a result with more entries than they hold is reported,
-// and nothing is filled.
+// 32-bit positions: a row or a result with more entries than they hold is
+// reported, and nothing is filled.
 
 #CSR32 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 #trait = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -92,11 +92,19 @@ func.func @spgemm32(%a: tensor<?x?xf64, #CSR32>, %b: tensor<?x?xf64, #CSR32>) ->
 
 // CHECK-LABEL: func.func @spgemm32
 // CHECK:         %[[POS:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK:         %[[OVERFLOW:.*]] = memref.alloc() : memref<1xi1>
 // CHECK:         scf.parallel
+// CHECK:           %[[COUNT:.*]] = scf.for
+// CHECK:           %[[ROW_BIG:.*]] = arith.cmpi ugt, %[[COUNT]], %{{.*}} : index
+// CHECK-NEXT:      scf.if %[[ROW_BIG]] {
+// CHECK:             func.call @xsparse_runtime_error
+// CHECK:             memref.store %{{.*}}, %[[OVERFLOW]]
 // CHECK:         %[[TOTAL:.*]] = scf.for %{{.*}} = %{{.*}} to %d0 {{.*}} -> (index)
-// CHECK:         %[[FITS:.*]] = arith.cmpi ule, %[[TOTAL]], %{{.*}} : index
+// CHECK:         %[[TOTAL_FITS:.*]] = arith.cmpi ule, %[[TOTAL]], %{{.*}} : index
 // CHECK:         scf.if %{{.*}} {
 // CHECK:           func.call @xsparse_runtime_error
+// CHECK:         %[[ROWS_FIT:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    %[[FITS:.*]] = arith.andi %[[TOTAL_FITS]], %[[ROWS_FIT]] : i1
 // CHECK:         %[[NNZ:.*]] = arith.select %[[FITS]], %[[TOTAL]], %{{.*}} : index
 // CHECK:         %[[CRD:.*]] = memref.alloc(%[[NNZ]]) : memref<?xi32>
 // CHECK:         scf.if %[[FITS]] {
