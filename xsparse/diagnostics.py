@@ -9,7 +9,10 @@ from __future__ import annotations
 import io
 import math
 import re
-from typing import cast
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -33,7 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xsparse.errors import XSparseError, format_parse_error, format_span
@@ -68,6 +71,92 @@ MLIR_SINGLE_BLOCK = r"expects region #\1 to have 0 or 1 blocks"
 """MLIR's words for IRDL's single-block region constraint (`SizedRegion<1>`)."""
 SPARSE_ENCODING = "sparse_tensor.encoding"
 """The name of the sparse tensor encoding attribute."""
+MAX_NESTING = 100_000
+"""How deeply regions, brackets and expressions may nest (MLIR has no limit;
+xDSL's parser, printer and verifier recurse once or more per level)."""
+DEEP_RECURSION_LIMIT = 10 * MAX_NESTING
+"""Python frames allowed while parsing, transforming and printing: xDSL's
+recursive descent takes about 7 a level of brackets or regions."""
+DEEP_STACK_BYTES = 1 << 30
+"""The C stack of the thread that runs deep work: address space reserved, not
+memory used, large enough that DEEP_RECURSION_LIMIT frames cannot overflow
+it (a Python call through C costs well under 1 KiB of it)."""
+TOO_DEEP = f"nesting too deep for xsparse (its limit is about {MAX_NESTING} levels)"
+
+T = TypeVar("T")
+
+
+class DeepRecursion:
+    """The raised recursion limit, held while any `run_deep` runs (the limit
+    is the interpreter's, shared by its threads)."""
+
+    lock = threading.Lock()
+    holders = 0
+    previous_limit = 0
+
+    @classmethod
+    def enter(cls) -> None:
+        with cls.lock:
+            if cls.holders == 0:
+                cls.previous_limit = sys.getrecursionlimit()
+                sys.setrecursionlimit(max(cls.previous_limit, DEEP_RECURSION_LIMIT))
+            cls.holders += 1
+
+    @classmethod
+    def exit(cls) -> None:
+        with cls.lock:
+            cls.holders -= 1
+            if cls.holders == 0:
+                sys.setrecursionlimit(cls.previous_limit)
+
+
+def run_deep(work: Callable[[], T]) -> T:
+    """`work()`, run in a thread with a DEEP_STACK_BYTES stack and a recursion
+    limit of DEEP_RECURSION_LIMIT, so that the recursion of xDSL's parser,
+    printer and walks reaches MAX_NESTING levels; its result or its
+    exception. Past the limit, `work` sees a RecursionError (a refusal to
+    report, never a crash of the process)."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as e:
+            failure.append(e)
+
+    DeepRecursion.enter()
+    try:
+        with DeepRecursion.lock:  # stack_size is global too
+            previous_stack = threading.stack_size(DEEP_STACK_BYTES)
+            try:
+                thread = threading.Thread(target=target, name="xsparse-deep")
+                thread.start()
+            finally:
+                threading.stack_size(previous_stack)
+        thread.join()
+    finally:
+        DeepRecursion.exit()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def walk_ops(root: Operation) -> Iterator[Operation]:
+    """`root` and the ops nested in it, outermost first, in `root.walk()`'s
+    order; iterative (xDSL's walk nests one generator per level: quadratic
+    time in the depth)."""
+    stack: list[Operation] = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        children = [
+            child
+            for region in op.regions
+            for block in region.blocks
+            for child in block.ops
+        ]
+        stack.extend(reversed(children))
 
 
 def float_from_literal(token: str, t: AnyFloat) -> float:
@@ -351,11 +440,11 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
     """Verify operations one by one, outermost first, then dominance (as MLIR's
     verifier does); the first failure, with MLIR's `'op' op` prefix for an
     op's own verifier."""
-    for op in module.walk():  # xDSL leaves these where an op uses a value
+    for op in walk_ops(module):  # xDSL leaves these where an op uses a value
         for i, operand in enumerate(op.operands):  # of its own region
             if isinstance(operand, ForwardDeclaredValue):
                 return op, f"operand #{i} does not dominate this use"
-    for op in module.walk():
+    for op in walk_ops(module):
         try:
             _verify_tensor_encodings(op)
         except VerifyException as e:  # a type error: MLIR prints no op prefix
@@ -373,8 +462,8 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
             return op, f"'{op.name}' op {message}"
         except Exception as e:  # a verifier that crashed is still a user error
             return op, f"'{op.name}' op {type(e).__name__}: {e}"
-    order = {op: i for i, op in enumerate(module.walk())}
-    for op in module.walk():
+    order = {op: i for i, op in enumerate(walk_ops(module))}
+    for op in walk_ops(module):
         for i, operand in enumerate(op.operands):
             if not _dominates(operand, op, order):
                 return op, f"operand #{i} does not dominate this use"
@@ -430,6 +519,45 @@ def locate_error(
     return f"{filename}: error: {message}"
 
 
+def decode_source(data: bytes, filename: str) -> str:
+    """`data` as UTF-8 text; XSparseError at the line and column of the
+    first byte that is not UTF-8 (MLIR reads text, and a replacement
+    character would change what a string attribute holds)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = len(data[: e.start].decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors="replace")
+        message = f"invalid UTF-8 byte 0x{data[e.start]:02x} in the input"
+        span = Span(start, start + 1, Input(text, filename))
+        raise XSparseError(format_span(span, message)) from None
+
+
+def check_encodable(text: str, filename: str) -> None:
+    """XSparseError at the line and column of the first character of `text`
+    that has no UTF-8 encoding (a lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        shown = text.encode("utf-8", errors="replace").decode("utf-8")
+        message = f"character U+{ord(text[e.start]):04X} (a lone surrogate) cannot be encoded as UTF-8"
+        span = Span(e.start, e.start + 1, Input(shown, filename))
+        raise XSparseError(format_span(span, message)) from None
+
+
+def end_of_input(text: str, filename: str, message: str) -> XSparseError:
+    """An error located at the end of `text` (what is missing from it)."""
+    span = Span(len(text), len(text), Input(text, filename))
+    return XSparseError(format_span(span, message))
+
+
+def parse_failure(error: Exception) -> str:
+    """The message for an exception xDSL's parser raised that is no ParseError."""
+    if isinstance(error, RecursionError):
+        return TOO_DEEP
+    return f"internal error while parsing: {type(error).__name__}: {error}"
+
+
 def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:
     """Parse and verify, raising XSparseError with a located message."""
     return parse_module_with_spans(ctx, text, filename)[0]
@@ -451,9 +579,7 @@ def parse_module_with_spans(
         span = peek(parser).span
         raise XSparseError(format_span(span, str(e).split("\n", 1)[0])) from None
     except Exception as e:  # a bug in a parser: still a located diagnostic
-        span = peek(parser).span
-        message = f"internal error while parsing: {type(e).__name__}: {e}"
-        raise XSparseError(format_span(span, message)) from None
+        raise XSparseError(format_span(peek(parser).span, parse_failure(e))) from None
     verify_located(module, parser.op_spans, filename)
     return module, parser.op_spans
 
