@@ -56,6 +56,7 @@ from xsparse.tools.command_line import (
     open_output,
     read_bounded,
 )
+from xsparse.tools.mlir_target import get_mlir_target
 from xsparse.tools.pass_pipeline import build_passes, read_pipeline
 from xsparse.tools.verify_diagnostics import (
     Diagnostic,
@@ -132,6 +133,7 @@ class XSparseOptMain(xDSLOptMain):
         # `-t llvm` prints LLVM IR with xsparse's printer (xDSL's own `llvm`
         # target cannot print what convert-to-llvm produces).
         self.available_targets["llvm"] = get_llvm_target
+        self.available_targets["mlir"] = get_mlir_target
 
     def register_all_arguments(self, arg_parser: ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
