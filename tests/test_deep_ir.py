@@ -15,11 +15,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
 
 import xsparse
 from xsparse import SparseTensor, XSparseError
-from xsparse.diagnostics import MAX_NESTING
+from xsparse.diagnostics import MAX_NESTING, LocatingParser
+from xsparse.dialect_registry import make_context
 from xsparse.tools.mlir_target import BulkPrinter
 
 SV = "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"
@@ -252,3 +255,35 @@ def test_opt_prints_a_large_string_attribute_quickly(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert time.monotonic() - start < 30
     assert f's = "{text}"' in (tmp_path / "out.mlir").read_text()
+
+
+@pytest.mark.parametrize(
+    ("elements", "type"),
+    [
+        ([f"{i % 997}.25" for i in range(3000)], "tensor<3000xf64>"),
+        ([f"-{i}.5e-3" for i in range(2000)], "tensor<2000xf32>"),
+        ([f"-{i}e-3" for i in range(2000)], "tensor<2000xf32>"),  # no MLIR float
+        ([str(i - 1500) for i in range(3000)], "tensor<3000xi32>"),
+        ([str(i % 128) for i in range(2000)], "vector<2000xi8>"),
+        ([str(i % 256) for i in range(2000)], "tensor<2000xi8>"),  # xDSL's path
+        (["1.5"] * 2000, "tensor<2000xi64>"),  # an error, from xDSL's path
+        (["1"] * 2000, "tensor<1999xf64>"),  # an error, from xDSL's path
+    ],
+)
+def test_large_dense_literals_read_as_xdsl_reads_them(
+    elements: list[str], type: str
+) -> None:
+    text = f"%c = arith.constant dense<[{', '.join(elements)}]> : {type}\n"
+    ctx = make_context()
+    try:
+        expected = str(Parser(ctx, text).parse_module())
+    except Exception as e:
+        expected = type_name = e.__class__.__name__
+    else:
+        type_name = ""
+    try:
+        module = LocatingParser(ctx, text).parse_module()
+    except ParseError as e:
+        assert type_name, e
+    else:
+        assert str(module) == expected
