@@ -56,12 +56,14 @@ DENSE_ELEMENT = re.compile(
     r"true|false|-?0[xX][0-9a-fA-F]+|-?\d+\.?\d*(?:[eE][+-]?\d+)?"
 )
 """An element of a dense literal; `"0x..."`, its hex-string form, is no element."""
-DENSE_TYPE = re.compile(r'<(?:[^<>"]|"[^"]*")*>\s*:')
-"""A dense literal's elements and the colon before its type."""
+DENSE_TYPE = re.compile(r'<(?:[^<>"]++|"[^"]*+")*+>\s*:')
+"""A dense literal's elements and the colon before its type (possessive: no
+backtracking state kept per character)."""
 DECIMAL = r"-?[0-9]+(?:\.[0-9]*(?:[eE][-+]?[0-9]+)?)?"
 """An integer or float literal as MLIR's lexer reads one."""
-FLAT_DENSE = re.compile(rf"<\s*\[(\s*{DECIMAL}(?:\s*,\s*{DECIMAL})*\s*)\]\s*>")
-"""A dense literal that is one flat list of decimal numbers."""
+FLAT_DENSE = re.compile(rf"<\s*\[(\s*{DECIMAL}(?:\s*,\s*{DECIMAL})*+\s*)\]\s*>")
+"""A dense literal that is one flat list of decimal numbers (possessive: no
+backtracking state kept per element)."""
 INTEGER = re.compile(r"\s*-?[0-9]+\s*")
 BULK_DENSE = 1024
 """Flat dense literals of more elements than this are read in bulk (xDSL's
