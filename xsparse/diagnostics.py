@@ -9,7 +9,10 @@ from __future__ import annotations
 import io
 import math
 import re
-from typing import cast
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -20,10 +23,12 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     RankedStructure,
     ShapedType,
     TensorType,
+    VectorType,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -33,11 +38,11 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xsparse.errors import XSparseError, format_parse_error, format_span
-from xsparse.xdsl_adapter import peek
+from xsparse.xdsl_adapter import peek, resume_from
 
 Spans = dict[Operation, Span]
 """Where each parsed operation starts. The references are strong: an op a pass
@@ -51,8 +56,18 @@ DENSE_ELEMENT = re.compile(
     r"true|false|-?0[xX][0-9a-fA-F]+|-?\d+\.?\d*(?:[eE][+-]?\d+)?"
 )
 """An element of a dense literal; `"0x..."`, its hex-string form, is no element."""
-DENSE_TYPE = re.compile(r'<(?:[^<>"]|"[^"]*")*>\s*:')
-"""A dense literal's elements and the colon before its type."""
+DENSE_TYPE = re.compile(r'<(?:[^<>"]++|"[^"]*+")*+>\s*:')
+"""A dense literal's elements and the colon before its type (possessive: no
+backtracking state kept per character)."""
+DECIMAL = r"-?[0-9]+(?:\.[0-9]*(?:[eE][-+]?[0-9]+)?)?"
+"""An integer or float literal as MLIR's lexer reads one."""
+FLAT_DENSE = re.compile(rf"<\s*\[(\s*{DECIMAL}(?:\s*,\s*{DECIMAL})*+\s*)\]\s*>")
+"""A dense literal that is one flat list of decimal numbers (possessive: no
+backtracking state kept per element)."""
+INTEGER = re.compile(r"\s*-?[0-9]+\s*")
+BULK_DENSE = 1024
+"""Flat dense literals of more elements than this are read in bulk (xDSL's
+parser reads them a token at a time: 168 s for 3M elements)."""
 MAX_DENSE_ELEMENTS = 1 << 24
 NON_AFFINE = {
     "Multiplication": "multiply",
@@ -68,6 +83,92 @@ MLIR_SINGLE_BLOCK = r"expects region #\1 to have 0 or 1 blocks"
 """MLIR's words for IRDL's single-block region constraint (`SizedRegion<1>`)."""
 SPARSE_ENCODING = "sparse_tensor.encoding"
 """The name of the sparse tensor encoding attribute."""
+MAX_NESTING = 100_000
+"""How deeply regions, brackets and expressions may nest (MLIR has no limit;
+xDSL's parser, printer and verifier recurse once or more per level)."""
+DEEP_RECURSION_LIMIT = 10 * MAX_NESTING
+"""Python frames allowed while parsing, transforming and printing: xDSL's
+recursive descent takes about 7 a level of brackets or regions."""
+DEEP_STACK_BYTES = 1 << 30
+"""The C stack of the thread that runs deep work: address space reserved, not
+memory used, large enough that DEEP_RECURSION_LIMIT frames cannot overflow
+it (a Python call through C costs well under 1 KiB of it)."""
+TOO_DEEP = f"nesting too deep for xsparse (its limit is about {MAX_NESTING} levels)"
+
+T = TypeVar("T")
+
+
+class DeepRecursion:
+    """The raised recursion limit, held while any `run_deep` runs (the limit
+    is the interpreter's, shared by its threads)."""
+
+    lock = threading.Lock()
+    holders = 0
+    previous_limit = 0
+
+    @classmethod
+    def enter(cls) -> None:
+        with cls.lock:
+            if cls.holders == 0:
+                cls.previous_limit = sys.getrecursionlimit()
+                sys.setrecursionlimit(max(cls.previous_limit, DEEP_RECURSION_LIMIT))
+            cls.holders += 1
+
+    @classmethod
+    def exit(cls) -> None:
+        with cls.lock:
+            cls.holders -= 1
+            if cls.holders == 0:
+                sys.setrecursionlimit(cls.previous_limit)
+
+
+def run_deep(work: Callable[[], T]) -> T:
+    """`work()`, run in a thread with a DEEP_STACK_BYTES stack and a recursion
+    limit of DEEP_RECURSION_LIMIT, so that the recursion of xDSL's parser,
+    printer and walks reaches MAX_NESTING levels; its result or its
+    exception. Past the limit, `work` sees a RecursionError (a refusal to
+    report, never a crash of the process)."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as e:
+            failure.append(e)
+
+    DeepRecursion.enter()
+    try:
+        with DeepRecursion.lock:  # stack_size is global too
+            previous_stack = threading.stack_size(DEEP_STACK_BYTES)
+            try:
+                thread = threading.Thread(target=target, name="xsparse-deep")
+                thread.start()
+            finally:
+                threading.stack_size(previous_stack)
+        thread.join()
+    finally:
+        DeepRecursion.exit()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def walk_ops(root: Operation) -> Iterator[Operation]:
+    """`root` and the ops nested in it, outermost first, in `root.walk()`'s
+    order; iterative (xDSL's walk nests one generator per level: quadratic
+    time in the depth)."""
+    stack: list[Operation] = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        children = [
+            child
+            for region in op.regions
+            for block in region.blocks
+            for child in block.ops
+        ]
+        stack.extend(reversed(children))
 
 
 def float_from_literal(token: str, t: AnyFloat) -> float:
@@ -177,6 +278,9 @@ class LocatingParser(Parser):
     ) -> DenseIntOrFPElementsAttr:
         start = self.pos
         self._check_dense_size(start, type)
+        bulk = self._parse_bulk_dense(type)
+        if bulk is not None:
+            return bulk
         try:
             attr = super().parse_dense_int_or_fp_elements_attr(type)
         except (OverflowError, ValueError):
@@ -209,6 +313,60 @@ class LocatingParser(Parser):
             values *= math.prod(shaped.get_shape())
         floats = cast(RankedStructure[AnyFloat], shaped)
         return DenseIntOrFPElementsAttr.from_list(floats, values)
+
+    def _parse_bulk_dense(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr | None:
+        """A large flat list of decimal numbers of a 1-d tensor of i8..i64,
+        f32 or f64, read in one piece; None (nothing consumed) for any other
+        literal, which xDSL's parser reads (and reports errors in)."""
+        start = self.pos
+        match = FLAT_DENSE.match(self.lexer.input.content, start)
+        if match is None or match.group(1).count(",") < BULK_DENSE:
+            return None
+        tokens = match.group(1).split(",")
+        resume_from(self, match.end())
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            parsed: Attribute | None = self.parse_type()
+        else:
+            parsed = type
+        values = self._bulk_values(tokens, parsed)
+        if values is None:
+            resume_from(self, start)
+            return None
+        shaped = cast(RankedStructure[AnyDenseElement], parsed)
+        return DenseIntOrFPElementsAttr.from_list(shaped, values)
+
+    @staticmethod
+    def _bulk_values(
+        tokens: list[str], type: Attribute | None
+    ) -> list[int] | list[float] | None:
+        """`tokens` as values of `type`'s elements, where that is exact and
+        in range; None otherwise."""
+        if not isinstance(type, TensorType | VectorType):
+            return None
+        shaped = cast(TensorType[Attribute] | VectorType[Attribute], type)
+        if list(shaped.get_shape()) != [len(tokens)]:
+            return None
+        element = shaped.element_type
+        if isinstance(element, AnyFloat) and element.bitwidth in (32, 64):
+            try:
+                values = [float(t) for t in tokens]
+            except ValueError:
+                return None
+            if element.bitwidth == 32 and any(abs(v) > 3.4e38 for v in values):
+                return None  # MLIR's infinity: xDSL's path knows it
+            return values
+        if isinstance(element, IntegerType) and element.width.data in (8, 16, 32, 64):
+            if not all(INTEGER.fullmatch(t) for t in tokens):
+                return None
+            ints = [int(t) for t in tokens]
+            bits = element.width.data
+            if min(ints) < -(1 << (bits - 1)) or max(ints) >= 1 << (bits - 1):
+                return None
+            return ints
+        return None
 
     def _check_dense_size(
         self, start: int, type: RankedStructure[AnyDenseElement] | None
@@ -351,11 +509,11 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
     """Verify operations one by one, outermost first, then dominance (as MLIR's
     verifier does); the first failure, with MLIR's `'op' op` prefix for an
     op's own verifier."""
-    for op in module.walk():  # xDSL leaves these where an op uses a value
+    for op in walk_ops(module):  # xDSL leaves these where an op uses a value
         for i, operand in enumerate(op.operands):  # of its own region
             if isinstance(operand, ForwardDeclaredValue):
                 return op, f"operand #{i} does not dominate this use"
-    for op in module.walk():
+    for op in walk_ops(module):
         try:
             _verify_tensor_encodings(op)
         except VerifyException as e:  # a type error: MLIR prints no op prefix
@@ -373,8 +531,8 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
             return op, f"'{op.name}' op {message}"
         except Exception as e:  # a verifier that crashed is still a user error
             return op, f"'{op.name}' op {type(e).__name__}: {e}"
-    order = {op: i for i, op in enumerate(module.walk())}
-    for op in module.walk():
+    order = {op: i for i, op in enumerate(walk_ops(module))}
+    for op in walk_ops(module):
         for i, operand in enumerate(op.operands):
             if not _dominates(operand, op, order):
                 return op, f"operand #{i} does not dominate this use"
@@ -430,6 +588,45 @@ def locate_error(
     return f"{filename}: error: {message}"
 
 
+def decode_source(data: bytes, filename: str) -> str:
+    """`data` as UTF-8 text; XSparseError at the line and column of the
+    first byte that is not UTF-8 (MLIR reads text, and a replacement
+    character would change what a string attribute holds)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = len(data[: e.start].decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors="replace")
+        message = f"invalid UTF-8 byte 0x{data[e.start]:02x} in the input"
+        span = Span(start, start + 1, Input(text, filename))
+        raise XSparseError(format_span(span, message)) from None
+
+
+def check_encodable(text: str, filename: str) -> None:
+    """XSparseError at the line and column of the first character of `text`
+    that has no UTF-8 encoding (a lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        shown = text.encode("utf-8", errors="replace").decode("utf-8")
+        message = f"character U+{ord(text[e.start]):04X} (a lone surrogate) cannot be encoded as UTF-8"
+        span = Span(e.start, e.start + 1, Input(shown, filename))
+        raise XSparseError(format_span(span, message)) from None
+
+
+def end_of_input(text: str, filename: str, message: str) -> XSparseError:
+    """An error located at the end of `text` (what is missing from it)."""
+    span = Span(len(text), len(text), Input(text, filename))
+    return XSparseError(format_span(span, message))
+
+
+def parse_failure(error: Exception) -> str:
+    """The message for an exception xDSL's parser raised that is no ParseError."""
+    if isinstance(error, RecursionError):
+        return TOO_DEEP
+    return f"internal error while parsing: {type(error).__name__}: {error}"
+
+
 def parse_module(ctx: Context, text: str, filename: str = "<input>") -> ModuleOp:
     """Parse and verify, raising XSparseError with a located message."""
     return parse_module_with_spans(ctx, text, filename)[0]
@@ -451,9 +648,7 @@ def parse_module_with_spans(
         span = peek(parser).span
         raise XSparseError(format_span(span, str(e).split("\n", 1)[0])) from None
     except Exception as e:  # a bug in a parser: still a located diagnostic
-        span = peek(parser).span
-        message = f"internal error while parsing: {type(e).__name__}: {e}"
-        raise XSparseError(format_span(span, message)) from None
+        raise XSparseError(format_span(peek(parser).span, parse_failure(e))) from None
     verify_located(module, parser.op_spans, filename)
     return module, parser.op_spans
 

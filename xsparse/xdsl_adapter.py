@@ -104,3 +104,10 @@ def lex_string_literals_in_linear_time() -> None:
     MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
         r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
     )
+
+
+def resume_from(parser: BaseParser, pos: int) -> None:
+    """Continue parsing at offset `pos` of the input (after text the caller
+    read itself, e.g. a large dense literal read in bulk)."""
+    # Private: xDSL's parser has no public way to move to a position.
+    parser._resume_from(pos)  # pyright: ignore[reportPrivateUsage]

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xsparse.backend.llvm_ir import symbol_text
 from xsparse.backend.packed_bits import PackedBuffer, packed_length
 from xsparse.dialects.type_guards import is_memref_type
 
@@ -147,7 +148,7 @@ def packed_wrapper_ir(
     inputs = list(signature.inputs.data)
     outputs = list(signature.outputs.data)
     wrapper = PACKED_PREFIX + (checked_prefix if guards else "") + name
-    lines = [f"define void @{wrapper}(ptr %slots) {{", "entry:"]
+    lines = [f"define void {symbol_text(wrapper)}(ptr %slots) {{", "entry:"]
     args: list[str] = []
     per_input: list[list[str]] = []
     slot = 0
@@ -165,7 +166,7 @@ def packed_wrapper_ir(
             a for i in per_input[guard.first : guard.first + guard.count] for a in i
         ]
         lines.append(
-            f"  %g{index} = call i1 @{guard.function}({', '.join(guard_args)})"
+            f"  %g{index} = call i1 {symbol_text(guard.function)}({', '.join(guard_args)})"
         )
         lines.append(f"  %f{index} = or i1 {failed}, %g{index}")
         failed = f"%f{index}"
@@ -188,7 +189,7 @@ def packed_wrapper_ir(
         ret = _ir_type(outputs[0])
     else:
         ret = "{ " + ", ".join(_ir_type(t) for t in outputs) + " }"
-    call = f"call {ret} @{name}({', '.join(args)})"
+    call = f"call {ret} {symbol_text(name)}({', '.join(args)})"
     lines.append(f"  {call}" if ret == "void" else f"  %r = {call}")
     leaf = 0
     for index, t in enumerate(outputs):

@@ -85,11 +85,15 @@ from xsparse.backend.width_variants import (
     narrowed_source,
 )
 from xsparse.diagnostics import (
+    TOO_DEEP,
     Spans,
     XSparseError,
+    check_encodable,
+    end_of_input,
     format_span,
     locate_error,
     parse_module_with_spans,
+    run_deep,
 )
 from xsparse.dialect_registry import make_context
 from xsparse.dialects.sparse_tensor.encoding import (
@@ -1020,7 +1024,11 @@ def compile(
     (`xsparse.UncheckedMemrefWarning`) when the entry function takes
     memrefs from Python; write the kernel on tensors to have its arguments
     checked.
+
+    Regions and brackets may nest about `xsparse.diagnostics.MAX_NESTING`
+    levels deep (parsing and the passes run on a thread with a deep stack).
     """
+    check_encodable(source, "<source>")
     options = CompileOptions(
         opt_level,
         fast_math,
@@ -1039,13 +1047,13 @@ def compile(
                 entry or "",
                 source,
             ]
-        ).encode()
+        ).encode("utf-8", "surrogatepass")
     ).hexdigest()
     with _kernels_lock:
         kernel = _kernels.get(key)
     if kernel is None:
-        kernel = _load_kernel(key, options) or _compile_kernel(
-            key, source, entry, options
+        kernel = _load_kernel(key, options) or run_deep(
+            lambda: _compile_kernel(key, source, entry, options)
         )
         kernel.compiled_from = (source, entry, options)
         if kernel.narrowable:
@@ -1093,7 +1101,7 @@ def _compile_kernel(
 ) -> Kernel:
     ctx = make_context()
     module, spans = parse_module_with_spans(ctx, source, "<source>")
-    function = entry_function(module, entry)
+    function = entry_function(module, entry, source)
     _check_boundary(function, spans)
     signature = function.function_type
     groups = shared_sizes(function)
@@ -1113,6 +1121,8 @@ def _compile_kernel(
                 p.apply(ctx, module)
         except DiagnosticException as e:  # a pass rejected the input
             raise XSparseError(locate_error(e, spans, "<source>")) from None
+        except RecursionError:
+            raise XSparseError(f"<source>: error: {TOO_DEEP} ({p.name})") from None
         except Exception as e:  # a bug in a pass: still a diagnostic, not a traceback
             message = (
                 f"<source>: error: internal error in {p.name}: {type(e).__name__}: {e}"
@@ -1244,8 +1254,12 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
 
 
 def _check_boundary(function: func.FuncOp, spans: Spans) -> None:
-    """Every argument and result of the entry function is a scalar, tensor or
-    memref of a type that numpy and the calling convention carry."""
+    """The entry function's name is ASCII, and every argument and result is a
+    scalar, tensor or memref of a type that numpy and the calling convention
+    carry."""
+    if not function.sym_name.data.isascii():  # llvmlite looks up ASCII names
+        message = f"the entry function's name '{function.sym_name.data}' is not ASCII"
+        raise XSparseError(format_span(spans[function], message))
     signature = function.function_type
     kinds = [("argument", t) for t in signature.inputs.data]
     kinds += [("result", t) for t in signature.outputs.data]
@@ -1261,7 +1275,9 @@ def _check_boundary(function: func.FuncOp, spans: Spans) -> None:
             raise XSparseError(format_span(spans[function], message))
 
 
-def entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
+def entry_function(module: ModuleOp, entry: str | None, source: str) -> func.FuncOp:
+    """The function `entry` names, or the module's one public function with a
+    body; XSparseError otherwise (at the end of `source` when there is none)."""
     functions = [
         op
         for op in module.ops
@@ -1270,6 +1286,9 @@ def entry_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
         and (op.sym_visibility is None or op.sym_visibility.data == "public")
     ]
     if entry is None:
+        if not functions:
+            message = "no public function with a body to compile"
+            raise end_of_input(source, "<source>", message)
         if len(functions) != 1:
             names = ", ".join(f.sym_name.data for f in functions)
             raise XSparseError(

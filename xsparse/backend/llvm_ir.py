@@ -9,6 +9,7 @@ of their op (`fastmathFlags`); `fast_math=True` puts `fast` on all of them.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable, Sequence
 
@@ -83,6 +84,23 @@ _CASTS: dict[type[Operation], str] = {
     llvm.PtrToIntOp: "ptrtoint",
     llvm.IntToPtrOp: "inttoptr",
 }
+
+
+BARE_SYMBOL = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*")
+"""A global name LLVM IR writes without quotes."""
+
+
+def symbol_text(name: str) -> str:
+    """`@name` as LLVM IR writes a global's name: quoted, with `\\XX` escapes
+    for quotes, backslashes and bytes outside printable ASCII, where it is no
+    bare identifier (`@"my kernel"`)."""
+    if BARE_SYMBOL.fullmatch(name):
+        return f"@{name}"
+    escaped = "".join(
+        chr(c) if 32 <= c < 127 and chr(c) not in '"\\' else f"\\{c:02X}"
+        for c in name.encode("utf-8", "surrogatepass")
+    )
+    return f'@"{escaped}"'
 
 
 def type_text(t: Attribute) -> str:
@@ -229,7 +247,7 @@ class _FunctionPrinter:
                 else "null"
             )
         elif isinstance(owner, llvm.AddressOfOp):
-            text = "@" + owner.global_name.root_reference.data
+            text = symbol_text(owner.global_name.root_reference.data)
         else:
             raise DiagnosticException(f"value {v} used before its definition")
         self.names[v] = text
@@ -272,9 +290,7 @@ class _FunctionPrinter:
                 if op.results and type(op) not in _INLINE:
                     self.names[op.results[0]] = self.fresh()
         ret = type_text(f.function_type.output)
-        header = (
-            f"define {self._linkage()}{ret} @{f.sym_name.data}({', '.join(params)})"
-        )
+        header = f"define {self._linkage()}{ret} {symbol_text(f.sym_name.data)}({', '.join(params)})"
         if NO_INLINE in f.attributes:
             header += " noinline"
         self.lines.append(header + " {")
@@ -511,7 +527,9 @@ def _call(
         if result_type is not None and _is_float_type(result_type)
         else ""
     )
-    text = f"call{fast} {ret} @{callee}({', '.join(p.typed(a) for a in args)})"
+    text = (
+        f"call{fast} {ret} {symbol_text(callee)}({', '.join(p.typed(a) for a in args)})"
+    )
     if result_type is None:
         return text
     return f"{p._result(op)} = {text}"
@@ -600,7 +618,8 @@ class _ModulePrinter:
         params = [type_text(i) for i in t.inputs.data]
         if t.is_variadic:
             params.append("...")
-        return f"declare {type_text(t.output)} @{op.sym_name.data}({', '.join(params)})"
+        name = symbol_text(op.sym_name.data)
+        return f"declare {type_text(t.output)} {name}({', '.join(params)})"
 
     @staticmethod
     def _global(op: llvm.GlobalOp) -> str:
@@ -620,9 +639,7 @@ class _ModulePrinter:
             )
         align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
         linkage_text = "" if linkage == "external" else f"{linkage} "
-        return (
-            f"@{op.sym_name.data} = {linkage_text}{kind} {type_text(t)} {init}{align}"
-        )
+        return f"{symbol_text(op.sym_name.data)} = {linkage_text}{kind} {type_text(t)} {init}{align}"
 
 
 def module_to_llvm_ir(module: ModuleOp, *, fast_math: bool = False) -> str:

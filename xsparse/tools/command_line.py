@@ -9,6 +9,7 @@ Only the standard library and `xsparse.version` are imported here, so that
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import version
@@ -16,6 +17,10 @@ from typing import IO, Any, NoReturn
 
 from xsparse.version import __version__
 
+MAX_INPUT_BYTES = 1 << 29
+"""The largest input the tools read: past it (`/dev/zero`, a runaway pipe)
+a one-line error, not a MemoryError."""
+READ_BLOCK = 1 << 24
 STDIN_NAME = "<stdin>"
 """The name diagnostics give the standard input, as MLIR's tools give it."""
 
@@ -100,6 +105,26 @@ def open_input(path: str | None) -> IO[bytes]:
         return open(path, "rb")
     except OSError as e:
         raise UsageError(f"cannot open input file '{path}': {e.strerror}") from None
+
+
+def read_bounded(stream: IO[bytes], path: str | None) -> bytes:
+    """All of `stream`, refused with UsageError past MAX_INPUT_BYTES (a
+    regular file by its size, before it is read)."""
+    too_large = UsageError(
+        f"input '{input_name(path)}' is larger than {MAX_INPUT_BYTES >> 20} MiB"
+    )
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (OSError, ValueError):  # no file descriptor (a test's BytesIO)
+        size = 0
+    if size > MAX_INPUT_BYTES:
+        raise too_large
+    data = bytearray()
+    while block := stream.read(READ_BLOCK):
+        data += block
+        if len(data) > MAX_INPUT_BYTES:
+            raise too_large
+    return bytes(data)
 
 
 def input_name(path: str | None) -> str:

@@ -20,7 +20,7 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 from xdsl.targets import get_all_targets as get_xdsl_targets
 from xdsl.transforms import get_all_passes as get_xdsl_passes
 from xdsl.utils.arg_spec import parse_spec
@@ -34,11 +34,15 @@ from xdsl.utils.exceptions import (
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xsparse.diagnostics import (
+    TOO_DEEP,
     LocatingParser,
     Spans,
     XSparseError,
+    decode_source,
     format_parse_error,
     locate_error,
+    parse_failure,
+    run_deep,
     verify_located,
 )
 from xsparse.dialect_registry import get_all_dialects
@@ -50,7 +54,9 @@ from xsparse.tools.command_line import (
     input_name,
     open_input,
     open_output,
+    read_bounded,
 )
+from xsparse.tools.mlir_target import get_mlir_target
 from xsparse.tools.pass_pipeline import build_passes, read_pipeline
 from xsparse.tools.verify_diagnostics import (
     Diagnostic,
@@ -127,6 +133,7 @@ class XSparseOptMain(xDSLOptMain):
         # `-t llvm` prints LLVM IR with xsparse's printer (xDSL's own `llvm`
         # target cannot print what convert-to-llvm produces).
         self.available_targets["llvm"] = get_llvm_target
+        self.available_targets["mlir"] = get_mlir_target
 
     def register_all_arguments(self, arg_parser: ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -230,11 +237,34 @@ class XSparseOptMain(xDSLOptMain):
         requested, self.args.passes = self.args.passes, ""
         super().setup_pipeline()
         self.args.passes = requested
-        self.pipeline = PassPipeline(passes, self.pipeline.callback)
+        self.pipeline = PassPipeline(
+            passes, self.between_passes(self.pipeline.callback)
+        )
+
+    def between_passes(
+        self, xdsl_callback: PassPipelineCallbackType | None
+    ) -> PassPipelineCallbackType:
+        """xDSL's callback, without its verification before the first pass:
+        parsing verified the module already (`verify_located`), and a second
+        verification is a sixth of the time of a large input."""
+
+        def callback(
+            previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
+        ) -> None:
+            if xdsl_callback is None:
+                return
+            skip = previous is None and not self.args.disable_verify
+            self.args.disable_verify |= skip
+            try:
+                xdsl_callback(previous, module, next_pass)
+            finally:
+                self.args.disable_verify ^= skip
+
+        return callback
 
     def register_all_frontends(self) -> None:
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            text = io.read().decode("utf-8", errors="replace")
+            text = decode_source(io.read(), self.get_input_name())
             parser = LocatingParser(self.ctx, text, self.get_input_name())
             try:
                 module = parser.parse_module(not self.args.no_implicit_module)
@@ -243,8 +273,7 @@ class XSparseOptMain(xDSLOptMain):
             except ParseError:
                 raise
             except Exception as e:  # a bug in a parser: still a located diagnostic
-                message = f"internal error while parsing: {type(e).__name__}: {e}"
-                raise ParseError(peek(parser).span, message) from None
+                raise ParseError(peek(parser).span, parse_failure(e)) from None
             self.op_spans.update(parser.op_spans)
             if not self.args.disable_verify:
                 verify_located(module, self.op_spans, self.get_input_name())
@@ -272,7 +301,7 @@ class XSparseOptMain(xDSLOptMain):
         frontend that reads them."""
         stream, extension = self.get_input_stream()
         try:
-            source = stream.read()
+            source = read_bounded(stream, self.args.input_file)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
@@ -302,7 +331,13 @@ class XSparseOptMain(xDSLOptMain):
         return DiagnosticsMode.REPORT
 
     def run_chunk(self, chunk: bytes, extension: str, output: IO[str]) -> str | None:
-        """Parse, transform and print one chunk; its diagnostic, if any."""
+        """Parse, transform and print one chunk; its diagnostic, if any. Run
+        with a deep stack (`run_deep`): IR nested MAX_NESTING levels deep."""
+        return run_deep(lambda: self.run_chunk_here(chunk, extension, output))
+
+    def run_chunk_here(
+        self, chunk: bytes, extension: str, output: IO[str]
+    ) -> str | None:
         try:
             module = self.parse_chunk(BytesIO(chunk), extension)
             if module is not None:
@@ -314,6 +349,8 @@ class XSparseOptMain(xDSLOptMain):
             return str(e)
         except DiagnosticException as e:
             return f"{self.get_input_name()}: error: {e}"
+        except RecursionError:  # in a pass or the printer
+            return f"{self.get_input_name()}: error: {TOO_DEEP}"
         return None
 
 

@@ -13,7 +13,12 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.backend import jit, runtime_errors, threads
 from xsparse.backend.lowering import lower_to_llvm
-from xsparse.diagnostics import XSparseError, locate_error, parse_module_with_spans
+from xsparse.diagnostics import (
+    XSparseError,
+    decode_source,
+    locate_error,
+    parse_module_with_spans,
+)
 from xsparse.dialect_registry import make_context
 from xsparse.tools.command_line import (
     CommandLineParser,
@@ -21,6 +26,7 @@ from xsparse.tools.command_line import (
     VersionAction,
     input_name,
     open_input,
+    read_bounded,
 )
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 
@@ -70,10 +76,10 @@ def parse_arguments(arguments: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def read_input(path: str) -> str:
+def read_input(path: str) -> bytes:
     stream = open_input(path)
     try:
-        return stream.read().decode("utf-8", errors="replace")
+        return read_bounded(stream, path)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -83,7 +89,7 @@ def run(arguments: Sequence[str]) -> int:
     """`xsparse-run ARGS`; the exit status."""
     try:
         args = parse_arguments(arguments)
-        text = read_input(args.file)
+        data = read_input(args.file)
     except UsageError as e:
         print(f"xsparse-run: error: {e}", file=sys.stderr)
         return 1
@@ -94,6 +100,7 @@ def run(arguments: Sequence[str]) -> int:
     name = input_name(args.file)
     ctx = make_context()
     try:
+        text = decode_source(data, name)
         module, spans = parse_module_with_spans(ctx, text, name)
         try:
             for p in sparsifier_passes(args.parallelization_strategy):

@@ -1138,8 +1138,12 @@ class SparseKernelEmitter:
             annihilating = set(range(len(pairs)))
         elif kind in (OpKind.LEFT_ANNIHILATED, OpKind.ZERO_PRESERVING):
             annihilating = {0}
-        if not self.inserting and any(
-            flags.get(id(c)) is None and self._reads_output(c) for _, c in pairs
+        if (  # a walk of the children only where a flag can be dropped
+            flagged
+            and not self.inserting
+            and any(
+                flags.get(id(c)) is None and self._reads_output(c) for _, c in pairs
+            )
         ):
             # With the output's value as an operand, a missing value is a zero
             # that changes the output (o * 0), not a point to leave alone.

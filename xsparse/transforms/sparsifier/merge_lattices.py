@@ -25,7 +25,7 @@ emitter to dispatch on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -292,24 +292,32 @@ def build_expr(
     return visit(yielded)
 
 
-def leaves(expr: TensorExpr) -> Iterator[TensorExpr]:
-    """All leaves of an expression, depth first."""
+def children_of(expr: TensorExpr) -> tuple[TensorExpr, ...]:
+    """The sub-expressions of one node (a semiring op's captures included)."""
     if isinstance(expr, OpNode):
-        for child in expr.children:
-            yield from leaves(child)
-    elif isinstance(expr, SemiringNode):
-        for child in expr.children:
-            yield from leaves(child)
-        for _, captured in expr.captures:
-            yield from leaves(captured)
-    elif isinstance(expr, NegNode):
-        yield from leaves(expr.child)
-    else:
-        yield expr
+        return expr.children
+    if isinstance(expr, SemiringNode):
+        return expr.children + tuple(captured for _, captured in expr.captures)
+    if isinstance(expr, NegNode):
+        return (expr.child,)
+    return ()
 
 
 def operands_used(expr: TensorExpr) -> set[int]:
-    return {leaf.operand for leaf in leaves(expr) if isinstance(leaf, OperandLeaf)}
+    """The operands `expr` reads: one visit per node of its DAG (a body
+    value used twice is one node), without recursion."""
+    used: set[int] = set()
+    seen: set[int] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, OperandLeaf):
+            used.add(node.operand)
+        stack.extend(children_of(node))
+    return used
 
 
 def simplify(expr: TensorExpr, absent: frozenset[int]) -> TensorExpr:
@@ -483,9 +491,15 @@ def _intersect(a: SetExpr, b: SetExpr) -> SetExpr:
 
 def set_leaves(s: SetExpr) -> list[SetExpr]:
     """Leaves left to right, depth first (the numbering of `indexing` cases)."""
-    if isinstance(s, UnionSet | IntersectSet):
-        return set_leaves(s.lhs) + set_leaves(s.rhs)
-    return [s]
+    found: list[SetExpr] = []
+    stack = [s]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, UnionSet | IntersectSet):
+            stack += [node.rhs, node.lhs]
+        else:
+            found.append(node)
+    return found
 
 
 def is_present(s: SetExpr, present: frozenset[SetExpr]) -> bool:
