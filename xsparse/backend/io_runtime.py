@@ -17,6 +17,10 @@ loads resolves them, compiled now or loaded from the disk cache.
 * `xsparse_runtime_error(message)`: bad run-time data that compiled code
   found (e.g. a block of a `structured[n, m]` level with more than n
   nonzeros), raised as a ValueError.
+* `xsparse_allocation_failed(bytes, function)`: a heap allocation of
+  compiled code failed (`runtime_errors.allocation_failed`), raised as a
+  MemoryError; `xsparse_failure_key` is the key of the threads' failure
+  flags that compiled code reads.
 * `xsparse_out_*`: the storage fields of a tensor, then the file to write:
   MLIR's extended FROSTT text with values as `std::ostream` prints them; an
   empty file name writes to stdout (through C's `stdout`, in order with the
@@ -44,7 +48,12 @@ from xdsl.parser import Parser
 
 from xsparse.backend.abi import libc
 from xsparse.backend.packed_bits import PACKED_WIDTH, PackedBuffer, packed_length
-from xsparse.backend.runtime_errors import fail
+from xsparse.backend.runtime_errors import (
+    FAILURE_KEY_SYMBOL,
+    allocation_failed,
+    fail,
+    failure_key,
+)
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
     SparseTensor,
@@ -65,6 +74,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR
+from xsparse.transforms.convert_to_llvm.allocation_failures import ALLOCATION_FAILED
 from xsparse.transforms.storage.file_io import (
     NEW_TENSOR,
     OUT_BEGIN,
@@ -253,6 +263,10 @@ def _runtime_error(message: int) -> None:
     fail(ValueError(ctypes.string_at(message).decode()))
 
 
+def _allocation_failed(bytes_asked: int, function: int) -> None:
+    allocation_failed(bytes_asked, ctypes.string_at(function).decode())
+
+
 # -- registration ------------------------------------------------------------------
 
 _I64 = ctypes.c_int64
@@ -267,6 +281,10 @@ _CALLBACKS: dict[str, tuple[Any, Any]] = {
     OUT_FIELD: (ctypes.CFUNCTYPE(None, _I64, _I64, _I64, _I64), _out_field),
     OUT_END: (ctypes.CFUNCTYPE(None, _I64, _PTR), _out_end),
     RUNTIME_ERROR: (ctypes.CFUNCTYPE(None, _I64), _runtime_error),
+    ALLOCATION_FAILED: (
+        ctypes.CFUNCTYPE(None, ctypes.c_uint64, _PTR),
+        _allocation_failed,
+    ),
 }
 _registered: list[Any] = []
 """The ctypes function objects LLVM calls (kept alive with the process)."""
@@ -282,3 +300,4 @@ def register() -> None:
         address = ctypes.cast(callback, ctypes.c_void_p).value
         assert address is not None
         llvm.add_symbol(name, address)
+    llvm.add_symbol(FAILURE_KEY_SYMBOL, ctypes.addressof(failure_key))

@@ -22,6 +22,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import RewritePattern
 
 from xsparse.transforms.convert_to_llvm.affine import lower_affine
+from xsparse.transforms.convert_to_llvm.allocation_failures import guard_allocations
 from xsparse.transforms.convert_to_llvm.arith import ARITH_PATTERNS
 from xsparse.transforms.convert_to_llvm.cf import CF_PATTERNS
 from xsparse.transforms.convert_to_llvm.common import (
@@ -80,6 +81,7 @@ class ConvertToLLVMPass(ModulePass):
             ],
             strict=True,
         )
+        guard_allocations(op)
 
 
 @dataclass(frozen=True)
