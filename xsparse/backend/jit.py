@@ -36,11 +36,11 @@ from xsparse.backend.abi import (
 from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
-from xsparse.transforms.convert_to_llvm.allocation_failures import FAILED, SET_FAILED
 from xsparse.backend.runtime_errors import failure_ir
 from xsparse.backend.scratch import scratch_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
+from xsparse.transforms.convert_to_llvm.allocation_failures import FAILED, SET_FAILED
 
 _FORMAT_VERSION = "2"  # 2: entries with a checksum header (disk_cache)
 _lock = threading.Lock()

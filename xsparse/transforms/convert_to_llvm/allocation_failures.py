@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
+from xsparse.dialects.xdsl_ext import PoisonOp
 from xsparse.transforms.convert_to_llvm.common import PTR
 
 ALLOCATION = "xsparse.allocation"
@@ -161,7 +162,14 @@ class _Exits:
                 if isinstance(returned, llvm.LLVMVoidType):
                     block.add_op(llvm.ReturnOp())
                 else:
-                    zero = llvm.ZeroOp(result_types=[returned])
+                    # zeros: null pointers in the descriptors Python reads
+                    zero = (
+                        llvm.ZeroOp(result_types=[returned])
+                        if isinstance(
+                            returned, llvm.LLVMStructType | llvm.LLVMPointerType
+                        )
+                        else PoisonOp(returned)
+                    )
                     block.add_ops([zero, llvm.ReturnOp(zero.results[0])])
             self._exit = block
         return self._exit
@@ -224,10 +232,17 @@ def _guard_allocation(call: llvm.CallOp, exits: _Exits) -> None:
     size: SSAValue = call.args[position.value.data]
     block, rest = _split_after(call)
     assert call.returned is not None
-    null = llvm.ZeroOp(result_types=[PTR])
-    failed = llvm.ICmpOp(call.returned, null.results[0], _EQ)
+    # (xDSL's llvm.icmp takes integers: the address as one)
+    address = llvm.PtrToIntOp(call.returned, i64)
+    null = llvm.ConstantOp(IntegerAttr(0, i64), i64)
+    failed = llvm.ICmpOp(address.output, null.result, _EQ)
     block.add_ops(
-        [null, failed, llvm.CondBrOp(failed.res, exits.report(), [size], rest, [])]
+        [
+            address,
+            null,
+            failed,
+            llvm.CondBrOp(failed.res, exits.report(), [size], rest, []),
+        ]
     )
 
 

@@ -146,18 +146,25 @@ def allocation_bytes(
     of `element` bytes each) plus `padding`: the product and sum checked for overflow (`llvm.umul` /
     `llvm.uadd.with.overflow`); `SIZE_OVERFLOW` (2^64 - 1, which no
     allocator gives) when the size does not fit in 64 bits."""
-    count = const(1, rewriter)
-    wrapped: list[SSAValue] = []
+    packed = element == PACKED
+    factor = 1 if packed else element if isinstance(element, int) else 0
+    factor = factor or element_size(element)
+    dynamic: list[SSAValue] = []
     for size in sizes:
+        static = _constant_index(size)
+        if static is None:
+            dynamic.append(size)
+        else:
+            factor *= static
+    if factor >= 1 << 64:
+        return const(SIZE_OVERFLOW, rewriter)
+    wrapped: list[SSAValue] = []
+    count = dynamic[0] if dynamic else const(factor, rewriter)
+    scaled = dynamic and factor != 1
+    for size in [*dynamic[1:], *([const(factor, rewriter)] if scaled else [])]:
         count, flag = _with_overflow("umul", count, size, rewriter)
         wrapped.append(flag)
-    if element == PACKED:
-        size = packed_bytes(count, rewriter)
-    else:
-        bytes_each = element if isinstance(element, int) else element_size(element)
-        width = const(bytes_each, rewriter)
-        size, flag = _with_overflow("umul", count, width, rewriter)
-        wrapped.append(flag)
+    size = packed_bytes(count, rewriter) if packed else count
     if padding:
         size, flag = _with_overflow("uadd", size, const(padding, rewriter), rewriter)
         wrapped.append(flag)
