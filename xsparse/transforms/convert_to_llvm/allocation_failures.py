@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from xsparse.dialects.xdsl_ext import PoisonOp
+from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
 from xsparse.transforms.convert_to_llvm.common import PTR
 
 ALLOCATION = "xsparse.allocation"
@@ -62,6 +63,9 @@ is the body's address, its second the context, whose first field a failed
 chunk sets."""
 SIZE_OVERFLOW = (1 << 64) - 1
 """The byte size an allocation asks for when its size overflows 64 bits."""
+
+_MOVES = ("free", "realloc", SCRATCH_GIVE)
+"""The calls that free or move the block of their first operand."""
 
 _EQ, _NE = IntegerAttr(0, 64), IntegerAttr(1, 64)
 
@@ -109,6 +113,25 @@ def _failing(functions: dict[str, llvm.FuncOp]) -> set[str]:
     return failing
 
 
+def _releasing(functions: dict[str, llvm.FuncOp]) -> set[str]:
+    """The functions that may free or move a block given to them: a `free`,
+    `realloc` or scratch release, or a call of one that may."""
+    releasing: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, f in functions.items():
+            if name in releasing:
+                continue
+            for call in _calls(f):
+                callee = _callee(call)
+                if callee in _MOVES or callee in releasing:
+                    releasing.add(name)
+                    changed = True
+                    break
+    return releasing
+
+
 def _split_after(op: Operation) -> tuple[Block, Block]:
     """The block of `op` and a new block after it holding the ops after `op`."""
     block = op.parent_block()
@@ -124,15 +147,92 @@ def _split_after(op: Operation) -> tuple[Block, Block]:
     return block, rest
 
 
+class _Owned:
+    """The blocks a function allocated and still owns, in a stack array of
+    one slot per allocation site (MLIR has no such thing: it never frees on
+    failure). A site's success stores its block in its slot; a `free`, a
+    `realloc` and a call of a function that may release blocks passed to
+    it clear the slots holding the pointer they are given (a compare and a
+    select per slot); the exit frees what the slots hold (`free(null)` does
+    nothing). So a block is freed at most once; one that the function lost
+    track of (its slot overwritten by the site's next block while it was
+    live, or given to a callee that may release it) is left as it is."""
+
+    def __init__(self, function: llvm.FuncOp, sites: list[llvm.CallOp]):
+        self.sites = {call: k for k, call in enumerate(sites)}
+        entry = function.body.blocks[0]
+        count = llvm.ConstantOp(IntegerAttr(len(sites), i64), i64)
+        array = llvm.AllocaOp(count.result, PTR, alignment=8)
+        null = llvm.ZeroOp(result_types=[PTR])
+        ops: list[Operation] = [count, array, null]
+        self.array = array.res
+        self.slots: list[SSAValue] = []
+        for k in range(len(sites)):
+            slot = llvm.GEPOp(self.array, [k], PTR)
+            ops += [slot, llvm.StoreOp(null.results[0], slot.result)]
+            self.slots.append(slot.result)
+        first = entry.first_op
+        assert first is not None
+        entry.insert_ops_before(ops, first)
+
+    def keep(self, call: llvm.CallOp, block: Block) -> None:
+        """At the start of `block` (the success of site `call`), record its
+        block (a `realloc` forgets the block it moved first)."""
+        assert call.returned is not None
+        ops: list[Operation] = []
+        if _callee(call) == "realloc":
+            ops += self._forget(call.args[0])
+        ops.append(llvm.StoreOp(call.returned, self.slots[self.sites[call]]))
+        first = block.first_op
+        assert first is not None
+        block.insert_ops_before(ops, first)
+
+    def forget_before(self, call: llvm.CallOp, pointers: list[SSAValue]) -> None:
+        """Before `call`, clear the slots holding any of `pointers`."""
+        ops = [op for p in pointers for op in self._forget(p)]
+        if ops:
+            parent = call.parent_block()
+            assert parent is not None
+            parent.insert_ops_before(ops, call)
+
+    def _forget(self, pointer: SSAValue) -> list[Operation]:
+        ops: list[Operation] = []
+        address = llvm.PtrToIntOp(pointer, i64)
+        null = llvm.ZeroOp(result_types=[PTR])
+        ops += [address, null]
+        for slot in self.slots:
+            held = llvm.LoadOp(slot, PTR)
+            held_address = llvm.PtrToIntOp(held.dereferenced_value, i64)
+            same = llvm.ICmpOp(held_address.output, address.output, _EQ)
+            kept = llvm.SelectOp(same.res, null.results[0], held.dereferenced_value)
+            ops += [held, held_address, same, kept, llvm.StoreOp(kept.res, slot)]
+        return ops
+
+    def release_all(self) -> list[Operation]:
+        """The ops that free every block the slots hold (the exit's)."""
+        ops: list[Operation] = []
+        for slot in self.slots:
+            held = llvm.LoadOp(slot, PTR)
+            ops += [held, llvm.CallOp("free", held.dereferenced_value)]
+        return ops
+
+
 class _Exits:
     """The blocks a function that may fail branches to: `exit` (return),
     `report` (an allocation failed; its argument: the bytes asked for) and
     `propagate` (a parallel loop's chunk failed), built on first use."""
 
-    def __init__(self, module: ModuleOp, function: llvm.FuncOp, body: bool):
+    def __init__(
+        self,
+        module: ModuleOp,
+        function: llvm.FuncOp,
+        body: bool,
+        owned: _Owned | None,
+    ):
         self.module = module
         self.function = function
         self.body = body
+        self.owned = owned
         self._exit: Block | None = None
         self._report: Block | None = None
         self._propagate: Block | None = None
@@ -144,6 +244,8 @@ class _Exits:
     def exit(self) -> Block:
         if self._exit is None:
             block = self._append(Block())
+            if self.owned is not None:
+                block.add_ops(self.owned.release_all())
             if self.body:
                 context = self.function.body.blocks[0].args[0]
                 one = llvm.ConstantOp(IntegerAttr(1, i64), i64)
@@ -226,7 +328,7 @@ def _name_global(module: ModuleOp, function: str) -> str:
     return name
 
 
-def _guard_allocation(call: llvm.CallOp, exits: _Exits) -> None:
+def _guard_allocation(call: llvm.CallOp, exits: _Exits, owned: _Owned | None) -> None:
     position = call.attributes.pop(ALLOCATION)
     assert isinstance(position, IntegerAttr)
     size: SSAValue = call.args[position.value.data]
@@ -244,6 +346,8 @@ def _guard_allocation(call: llvm.CallOp, exits: _Exits) -> None:
             llvm.CondBrOp(failed.res, exits.report(), [size], rest, []),
         ]
     )
+    if owned is not None and call in owned.sites:
+        owned.keep(call, rest)
 
 
 def _guard_call(call: llvm.CallOp, exits: _Exits) -> None:
@@ -274,6 +378,7 @@ def _declare(module: ModuleOp) -> None:
         (ALLOCATION_FAILED, llvm.LLVMFunctionType([i64, PTR])),
         (FAILED, llvm.LLVMFunctionType([], i1)),
         (SET_FAILED, llvm.LLVMFunctionType([i1])),
+        ("free", llvm.LLVMFunctionType([PTR])),
     ):
         if name not in present:
             module.body.block.add_op(
@@ -299,13 +404,30 @@ def guard_allocations(module: ModuleOp) -> None:
         for call in _calls(f)
         if (body := _parallel_body(call)) is not None
     }
+    releasing = _releasing(functions)
     for name in sorted(failing):
         function = functions[name]
-        exits = _Exits(module, function, name in bodies)
-        for call in list(_calls(function)):
+        calls = list(_calls(function))
+        # (a scratch block is the runtime's: never freed here)
+        sites = [
+            c
+            for c in calls
+            if ALLOCATION in c.attributes and _callee(c) != SCRATCH_TAKE
+        ]
+        owned = _Owned(function, sites) if sites else None
+        exits = _Exits(module, function, name in bodies, owned)
+        for call in calls:
+            callee = _callee(call)
+            if owned is not None and callee == "free":
+                owned.forget_before(call, call.args[:1])
+            elif owned is not None and callee in releasing:
+                pointers = [
+                    a for a in call.args if isinstance(a.type, llvm.LLVMPointerType)
+                ]
+                owned.forget_before(call, pointers)
             if ALLOCATION in call.attributes:
-                _guard_allocation(call, exits)
-            elif _callee(call) in failing:
+                _guard_allocation(call, exits, owned)
+            elif callee in failing:
                 _guard_call(call, exits)
             elif _parallel_body(call) in failing:
                 _guard_parallel_loop(call, exits)
