@@ -197,3 +197,30 @@ assert (a == 1).all() and (b == 1).all() and (a.shape, b.shape) == ((3,), (2,))
     out = _child(code)
     growth = int(out.split("growth ")[1].split()[0])
     assert growth < 200, out[-500:]
+
+
+_FILL_THEN = """
+func.func @fill_then(%y: tensor<?xf64>, %m: index) -> (tensor<?xf64>, tensor<?xf64>) {
+  %one = arith.constant 1.0 : f64
+  %fy = linalg.fill ins(%one : f64) outs(%y : tensor<?xf64>) -> tensor<?xf64>
+  %b = tensor.empty(%m) : tensor<?xf64>
+  %fb = linalg.fill ins(%one : f64) outs(%b : tensor<?xf64>) -> tensor<?xf64>
+  return %fy, %fb : tensor<?xf64>, tensor<?xf64>
+}
+"""
+
+
+def test_array_written_in_place_is_put_back() -> None:
+    # The kernel fills y (in place) before its allocation fails: a kernel
+    # that may fail an allocation saves the arrays it writes first.
+    code = f"""
+kernel = xsparse.compile({_FILL_THEN!r})
+assert kernel.written == (0,)
+y = np.arange(5.0)
+expect_memory_error(lambda: kernel(y, 2**40), "fill_then(): cannot allocate")
+assert (y == np.arange(5.0)).all(), y
+fy, b = kernel(y, 3)
+assert (y == 1).all() and (b == 1).all() and b.shape == (3,)
+print("kept")
+"""
+    assert "kept" in _child(code)

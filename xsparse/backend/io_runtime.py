@@ -37,6 +37,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import itertools
+import threading
 from typing import Any
 
 import llvmlite.binding as llvm
@@ -129,6 +130,22 @@ def _field_dtype(field: StorageField, t: TensorType[Attribute]) -> np.dtype[Any]
 _handles = itertools.count(1)
 _read: dict[int, list[Any]] = {}
 _written: dict[int, tuple[TensorType[Attribute], list[Any]]] = {}
+_open: dict[int, set[int]] = {}
+"""Per thread, the handles its kernel has not released yet (a kernel that
+fails an allocation returns without releasing them)."""
+
+
+def _opened(handle: int) -> int:
+    _open.setdefault(threading.get_ident(), set()).add(handle)
+    return handle
+
+
+def _closed(handle: int) -> None:
+    handles = _open.get(threading.get_ident())
+    if handles is not None:
+        handles.discard(handle)
+        if not handles:
+            del _open[threading.get_ident()]
 
 
 def _load(path: str, t: TensorType[Attribute]) -> SparseTensor:
@@ -171,7 +188,7 @@ def _new_tensor(file: int | None, type_text: int) -> int:
         tensor = _empty(t)
     handle = next(_handles)
     _read[handle] = tensor.storage()
-    return handle
+    return _opened(handle)
 
 
 def _tensor_size(handle: int, k: int) -> int:
@@ -192,6 +209,7 @@ def _tensor_copy(handle: int, k: int, address: int) -> None:
 
 def _tensor_release(handle: int) -> None:
     _read.pop(handle, None)
+    _closed(handle)
 
 
 # -- sparse_tensor.out ------------------------------------------------------------
@@ -201,10 +219,19 @@ def _out_begin(type_text: int) -> int:
     t = _tensor_type(ctypes.string_at(type_text).decode())
     handle = next(_handles)
     _written[handle] = (t, [None] * len(storage_fields(t)))
-    return handle
+    return _opened(handle)
 
 
 def _out_field(handle: int, k: int, address: int, length: int) -> None:
+    try:
+        _store_field(handle, k, address, length)
+    except (
+        Exception
+    ) as error:  # (a MemoryError copying it) nothing may unwind into native code
+        fail(error)
+
+
+def _store_field(handle: int, k: int, address: int, length: int) -> None:
     t, fields = _written[handle]
     field = storage_fields(t)[k]
     if field.kind == "level_size":
@@ -230,6 +257,7 @@ def _ostream(values: Any) -> list[str]:
 
 def _out_end(handle: int, file: int | None) -> None:
     t, fields = _written.pop(handle)
+    _closed(handle)
     path = ctypes.string_at(file).decode() if file else ""
     try:
         tensor = ResultFromFields(t).take(fields)
@@ -265,6 +293,9 @@ def _runtime_error(message: int) -> None:
 
 def _allocation_failed(bytes_asked: int, function: int) -> None:
     allocation_failed(bytes_asked, ctypes.string_at(function).decode())
+    for handle in _open.pop(threading.get_ident(), set()):
+        _read.pop(handle, None)
+        _written.pop(handle, None)
 
 
 # -- registration ------------------------------------------------------------------

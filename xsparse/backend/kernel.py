@@ -94,6 +94,9 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.errors import ConversionWarning
 from xsparse.logs import COMPILE_LOGGER, log_time
+from xsparse.transforms.convert_to_llvm.allocation_failures import (
+    may_fail_allocation,
+)
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.version import __version__
 
@@ -198,6 +201,7 @@ class Kernel:
         checked_native: Any = None,
         in_kernel_native: Any = None,
         restores_outputs: bool = False,
+        may_fail_allocation: bool = False,
     ) -> None:
         self.name = name
         self.written = tuple(written)
@@ -219,6 +223,10 @@ class Kernel:
         self._restores_outputs = restores_outputs and in_kernel_native is not None
         """The kernel puts back the arrays it wrote when its own range check
         fails (fused_checks): its in-kernel entry loses nothing of the caller's."""
+        self._may_fail_allocation = may_fail_allocation
+        """A heap allocation of the kernel may fail (allocation_failures): the
+        numpy arrays it writes in place are saved first, and put back on a
+        MemoryError."""
         self._size_groups = size_groups
         self._bounds = tuple(bounds)
         self._inputs: list[Attribute] = list(signature.inputs.data)
@@ -283,11 +291,15 @@ class Kernel:
                 native = kernel._in_kernel_native
         if not kernel.written:
             return kernel._call(args, native, strict)
+        save = save or (
+            kernel._may_fail_allocation
+            and all(type(args[p]) is np.ndarray for p in kernel.written)
+        )
         args, copies = prepare_outputs(kernel.written, kernel._where, args)
         saved = save_outputs(kernel.written, args) if save else []
         try:
             result = kernel._call(args, native, strict)
-        except ValueError:
+        except (ValueError, MemoryError):
             restore_outputs(saved)
             raise
         finally:
@@ -1013,6 +1025,7 @@ def _compile_kernel(
         compiled.function(name, checked=True) if guards else None,
         compiled.function(name, in_kernel=True) if in_kernel_guards else None,
         checker_names.restores_outputs,
+        may_fail_allocation(lowered.module),
     )
     meta = {
         "name": name,
@@ -1033,6 +1046,7 @@ def _compile_kernel(
         },
         "in_kernel_checked": bool(in_kernel_guards),
         "restores_outputs": checker_names.restores_outputs,
+        "may_fail_allocation": may_fail_allocation(lowered.module),
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -1087,6 +1101,7 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             if meta["in_kernel_checked"]
             else None,
             bool(meta.get("restores_outputs", False)),
+            bool(meta.get("may_fail_allocation", True)),
         )
     except Exception:  # a stale or damaged entry: compile again
         return None

@@ -431,3 +431,12 @@ def guard_allocations(module: ModuleOp) -> None:
                 _guard_call(call, exits)
             elif _parallel_body(call) in failing:
                 _guard_parallel_loop(call, exits)
+
+
+def may_fail_allocation(module: ModuleOp) -> bool:
+    """Whether code of `module` (after `guard_allocations`) may report a
+    failed allocation."""
+    return any(
+        isinstance(op, llvm.FuncOp) and op.sym_name.data == ALLOCATION_FAILED
+        for op in module.ops
+    )
