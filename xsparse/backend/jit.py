@@ -40,7 +40,12 @@ from xsparse.backend.runtime_errors import failure_ir
 from xsparse.backend.scratch import scratch_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
-from xsparse.transforms.convert_to_llvm.allocation_failures import FAILED, SET_FAILED
+from xsparse.transforms.convert_to_llvm.allocation_failures import (
+    FAILED,
+    FORGET,
+    RELEASE,
+    SET_FAILED,
+)
 
 _FORMAT_VERSION = "2"  # 2: entries with a checksum header (disk_cache)
 _lock = threading.Lock()
@@ -219,7 +224,7 @@ def _full_ir(
     )
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
     parallel = f"@{threads.PARALLEL_FOR}(" in ir
-    defined = [*used, SCRATCH_TAKE, SCRATCH_GIVE, FAILED, SET_FAILED]
+    defined = [*used, SCRATCH_TAKE, SCRATCH_GIVE, FAILED, SET_FAILED, FORGET, RELEASE]
     ir = strip_declarations(
         ir, [*defined, threads.PARALLEL_FOR] if parallel else defined
     )

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import sys
 import threading
 
 from xsparse.backend.abi import libc
 from xsparse.transforms.convert_to_llvm.allocation_failures import (
     FAILED,
+    FORGET,
+    RELEASE,
     SET_FAILED,
     SIZE_OVERFLOW,
 )
@@ -49,6 +52,40 @@ define internal i1 @{FAILED}() {{
   ret i1 %set
 }}
 
+define internal void @{FORGET}(ptr %slots, i64 %n, ptr %block) noinline {{
+entry:
+  %none = icmp eq i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %slot = getelementptr ptr, ptr %slots, i64 %i
+  %held = load ptr, ptr %slot
+  %same = icmp eq ptr %held, %block
+  %kept = select i1 %same, ptr null, ptr %held
+  store ptr %kept, ptr %slot
+  %next = add i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+
+define internal void @{RELEASE}(ptr %slots, i64 %n) noinline {{
+entry:
+  %none = icmp eq i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %slot = getelementptr ptr, ptr %slots, i64 %i
+  %held = load ptr, ptr %slot
+  call void @free(ptr %held)
+  %next = add i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+
 define internal void @{SET_FAILED}(i1 %on) {{
   %key = load i32, ptr @{FAILURE_KEY_SYMBOL}
   %flag = select i1 %on, ptr inttoptr (i64 1 to ptr), ptr null
@@ -56,8 +93,9 @@ define internal void @{SET_FAILED}(i1 %on) {{
   ret void
 }}
 """
-"""The definitions of `FAILED` and `SET_FAILED` (LLVM IR), for a module
-that calls them."""
+"""The definitions of `FAILED`, `SET_FAILED` and the owned-block helpers
+`FORGET` and `RELEASE` (LLVM IR; not inlined: a function has a slot per
+allocation site, up to ~100), for a module that calls them."""
 
 _pending: dict[int, BaseException] = {}
 """The first failure of a runtime call, per thread, until `raise_pending`."""
@@ -124,6 +162,8 @@ def raise_pending() -> None:
 def failure_ir(declared_in: str) -> str:
     """`FAILURE_IR` where `declared_in` (a module's LLVM IR) calls `FAILED`
     or `SET_FAILED`; else nothing."""
-    if f"@{FAILED}(" in declared_in or f"@{SET_FAILED}(" in declared_in:
+    if f"@{FAILED}(" not in declared_in and f"@{SET_FAILED}(" not in declared_in:
+        return ""
+    if re.search(r"^declare [^\n]*@free\(", declared_in, re.MULTILINE):
         return FAILURE_IR
-    return ""
+    return FAILURE_IR + "declare void @free(ptr)\n"

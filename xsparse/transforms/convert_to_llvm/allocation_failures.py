@@ -61,6 +61,10 @@ PARALLEL_FOR = "xsparse_parallel_for"
 """The thread runtime's entry (`threads.PARALLEL_FOR`): its first operand
 is the body's address, its second the context, whose first field a failed
 chunk sets."""
+FORGET = "xsparse_owned_forget"
+"""`void (ptr slots, i64 n, ptr block)`: null the slots holding `block`."""
+RELEASE = "xsparse_owned_release"
+"""`void (ptr slots, i64 n)`: free what the slots hold."""
 SIZE_OVERFLOW = (1 << 64) - 1
 """The byte size an allocation asks for when its size overflows 64 bits."""
 
@@ -152,28 +156,30 @@ class _Owned:
     one slot per allocation site (MLIR has no such thing: it never frees on
     failure). A site's success stores its block in its slot; a `free`, a
     `realloc` and a call of a function that may release blocks passed to
-    it clear the slots holding the pointer they are given (a compare and a
-    select per slot); the exit frees what the slots hold (`free(null)` does
-    nothing). So a block is freed at most once; one that the function lost
-    track of (its slot overwritten by the site's next block while it was
-    live, or given to a callee that may release it) is left as it is."""
+    it clear the slots holding the pointer they are given (`FORGET`, a loop
+    over the slots); the exit frees what the slots hold (`RELEASE`;
+    `free(null)` does nothing). So a block is freed at most once; one that
+    the function lost track of (its slot overwritten by the site's next
+    block while it was live, or given to a callee that may release it) is
+    left as it is."""
 
     def __init__(self, function: llvm.FuncOp, sites: list[llvm.CallOp]):
         self.sites = {call: k for k, call in enumerate(sites)}
         entry = function.body.blocks[0]
-        count = llvm.ConstantOp(IntegerAttr(len(sites), i64), i64)
-        array = llvm.AllocaOp(count.result, PTR, alignment=8)
-        null = llvm.ZeroOp(result_types=[PTR])
-        ops: list[Operation] = [count, array, null]
+        self.count = llvm.ConstantOp(IntegerAttr(len(sites), i64), i64)
+        array = llvm.AllocaOp(self.count.result, PTR, alignment=8)
         self.array = array.res
-        self.slots: list[SSAValue] = []
-        for k in range(len(sites)):
-            slot = llvm.GEPOp(self.array, [k], PTR)
-            ops += [slot, llvm.StoreOp(null.results[0], slot.result)]
-            self.slots.append(slot.result)
+        zero = llvm.ConstantOp(IntegerAttr(0, i8), i8)
+        size = llvm.ConstantOp(IntegerAttr(8 * len(sites), i64), i64)
+        volatile = llvm.ConstantOp(IntegerAttr(0, i1), i1)
+        clear = llvm.CallIntrinsicOp(
+            "llvm.memset.p0.i64",
+            [self.array, zero.result, size.result, volatile.result],
+            [],
+        )
         first = entry.first_op
         assert first is not None
-        entry.insert_ops_before(ops, first)
+        entry.insert_ops_before([self.count, array, zero, size, volatile, clear], first)
 
     def keep(self, call: llvm.CallOp, block: Block) -> None:
         """At the start of `block` (the success of site `call`), record its
@@ -182,7 +188,8 @@ class _Owned:
         ops: list[Operation] = []
         if _callee(call) == "realloc":
             ops += self._forget(call.args[0])
-        ops.append(llvm.StoreOp(call.returned, self.slots[self.sites[call]]))
+        slot = llvm.GEPOp(self.array, [self.sites[call]], PTR)
+        ops += [slot, llvm.StoreOp(call.returned, slot.result)]
         first = block.first_op
         assert first is not None
         block.insert_ops_before(ops, first)
@@ -196,25 +203,11 @@ class _Owned:
             parent.insert_ops_before(ops, call)
 
     def _forget(self, pointer: SSAValue) -> list[Operation]:
-        ops: list[Operation] = []
-        address = llvm.PtrToIntOp(pointer, i64)
-        null = llvm.ZeroOp(result_types=[PTR])
-        ops += [address, null]
-        for slot in self.slots:
-            held = llvm.LoadOp(slot, PTR)
-            held_address = llvm.PtrToIntOp(held.dereferenced_value, i64)
-            same = llvm.ICmpOp(held_address.output, address.output, _EQ)
-            kept = llvm.SelectOp(same.res, null.results[0], held.dereferenced_value)
-            ops += [held, held_address, same, kept, llvm.StoreOp(kept.res, slot)]
-        return ops
+        return [llvm.CallOp(FORGET, self.array, self.count.result, pointer)]
 
     def release_all(self) -> list[Operation]:
         """The ops that free every block the slots hold (the exit's)."""
-        ops: list[Operation] = []
-        for slot in self.slots:
-            held = llvm.LoadOp(slot, PTR)
-            ops += [held, llvm.CallOp("free", held.dereferenced_value)]
-        return ops
+        return [llvm.CallOp(RELEASE, self.array, self.count.result)]
 
 
 class _Exits:
@@ -378,7 +371,8 @@ def _declare(module: ModuleOp) -> None:
         (ALLOCATION_FAILED, llvm.LLVMFunctionType([i64, PTR])),
         (FAILED, llvm.LLVMFunctionType([], i1)),
         (SET_FAILED, llvm.LLVMFunctionType([i1])),
-        ("free", llvm.LLVMFunctionType([PTR])),
+        (FORGET, llvm.LLVMFunctionType([PTR, i64, PTR])),
+        (RELEASE, llvm.LLVMFunctionType([PTR, i64])),
     ):
         if name not in present:
             module.body.block.add_op(

@@ -11,8 +11,9 @@
 // CHECK:         %[[MOVED:.*]] = llvm.call @realloc(%[[OLD:.*]], %[[SIZE:.*]]) : (!llvm.ptr, i64) -> !llvm.ptr
 // CHECK:         llvm.cond_br %{{.*}}, ^[[REPORT:.*]](%[[SIZE]] : i64), ^[[OK:.*]]
 // CHECK-NEXT:  ^[[OK]]:
-// CHECK-NEXT:    %[[OLD_ADDRESS:.*]] = llvm.ptrtoint %[[OLD]] : !llvm.ptr to i64
-// CHECK:         llvm.store %[[MOVED]], %[[SLOT:.*]] : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    llvm.call @xsparse_owned_forget(%[[OWNED:.*]], %[[SITES:.*]], %[[OLD]])
+// CHECK-NEXT:    %[[SLOT:.*]] = llvm.getelementptr %[[OWNED]][0]
+// CHECK-NEXT:    llvm.store %[[MOVED]], %[[SLOT]] : !llvm.ptr, !llvm.ptr
 // CHECK:       ^[[REPORT]](%[[ASKED:.*]]: i64):
 // CHECK:         llvm.call @xsparse_allocation_failed(%[[ASKED]], %{{.*}}) : (i64, !llvm.ptr) -> ()
 func.func private @grow(%b: memref<?xf64>, %n: index) -> memref<?xf64> {
@@ -21,15 +22,17 @@ func.func private @grow(%b: memref<?xf64>, %n: index) -> memref<?xf64> {
 }
 
 // CHECK-LABEL: llvm.func @caller(
-// CHECK:         %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
-// CHECK:         %[[GROWN:.*]] = llvm.call @grow(
+// CHECK:         %[[SITES:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[OWNED:.*]] = llvm.alloca %[[SITES]] x !llvm.ptr
+// CHECK:         llvm.call @xsparse_owned_forget(%[[OWNED]], %[[SITES]], %[[ALLOCATED:.*]]) :
+// CHECK-NEXT:    llvm.call @xsparse_owned_forget(%[[OWNED]], %[[SITES]], %[[ALIGNED:.*]]) :
+// CHECK-NEXT:    %[[GROWN:.*]] = llvm.call @grow(%[[ALLOCATED]], %[[ALIGNED]],
 // CHECK-NEXT:    %[[FAILED:.*]] = llvm.call @xsparse_failed() : () -> i1
 // CHECK-NEXT:    llvm.cond_br %[[FAILED]], ^[[EXIT:.*]], ^[[OK:.*]]
 // CHECK-NEXT:  ^[[OK]]:
 // CHECK-NEXT:    llvm.return %[[GROWN]]
 // CHECK:       ^[[EXIT]]:
-// CHECK-NEXT:    %[[LEFT:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
-// CHECK-NEXT:    llvm.call @free(%[[LEFT]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT:    llvm.call @xsparse_owned_release(%[[OWNED]], %[[SITES]]) : (!llvm.ptr, i64) -> ()
 // CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.zero : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>
 // CHECK-NEXT:    llvm.return %[[ZERO]]
 func.func @caller(%n: index) -> memref<?xf64> {
@@ -69,8 +72,7 @@ func.func @caller(%n: index) -> memref<?xf64> {
 // CHECK:       ^[[REPORT]](%{{.*}}: i64):
 // CHECK:         llvm.br ^[[EXIT:.*]]
 // CHECK-NEXT:  ^[[EXIT]]:
-// CHECK-NEXT:    %[[LEFT:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
-// CHECK-NEXT:    llvm.call @free(%[[LEFT]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT:    llvm.call @xsparse_owned_release(%{{.*}}, %{{.*}}) : (!llvm.ptr, i64) -> ()
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    llvm.store %[[ONE]], %[[BODY_CTX]] : i64, !llvm.ptr
 // CHECK-NEXT:    %[[OFF:.*]] = llvm.mlir.constant(false) : i1
