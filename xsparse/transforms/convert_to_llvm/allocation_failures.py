@@ -434,3 +434,10 @@ def may_fail_allocation(module: ModuleOp) -> bool:
         isinstance(op, llvm.FuncOp) and op.sym_name.data == ALLOCATION_FAILED
         for op in module.ops
     )
+
+
+def unmark_allocations(module: ModuleOp) -> None:
+    """Drop the `ALLOCATION` marks (allocations left unchecked, as in MLIR)."""
+    for op in module.walk():
+        if isinstance(op, llvm.CallOp):
+            op.attributes.pop(ALLOCATION, None)

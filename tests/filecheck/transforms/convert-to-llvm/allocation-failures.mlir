@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s -p 'convert-to-llvm{threads=true}' | filecheck %s
+// RUN: xsparse-opt %s -p 'convert-to-llvm{threads=true allocation_checks=true}' | filecheck %s
 
 // A failed allocation ends the call without touching memory
 // (allocation_failures): after a call of a function of the module that may

@@ -1,9 +1,10 @@
-// RUN: xsparse-opt %s -p convert-to-llvm | filecheck %s
+// RUN: xsparse-opt %s -p 'convert-to-llvm{allocation_checks=true}' | filecheck %s
 
 // A malloc'd block asks for transparent huge pages when it is large (Linux;
 // the helper is defined once per module and inlined by O3). Its byte size
 // (n x 4 x 4 bytes) is checked for overflow (2^64 - 1 bytes when it
-// overflows), its result for null: a null block reports the failure, sets
+// overflows), and with allocation_checks (on in xsparse.compile and
+// xsparse-run) its result for null: a null block reports the failure, sets
 // the thread's failure flag, frees the blocks the function still owns (a
 // stack slot per allocation site, cleared before a `free`) and returns
 // (allocation_failures).

@@ -1,4 +1,4 @@
-// RUN: xsparse-opt %s -p lower-subset,lower-jagged,convert-to-llvm | filecheck %s
+// RUN: xsparse-opt %s -p 'lower-subset,lower-jagged,convert-to-llvm{allocation_checks=true}' | filecheck %s
 
 // A gather view lowered to the llvm dialect: the outer array is one malloc of
 // inner descriptors ({ptr, ptr, i64, [1 x i64], [1 x i64]}, 40 bytes; its
