@@ -228,13 +228,14 @@ def _full_ir(
     ir = strip_declarations(
         ir, [*defined, threads.PARALLEL_FOR] if parallel else defined
     )
+    scratch = scratch_ir(ir)
     return (
         ir
         + "\n"
         + wrappers
         + runtime_ir(used, declared_in=ir)
-        + scratch_ir(ir)
-        + failure_ir(ir)
+        + scratch
+        + failure_ir(ir + scratch)  # (each declares `free` if no one did)
         + float_builtins_ir(ir)
         + (threads.PARALLEL_FOR_IR if parallel else "")
     )
