@@ -428,11 +428,12 @@ def guard_allocations(module: ModuleOp) -> None:
 
 
 def may_fail_allocation(module: ModuleOp) -> bool:
-    """Whether code of `module` (after `guard_allocations`) may report a
-    failed allocation."""
+    """Whether code of `module` (in the llvm dialect) allocates heap memory
+    other than `SCRATCH` buffers (which a kernel takes before the loops that
+    write its outputs: `fused_checks`), so may fail after writing them."""
     return any(
-        isinstance(op, llvm.FuncOp) and op.sym_name.data == ALLOCATION_FAILED
-        for op in module.ops
+        isinstance(op, llvm.CallOp) and _callee(op) in ("malloc", "calloc", "realloc")
+        for op in module.walk()
     )
 
 
