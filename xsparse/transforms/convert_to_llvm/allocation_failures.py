@@ -17,15 +17,20 @@ call with `ALLOCATION`. Once a module is in the llvm dialect,
 - after `xsparse_parallel_for` of a body that may fail, the first field of
   the loop's context (`threads`: an i64 that a failed chunk sets) branches
   to `SET_FAILED(true)` and the exit;
-- the exit of a function returns zeros (callers check the flag, never the
-  values); the exit of a parallel loop's body sets the context's field and
-  clears the flag of the thread it ran on (a pool thread's flag must not
-  outlive the chunk).
+- the exit frees the blocks the function allocated and still owns
+  (`_Owned`), then returns zeros (callers check the flag, never the
+  values); the exit of a parallel loop's body also sets the context's field
+  and clears the flag of the thread it ran on (a pool thread's flag must
+  not outlive the chunk).
 
-The success path costs a compare and a branch per allocation and per call
-of a function that may fail (the flag's read: `pthread_getspecific`). The
-runtime defines `FAILED`/`SET_FAILED` (`backend.runtime_errors`) and clears
-the flag of the calling thread when it raises the error.
+The success path costs a compare and a branch per allocation, a store of
+the block in its slot, and per call of a function that may fail a read of
+the flag (`pthread_getspecific`: the JIT gives modules no thread-local
+globals). The runtime defines `FAILED`, `SET_FAILED`, `FORGET` and `RELEASE`
+(`backend.runtime_errors`) and clears the flag of the calling thread when it
+raises the error. `convert-to-llvm` guards only with `allocation_checks`
+(`xsparse.compile`, `xsparse-run`); without, the marks are dropped
+(`unmark_allocations`) and the output needs no xsparse runtime.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """memref -> llvm on MLIR's descriptors (mirrors MLIR's `finalize-memref-to-llvm`).
 
 Heap memory comes from libc `malloc`/`realloc`/`free` (so that a returned
-buffer can be freed by the caller). On Linux a fresh `malloc` block of
+buffer can be freed by the caller). An allocation's byte size is checked for
+overflow (`allocation_bytes`: 2^64 - 1 bytes, which no allocator gives, when
+it does not fit), and its call marked for `allocation_failures`, which
+checks its result for null. On Linux a fresh `malloc` block of
 HUGE_PAGES_FROM bytes or more asks for transparent huge pages, as numpy does
 for its arrays (the first write into a fresh large buffer otherwise faults
 every 4 KiB page); a `realloc` does not: glibc moves large blocks with
@@ -143,12 +146,17 @@ def allocation_bytes(
     rewriter: PatternRewriter,
 ) -> SSAValue:
     """The bytes of a fresh block of `sizes` elements of type `element` (or
-    of `element` bytes each) plus `padding`: the product and sum checked for overflow (`llvm.umul` /
-    `llvm.uadd.with.overflow`); `SIZE_OVERFLOW` (2^64 - 1, which no
+    of `element` bytes each) plus `padding`, the products and the sum
+    checked for overflow (`llvm.umul` / `llvm.uadd.with.overflow`; static
+    sizes folded into one factor); `SIZE_OVERFLOW` (2^64 - 1, which no
     allocator gives) when the size does not fit in 64 bits."""
     packed = element == PACKED
-    factor = 1 if packed else element if isinstance(element, int) else 0
-    factor = factor or element_size(element)
+    if packed:
+        factor = 1  # elements; `packed_bytes` makes them bytes
+    elif isinstance(element, int):
+        factor = element
+    else:
+        factor = element_size(element)
     dynamic: list[SSAValue] = []
     for size in sizes:
         static = _constant_index(size)
