@@ -35,6 +35,8 @@ raises the error. `convert-to-llvm` guards only with `allocation_checks`
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterator
 
 from xdsl.dialects import llvm
@@ -307,7 +309,13 @@ def _name_global(module: ModuleOp, function: str) -> str:
     """A constant global holding `function`'s name as the error names it
     (a parallel loop's body by the function it came from)."""
     shown = function.split(".parallel.")[0]
-    name = f"__xsparse_name_{shown}"
+    # (a name LLVM takes unquoted whatever the function's)
+    name = "__xsparse_name_" + re.sub(r"[^A-Za-z0-9_.]", "_", shown)
+    name += (
+        ""
+        if name.endswith(shown)
+        else "_" + hashlib.sha1(shown.encode()).hexdigest()[:8]
+    )
     for op in module.ops:
         if isinstance(op, llvm.GlobalOp) and op.sym_name.data == name:
             return name
