@@ -9,9 +9,9 @@ does (`xsparse-run`).
 A heap allocation of compiled code that fails (`convert_to_llvm.
 allocation_failures`) reports a MemoryError here (`allocation_failed`)
 and sets its thread's failure flag, a POSIX thread-specific value that
-compiled code reads through `FAILURE_IR` (the JIT cannot give a module
-thread-local globals): every function on the way out returns at once.
-`raise_pending` clears the flag of the thread that raises.
+compiled code sets and reads through `FAILURE_IR` (the JIT cannot give a
+module thread-local globals): every function on the way out returns at
+once. `raise_pending` clears the flag of the thread that raises.
 """
 
 from __future__ import annotations
