@@ -17,6 +17,10 @@ loads resolves them, compiled now or loaded from the disk cache.
 * `xsparse_runtime_error(message)`: bad run-time data that compiled code
   found (e.g. a block of a `structured[n, m]` level with more than n
   nonzeros), raised as a ValueError.
+* `xsparse_allocation_failed(bytes, function)`: a heap allocation of
+  compiled code failed (`runtime_errors.allocation_failed`), raised as a
+  MemoryError; `xsparse_failure_key` is the key of the threads' failure
+  flags that compiled code reads.
 * `xsparse_out_*`: the storage fields of a tensor, then the file to write:
   MLIR's extended FROSTT text with values as `std::ostream` prints them; an
   empty file name writes to stdout (through C's `stdout`, in order with the
@@ -33,6 +37,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import itertools
+import threading
 from typing import Any
 
 import llvmlite.binding as llvm
@@ -44,7 +49,12 @@ from xdsl.parser import Parser
 
 from xsparse.backend.abi import libc
 from xsparse.backend.packed_bits import PACKED_WIDTH, PackedBuffer, packed_length
-from xsparse.backend.runtime_errors import fail
+from xsparse.backend.runtime_errors import (
+    FAILURE_KEY_SYMBOL,
+    allocation_failed,
+    fail,
+    failure_key,
+)
 from xsparse.backend.sparse_storage import (
     ResultFromFields,
     SparseTensor,
@@ -65,6 +75,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR
+from xsparse.transforms.convert_to_llvm.allocation_failures import ALLOCATION_FAILED
 from xsparse.transforms.storage.file_io import (
     NEW_TENSOR,
     OUT_BEGIN,
@@ -119,6 +130,22 @@ def _field_dtype(field: StorageField, t: TensorType[Attribute]) -> np.dtype[Any]
 _handles = itertools.count(1)
 _read: dict[int, list[Any]] = {}
 _written: dict[int, tuple[TensorType[Attribute], list[Any]]] = {}
+_open: dict[int, set[int]] = {}
+"""Per thread, the handles its kernel has not released yet (a kernel that
+fails an allocation returns without releasing them)."""
+
+
+def _opened(handle: int) -> int:
+    _open.setdefault(threading.get_ident(), set()).add(handle)
+    return handle
+
+
+def _closed(handle: int) -> None:
+    handles = _open.get(threading.get_ident())
+    if handles is not None:
+        handles.discard(handle)
+        if not handles:
+            del _open[threading.get_ident()]
 
 
 def _load(path: str, t: TensorType[Attribute]) -> SparseTensor:
@@ -161,7 +188,7 @@ def _new_tensor(file: int | None, type_text: int) -> int:
         tensor = _empty(t)
     handle = next(_handles)
     _read[handle] = tensor.storage()
-    return handle
+    return _opened(handle)
 
 
 def _tensor_size(handle: int, k: int) -> int:
@@ -182,6 +209,7 @@ def _tensor_copy(handle: int, k: int, address: int) -> None:
 
 def _tensor_release(handle: int) -> None:
     _read.pop(handle, None)
+    _closed(handle)
 
 
 # -- sparse_tensor.out ------------------------------------------------------------
@@ -191,10 +219,19 @@ def _out_begin(type_text: int) -> int:
     t = _tensor_type(ctypes.string_at(type_text).decode())
     handle = next(_handles)
     _written[handle] = (t, [None] * len(storage_fields(t)))
-    return handle
+    return _opened(handle)
 
 
 def _out_field(handle: int, k: int, address: int, length: int) -> None:
+    try:
+        _store_field(handle, k, address, length)
+    except (
+        Exception
+    ) as error:  # (a MemoryError copying it) nothing may unwind into native code
+        fail(error)
+
+
+def _store_field(handle: int, k: int, address: int, length: int) -> None:
     t, fields = _written[handle]
     field = storage_fields(t)[k]
     if field.kind == "level_size":
@@ -220,6 +257,7 @@ def _ostream(values: Any) -> list[str]:
 
 def _out_end(handle: int, file: int | None) -> None:
     t, fields = _written.pop(handle)
+    _closed(handle)
     path = ctypes.string_at(file).decode() if file else ""
     try:
         tensor = ResultFromFields(t).take(fields)
@@ -253,6 +291,13 @@ def _runtime_error(message: int) -> None:
     fail(ValueError(ctypes.string_at(message).decode()))
 
 
+def _allocation_failed(bytes_asked: int, function: int) -> None:
+    allocation_failed(bytes_asked, ctypes.string_at(function).decode())
+    for handle in _open.pop(threading.get_ident(), set()):
+        _read.pop(handle, None)
+        _written.pop(handle, None)
+
+
 # -- registration ------------------------------------------------------------------
 
 _I64 = ctypes.c_int64
@@ -267,6 +312,10 @@ _CALLBACKS: dict[str, tuple[Any, Any]] = {
     OUT_FIELD: (ctypes.CFUNCTYPE(None, _I64, _I64, _I64, _I64), _out_field),
     OUT_END: (ctypes.CFUNCTYPE(None, _I64, _PTR), _out_end),
     RUNTIME_ERROR: (ctypes.CFUNCTYPE(None, _I64), _runtime_error),
+    ALLOCATION_FAILED: (
+        ctypes.CFUNCTYPE(None, ctypes.c_uint64, _PTR),
+        _allocation_failed,
+    ),
 }
 _registered: list[Any] = []
 """The ctypes function objects LLVM calls (kept alive with the process)."""
@@ -282,3 +331,4 @@ def register() -> None:
         address = ctypes.cast(callback, ctypes.c_void_p).value
         assert address is not None
         llvm.add_symbol(name, address)
+    llvm.add_symbol(FAILURE_KEY_SYMBOL, ctypes.addressof(failure_key))

@@ -38,9 +38,16 @@ from xsparse.backend.abi import (
 from xsparse.backend.float_builtins import float_builtins_ir
 from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
+from xsparse.backend.runtime_errors import failure_ir
 from xsparse.backend.scratch import scratch_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
 from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
+from xsparse.transforms.convert_to_llvm.allocation_failures import (
+    FAILED,
+    FORGET,
+    RELEASE,
+    SET_FAILED,
+)
 
 _FORMAT_VERSION = "3"  # 3: entries authenticated by an HMAC (disk_cache)
 _lock = threading.Lock()
@@ -232,16 +239,18 @@ def _full_ir(
     )
     used = [s for s in RUNTIME_SYMBOLS if f"@{s}(" in ir]
     parallel = f"@{threads.PARALLEL_FOR}(" in ir
-    defined = [*used, SCRATCH_TAKE, SCRATCH_GIVE]
+    defined = [*used, SCRATCH_TAKE, SCRATCH_GIVE, FAILED, SET_FAILED, FORGET, RELEASE]
     ir = strip_declarations(
         ir, [*defined, threads.PARALLEL_FOR] if parallel else defined
     )
+    scratch = scratch_ir(ir)
     return (
         ir
         + "\n"
         + wrappers
         + runtime_ir(used, declared_in=ir)
-        + scratch_ir(ir)
+        + scratch
+        + failure_ir(ir + scratch)  # (each declares `free` if no one did)
         + float_builtins_ir(ir)
         + (threads.PARALLEL_FOR_IR if parallel else "")
     )

@@ -106,6 +106,9 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.errors import ConversionWarning, UncheckedMemrefWarning
 from xsparse.logs import COMPILE_LOGGER, log_time
+from xsparse.transforms.convert_to_llvm.allocation_failures import (
+    may_fail_allocation,
+)
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.version import __version__
 
@@ -211,15 +214,20 @@ class Kernel:
         in_kernel_native: Any = None,
         restores_outputs: bool = False,
         saved_on_error: Sequence[int] = (),
+        may_fail_allocation: bool = False,
     ) -> None:
         self.name = name
         self.written = tuple(written)
         """The positions of the arguments the kernel writes in place."""
-        self.saved_on_error = tuple(saved_on_error)
+        self.saved_on_error = tuple(saved_on_error) or (
+            self.written if may_fail_allocation else ()
+        )
         """The positions of the arguments (written tensors, written memrefs)
         a call copies first and puts back when the kernel reports an error
-        while it runs, after it may have written them (`reports_while_running`);
-        empty when every check the kernel relies on runs before it."""
+        while it runs, after it may have written them (`reports_while_running`),
+        or when one of its heap allocations may fail (a MemoryError after
+        writes); empty when every check the kernel relies on runs before it
+        and it allocates nothing."""
         self._checkers: dict[int, Any] = checkers or {}
         """Per sparse argument position, its compiled checker (native_checks)."""
         self.narrowable = tuple(narrowable)
@@ -1155,6 +1163,7 @@ def _compile_kernel(
             f"<source>: error: internal error in the LLVM backend: {detail}"
         ) from None
     checkers = {p: compiled.function(n) for p, n in checker_names.full.items()}
+    allocates = may_fail_allocation(lowered.module)
     kernel = Kernel(
         name,
         signature,
@@ -1168,6 +1177,7 @@ def _compile_kernel(
         compiled.function(name, in_kernel=True) if in_kernel_guards else None,
         checker_names.restores_outputs,
         saved_on_error,
+        allocates,
     )
     meta = {
         "name": name,
@@ -1189,6 +1199,7 @@ def _compile_kernel(
         "in_kernel_checked": bool(in_kernel_guards),
         "restores_outputs": checker_names.restores_outputs,
         "saved_on_error": list(saved_on_error),
+        "may_fail_allocation": allocates,
     }
     jit.store_text(f"{key}.kernel.json", json.dumps(meta))
     return kernel
@@ -1247,6 +1258,7 @@ def _load_kernel(key: str, options: CompileOptions) -> Kernel | None:
             else None,
             bool(meta.get("restores_outputs", False)),
             [int(p) for p in meta["saved_on_error"]],
+            meta["may_fail_allocation"],
         )
     except Exception as e:  # metadata that does not describe a kernel
         kernel_metadata.reject(entry, f"unusable: {type(e).__name__}: {e}")

@@ -98,6 +98,8 @@ FIELDS: dict[str, Check] = {
     "checkers": dict_of(is_position_key, tuple_of(is_text, is_text)),
     "in_kernel_checked": is_bool,
     "restores_outputs": is_bool,
+    "saved_on_error": list_of(is_int),
+    "may_fail_allocation": is_bool,
 }
 """The fields of a kernel's metadata (`kernel._compile_kernel`) and their types."""
 
@@ -166,6 +168,8 @@ def check_positions(meta: dict[str, Any], inputs: Sequence[Attribute]) -> None:
                 dimension(loop, "index_bounds")
     for p in meta["written"]:
         position(p, "written")
+    for p in meta["saved_on_error"]:
+        position(p, "saved_on_error")
     for p, _ in meta["narrowable"]:
         position(p, "narrowable")
     for p in meta["checkers"]:

@@ -36,7 +36,8 @@ def lower_to_llvm(
 ) -> LoweredModule:
     """Run `convert-to-llvm` on a clone of `module` (on `module` itself when
     `in_place`: its ops keep their source locations); remember public func types.
-    `threads`: parallel loops run on xsparse's thread pool."""
+    `threads`: parallel loops run on xsparse's thread pool. A failed heap
+    allocation is a MemoryError (`allocation_checks`)."""
     signatures = {
         op.sym_name.data: op.function_type
         for op in module.ops
@@ -46,5 +47,7 @@ def lower_to_llvm(
     }
     lowered = module if in_place else module.clone()
     with log_time(COMPILE_LOGGER, "convert-to-llvm"):
-        ConvertToLLVMPass(threads=threads).apply(Context(), lowered)
+        ConvertToLLVMPass(threads=threads, allocation_checks=True).apply(
+            Context(), lowered
+        )
     return LoweredModule(lowered, signatures)

@@ -9,6 +9,8 @@ back in a slot of its own and hands it out again when it is large enough.
 The slot is taken and refilled with an atomic exchange: two calls at once
 (from two Python threads) never share a block; the second gets a new one.
 A block lives while its module does, at most the largest size asked for.
+A size whose header does not fit in 64 bits, or a failed `malloc`, gives
+null, which the caller checks (`allocation_failures`).
 """
 
 from __future__ import annotations
@@ -39,11 +41,19 @@ drop:
   call void @free(ptr %kept)
   br label %fresh
 fresh:
+  %wrapped = icmp ugt i64 %bytes, {(1 << 64) - 1 - _HEADER}
+  br i1 %wrapped, label %failed, label %allocate
+allocate:
   %total = add i64 %bytes, {_HEADER}
   %block = call ptr @malloc(i64 %total)
+  %null = icmp eq ptr %block, null
+  br i1 %null, label %failed, label %filled
+filled:
   store i64 %bytes, ptr %block
   %new = getelementptr i8, ptr %block, i64 {_HEADER}
   ret ptr %new
+failed:
+  ret ptr null
 }}
 
 define internal void @{SCRATCH_GIVE}(ptr %memory) {{

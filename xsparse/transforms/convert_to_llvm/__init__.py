@@ -22,6 +22,10 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import RewritePattern
 
 from xsparse.transforms.convert_to_llvm.affine import lower_affine
+from xsparse.transforms.convert_to_llvm.allocation_failures import (
+    guard_allocations,
+    unmark_allocations,
+)
 from xsparse.transforms.convert_to_llvm.arith import ARITH_PATTERNS
 from xsparse.transforms.convert_to_llvm.cf import CF_PATTERNS
 from xsparse.transforms.convert_to_llvm.common import (
@@ -55,11 +59,16 @@ class ConvertToLLVMPass(ModulePass):
     `threads`: the outermost `scf.parallel` loops call xsparse's thread
     runtime (`threads.outline_parallel_loops`); off by default, as in MLIR,
     where `convert-scf-to-cf` makes them sequential and the output runs in
-    `mlir-runner`."""
+    `mlir-runner`. `allocation_checks`: a failed heap allocation reports a
+    MemoryError through xsparse's runtime and ends the call
+    (`allocation_failures.guard_allocations`); off by default, for the
+    same reason (MLIR leaves `malloc`'s result unchecked). Allocation sizes
+    are checked for overflow either way."""
 
     name = "convert-to-llvm"
 
     threads: bool = False
+    allocation_checks: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # imported here: lower_jagged builds its patterns on this package's common
@@ -80,6 +89,10 @@ class ConvertToLLVMPass(ModulePass):
             ],
             strict=True,
         )
+        if self.allocation_checks:
+            guard_allocations(op)
+        else:
+            unmark_allocations(op)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
 """memref -> llvm on MLIR's descriptors (mirrors MLIR's `finalize-memref-to-llvm`).
 
 Heap memory comes from libc `malloc`/`realloc`/`free` (so that a returned
-buffer can be freed by the caller). On Linux a fresh `malloc` block of
+buffer can be freed by the caller). An allocation's byte size is checked for
+overflow (`allocation_bytes`: 2^64 - 1 bytes, which no allocator gives, when
+it does not fit), and its call marked for `allocation_failures`, which
+checks its result for null. On Linux a fresh `malloc` block of
 HUGE_PAGES_FROM bytes or more asks for transparent huge pages, as numpy does
 for its arrays (the first write into a fresh large buffer otherwise faults
 every 4 KiB page); a `realloc` does not: glibc moves large blocks with
@@ -43,6 +46,10 @@ from xsparse.transforms.codegen_utils.emitter import (
     SCRATCH,
     SCRATCH_GIVE,
     SCRATCH_TAKE,
+)
+from xsparse.transforms.convert_to_llvm.allocation_failures import (
+    ALLOCATION,
+    SIZE_OVERFLOW,
 )
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
@@ -112,6 +119,86 @@ def _byte_size(
     if element == PACKED:
         return packed_bytes(count, rewriter)
     return _mul(count, const(element_size(element), rewriter), rewriter)
+
+
+_WITH_OVERFLOW = llvm.LLVMStructType.from_type_list([i64, i1])
+
+
+def _with_overflow(
+    intrinsic: str, a: SSAValue, b: SSAValue, rewriter: PatternRewriter
+) -> tuple[SSAValue, SSAValue]:
+    """`llvm.<intrinsic>.with.overflow.i64(a, b)`: the result and whether it
+    wrapped."""
+    pair = call_intrinsic(
+        f"llvm.{intrinsic}.with.overflow.i64", [a, b], _WITH_OVERFLOW, rewriter
+    )
+    assert pair is not None
+    value = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, i64)
+    wrapped = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), pair, i1)
+    rewriter.insert([value, wrapped])
+    return value.res, wrapped.res
+
+
+def allocation_bytes(
+    sizes: Sequence[SSAValue],
+    element: Attribute | int,
+    padding: int,
+    rewriter: PatternRewriter,
+) -> SSAValue:
+    """The bytes of a fresh block of `sizes` elements of type `element` (or
+    of `element` bytes each) plus `padding`, the products and the sum
+    checked for overflow (`llvm.umul` / `llvm.uadd.with.overflow`; static
+    sizes folded into one factor); `SIZE_OVERFLOW` (2^64 - 1, which no
+    allocator gives) when the size does not fit in 64 bits."""
+    packed = element == PACKED
+    if packed:
+        factor = 1  # elements; `packed_bytes` makes them bytes
+    elif isinstance(element, int):
+        factor = element
+    else:
+        factor = element_size(element)
+    dynamic: list[SSAValue] = []
+    for size in sizes:
+        static = _constant_index(size)
+        if static is None:
+            dynamic.append(size)
+        else:
+            factor *= static
+    if factor >= 1 << 64:
+        return const(SIZE_OVERFLOW, rewriter)
+    wrapped: list[SSAValue] = []
+    count = dynamic[0] if dynamic else const(factor, rewriter)
+    scaled = dynamic and factor != 1
+    for size in [*dynamic[1:], *([const(factor, rewriter)] if scaled else [])]:
+        count, flag = _with_overflow("umul", count, size, rewriter)
+        wrapped.append(flag)
+    size = packed_bytes(count, rewriter) if packed else count
+    if padding:
+        size, flag = _with_overflow("uadd", size, const(padding, rewriter), rewriter)
+        wrapped.append(flag)
+    if not wrapped:
+        return size
+    overflow = wrapped[0]
+    for flag in wrapped[1:]:
+        either = llvm.OrOp(overflow, flag)
+        rewriter.insert(either)
+        overflow = either.res
+    saturated = llvm.SelectOp(overflow, const(SIZE_OVERFLOW, rewriter), size)
+    rewriter.insert(saturated)
+    return saturated.res
+
+
+def allocation_call(
+    callee: str, args: Sequence[SSAValue], size_position: int, rewriter: PatternRewriter
+) -> SSAValue:
+    """`callee(args)`, a heap allocation whose byte size is `args[size_position]`,
+    marked for `allocation_failures.guard_allocations` (its null result ends
+    the call); the block (or null)."""
+    call = llvm.CallOp(callee, *args, return_type=PTR)
+    call.attributes[ALLOCATION] = IntegerAttr(size_position, i64)
+    rewriter.insert(call)
+    assert call.returned is not None
+    return call.returned
 
 
 def _align_up(pointer: SSAValue, alignment: int, rewriter: PatternRewriter) -> SSAValue:
@@ -190,22 +277,15 @@ class AllocToLLVM(ToLLVMPattern):
             declare_function(op, SCRATCH_TAKE, llvm.LLVMFunctionType([i64], PTR))
         else:
             declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
-        sizes, strides, count = identity_sizes_and_strides(
-            t, op.dynamic_sizes, rewriter
-        )
-        size = _byte_size(count, t.element_type, rewriter)
+        sizes, strides, _ = identity_sizes_and_strides(t, op.dynamic_sizes, rewriter)
         alignment = op.alignment.value.data if op.alignment is not None else 0
-        if alignment:
-            size = _add(size, const(alignment, rewriter), rewriter)
-        if zeroed:
-            call = llvm.CallOp("calloc", size, const(1, rewriter), return_type=PTR)
-        elif scratch:
-            call = llvm.CallOp(SCRATCH_TAKE, size, return_type=PTR)
-        else:
-            call = llvm.CallOp("malloc", size, return_type=PTR)
-        rewriter.insert(call)
-        assert call.returned is not None
-        allocated = call.returned
+        size = allocation_bytes(sizes, t.element_type, alignment, rewriter)
+        callee, args = (
+            ("calloc", [size, const(1, rewriter)])
+            if zeroed
+            else (SCRATCH_TAKE if scratch else "malloc", [size])
+        )
+        allocated = allocation_call(callee, args, 0, rewriter)
         _advise_huge_pages(op, allocated, size, rewriter)
         aligned = _align_up(allocated, alignment, rewriter) if alignment else allocated
         desc = Descriptor.build(
@@ -558,22 +638,22 @@ class ReallocToLLVM(ToLLVMPattern):
         declare_function(op, "realloc", llvm.LLVMFunctionType([PTR, i64], PTR))
         source = Descriptor(lowered(op.source, rewriter), rewriter)
         dynamic = [op.dynamic_result_size] if op.dynamic_result_size is not None else []
-        sizes, strides, count = identity_sizes_and_strides(t, dynamic, rewriter)
-        size = _byte_size(count, t.element_type, rewriter)
+        sizes, strides, _ = identity_sizes_and_strides(t, dynamic, rewriter)
+        size = allocation_bytes(sizes, t.element_type, 0, rewriter)
         # realloc(p, 0) may free p and return null: keep at least one byte.
         one = const(1, rewriter)
         is_empty = llvm.ICmpOp(size, one, IntegerAttr(6, 64))  # ult
         rewriter.insert(is_empty)
         nonzero = llvm.SelectOp(is_empty.res, one, size)
         rewriter.insert(nonzero)
-        call = llvm.CallOp("realloc", source.allocated(), nonzero.res, return_type=PTR)
-        rewriter.insert(call)
-        assert call.returned is not None
+        grown = allocation_call(
+            "realloc", [source.allocated(), nonzero.res], 1, rewriter
+        )
         desc = Descriptor.build(
             rewriter,
             1,
-            call.returned,
-            call.returned,
+            grown,
+            grown,
             const(0, rewriter),
             sizes,
             strides,

@@ -34,10 +34,12 @@ from collections.abc import Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     TensorType,
     i8,
+    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -54,12 +56,18 @@ PER_BYTE = 4
 
 
 def packed_bytes(count: SSAValue, rewriter: PatternRewriter) -> SSAValue:
-    """`ceil(count / 4)`: the bytes of `count` packed elements."""
-    bumped = llvm.AddOp(count, const(PER_BYTE - 1, rewriter))
-    rewriter.insert(bumped)
-    shifted = llvm.LShrOp(bumped.res, const(2, rewriter))
-    rewriter.insert(shifted)
-    return shifted.res
+    """`ceil(count / 4)`: the bytes of `count` packed elements, as
+    `(count >> 2) + (count & 3 != 0)` (no intermediate wraps, whatever
+    `count`)."""
+    whole = llvm.LShrOp(count, const(2, rewriter))
+    partial = llvm.AndOp(count, const(PER_BYTE - 1, rewriter))
+    rewriter.insert([whole, partial])
+    nonzero = llvm.ICmpOp(partial.res, const(0, rewriter), IntegerAttr(1, 64))  # ne
+    rewriter.insert(nonzero)
+    extra = llvm.ZExtOp(nonzero.res, i64)
+    total = llvm.AddOp(whole.res, extra.res)
+    rewriter.insert([extra, total])
+    return total.res
 
 
 def _byte_and_shift(

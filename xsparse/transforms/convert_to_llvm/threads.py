@@ -5,7 +5,8 @@ instead of OpenMP's).
 The loop's body becomes a private function `@<func>.parallel.<n>(ctx, lo,
 hi, chunk)` that runs iterations `lo, lo + step, ...` below `hi`; the values the body uses from
 outside (memrefs as their descriptors, scalars as they are) are stored in a
-struct on the stack whose address is `ctx`; constants and `memref.cast`s are
+struct on the stack whose address is `ctx`, after an i64 that a chunk whose
+allocation failed sets (`allocation_failures`); constants and `memref.cast`s are
 done again in the body instead. The loop itself becomes a call of the runtime:
 
     i64 xsparse_parallel_for(ptr body, ptr ctx, i64 lo, i64 hi, ptr work, i64 width,
@@ -293,7 +294,8 @@ class _Outliner:
         partial_type = llvm.LLVMStructType.from_type_list(
             [convert_type(v.type) for v in self.op.initVals] or [i64]
         )
-        fields = [convert_type(v.type) for v in live_ins] + [PTR]
+        # field 0: set by a chunk whose allocation failed (allocation_failures)
+        fields = [i64] + [convert_type(v.type) for v in live_ins] + [PTR]
         context_type = llvm.LLVMStructType.from_type_list(fields)
         positions = work_positions(self.op)
         weight = 1 if _is_flat(self.op) else 64
@@ -323,7 +325,7 @@ class _Outliner:
                 mapping[value] = clone.results[0]
         for k, value in enumerate(live_ins):
             load = llvm.LoadOp(
-                _field(context, context_type, k, entry), convert_type(value.type)
+                _field(context, context_type, k + 1, entry), convert_type(value.type)
             )
             entry.add_op(load)
             mapping[value] = _cast(load.dereferenced_value, value.type, entry)
@@ -353,7 +355,7 @@ class _Outliner:
             loop_body.add_op(scf.YieldOp())
             entry.add_op(scf.ForOp(lo, hi, step, [], loop_body))
         else:
-            partials_field = _field(context, context_type, len(live_ins), entry)
+            partials_field = _field(context, context_type, len(live_ins) + 1, entry)
             partials = llvm.LoadOp(partials_field, PTR)
             nonempty = arith.CmpiOp(lo, hi, "slt")
             entry.add_ops([partials, nonempty])
@@ -426,7 +428,10 @@ class _Outliner:
         Rewriter.insert_op(
             [count, chunks, context, partials], InsertPoint.at_start(entry)
         )
-        stored = [_cast(v, convert_type(v.type), here) for v in live_ins]
+        no_failure = arith.ConstantOp.from_int_and_width(0, 64)
+        here.add_op(no_failure)
+        stored = [no_failure.result]
+        stored += [_cast(v, convert_type(v.type), here) for v in live_ins]
         stored.append(partials.res)
         for k, value in enumerate(stored):
             here.add_op(llvm.StoreOp(value, _field(context.res, context_type, k, here)))

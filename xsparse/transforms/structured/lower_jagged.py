@@ -68,7 +68,11 @@ from xsparse.transforms.convert_to_llvm.common import (
     lowering,
     replace_with,
 )
-from xsparse.transforms.convert_to_llvm.memref import identity_sizes_and_strides
+from xsparse.transforms.convert_to_llvm.memref import (
+    allocation_bytes,
+    allocation_call,
+    identity_sizes_and_strides,
+)
 from xsparse.transforms.structured.lower_subset import NestEmitter
 
 INDEX = IndexType()
@@ -304,18 +308,16 @@ class JaggedAllocToLLVM(RewritePattern):
     def match_and_rewrite(self, op: jagged.AllocOp, rewriter: PatternRewriter) -> None:
         t = _jagged_type(op.result)
         declare_function(op, "malloc", llvm.LLVMFunctionType([i64], PTR))
-        sizes, strides, count = identity_sizes_and_strides(
+        sizes, strides, _ = identity_sizes_and_strides(
             _outer_memref(t), op.dynamic_sizes, rewriter
         )
-        size = llvm.MulOp(count, const(_descriptor_bytes(t), rewriter))
-        call = llvm.CallOp("malloc", size.res, return_type=PTR)
-        rewriter.insert([size, call])
-        assert call.returned is not None
+        size = allocation_bytes(sizes, _descriptor_bytes(t), 0, rewriter)
+        block = allocation_call("malloc", [size], 0, rewriter)
         desc = Descriptor.build(
             rewriter,
             len(sizes),
-            call.returned,
-            call.returned,
+            block,
+            block,
             const(0, rewriter),
             sizes,
             strides,

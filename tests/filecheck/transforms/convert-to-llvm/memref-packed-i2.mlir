@@ -50,20 +50,24 @@ func.func @store(%m: memref<?xi2>, %k: index, %v: i2) {
 
 // -----
 
-// Allocation, growth and copies take ceil(n / 4) bytes.
+// Allocation, growth and copies take ceil(n / 4) bytes, as
+// (n >> 2) + (n & 3 != 0): no intermediate wraps for any n.
 
 // CHECK-LABEL: llvm.func @alloc_copy
 // CHECK-SAME:    (%[[N:.*]]: i64)
-// CHECK:         %[[COUNT:.*]] = llvm.mul %{{.*}}, %[[N]] : i64
+// CHECK:         %[[TWO:.*]] = llvm.mlir.constant(2) : i64
 // CHECK-NEXT:    %[[THREE:.*]] = llvm.mlir.constant(3) : i64
-// CHECK-NEXT:    %[[BUMPED:.*]] = llvm.add %[[COUNT]], %[[THREE]] : i64
-// CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(2) : i64
-// CHECK-NEXT:    %[[BYTES:.*]] = llvm.lshr %[[BUMPED]], %[[TWO]] : i64
+// CHECK-NEXT:    %[[WHOLE:.*]] = llvm.lshr %[[N]], %[[TWO]] : i64
+// CHECK-NEXT:    %[[REST:.*]] = llvm.and %[[N]], %[[THREE]] : i64
+// CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    %[[PARTIAL:.*]] = llvm.icmp "ne" %[[REST]], %[[ZERO]] : i64
+// CHECK-NEXT:    %[[EXTRA:.*]] = llvm.zext %[[PARTIAL]] : i1 to i64
+// CHECK-NEXT:    %[[BYTES:.*]] = llvm.add %[[WHOLE]], %[[EXTRA]] : i64
 // CHECK-NEXT:    llvm.call @malloc(%[[BYTES]]) : (i64) -> !llvm.ptr
 // CHECK:         llvm.call @malloc(%{{.*}}) : (i64) -> !llvm.ptr
-// CHECK:         %[[COPIED:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[COPIED:.*]] = llvm.add %{{.*}}, %{{.*}} : i64
 // CHECK:         llvm.call_intrinsic "llvm.memcpy.p0.p0.i64"(%{{.*}}, %{{.*}}, %[[COPIED]], %{{.*}})
-// CHECK:         %[[GROWN:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[GROWN:.*]] = llvm.add %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[EMPTY:.*]] = llvm.icmp "ult" %[[GROWN]], %[[ONE]] : i64
 // CHECK-NEXT:    %[[SIZE:.*]] = llvm.select %[[EMPTY]], %[[ONE]], %[[GROWN]] : i1, i64

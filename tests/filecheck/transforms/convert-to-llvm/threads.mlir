@@ -9,7 +9,7 @@
 // A loop over the rows of a compressed level: the positions buffer weighs
 // the iterations (its aligned pointer and element width go to the runtime).
 // CHECK-LABEL: llvm.func @rows(
-// CHECK:         %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(!llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>, !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>, !llvm.ptr)>
+// CHECK:         %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i64, !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>, !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>, !llvm.ptr)>
 // CHECK:         %[[BODY:.*]] = llvm.mlir.addressof @rows.parallel.0 : !llvm.ptr
 // CHECK-NEXT:    %[[WORK:.*]] = llvm.extractvalue %{{.*}}[1]
 // CHECK-NEXT:    %[[WIDTH:.*]] = llvm.mlir.constant(4) : i64
