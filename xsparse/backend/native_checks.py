@@ -22,6 +22,13 @@ checkers on the slots of the kernel's own call and the kernel only when none
 failed: one call from Python. Because the checks run on every call, nothing
 changed in a tensor's buffers after it was built reaches the kernel
 unchecked.
+
+Checks the kernel itself makes (`Emitter.runtime_error`) do not stop it:
+where one may report on a run that also writes the caller's memory
+(`reports_while_running`), the call copies the outputs first and puts them
+back (`Kernel.saved_on_error`). A kernel whose reports and writes are the
+two branches of one `scf.if` outside loops (the decomposed products' shape
+checks, hoisted ahead of every part) needs no copy.
 """
 
 from __future__ import annotations
@@ -258,76 +265,6 @@ def _writes_local(op: Operation, target: SSAValue | None) -> bool:
     )
     return bool(targets) and all(
         isinstance(v.owner, memref.AllocOp | memref.AllocaOp) for v in targets
-    )
-
-
-def _exclusive(a: Operation, b: Operation, function: func.FuncOp) -> bool:
-    """Whether no run of `function` executes both `a` and `b`: they lie in
-    different regions of one `scf.if` (then and else) that no loop (any
-    other op with regions) encloses."""
-    a_path = _ancestors(a, function)
-    b_path = _ancestors(b, function)
-    common = next((op for op in a_path if op in b_path), None)
-    if not isinstance(common, scf.IfOp):
-        return False
-    if any(not isinstance(op, scf.IfOp) for op in _ancestors(common, function)):
-        return False
-    return _region_in(a, common) is not _region_in(b, common)
-
-
-def _ancestors(op: Operation, function: func.FuncOp) -> list[Operation]:
-    """The ops enclosing `op` inside `function`, innermost first."""
-    chain: list[Operation] = []
-    parent = op.parent_op()
-    while parent is not None and parent is not function:
-        chain.append(parent)
-        parent = parent.parent_op()
-    return chain
-
-
-def _region_in(op: Operation, ancestor: Operation) -> Region | None:
-    """The region of `ancestor` that holds `op`."""
-    while (region := op.parent_region()) is not None:
-        if region.parent is ancestor:
-            return region
-        parent = region.parent_op()
-        if parent is None:
-            return None
-        op = parent
-    return None
-
-
-NO_MEMORY_DIALECTS = frozenset({"arith", "math", "index"})
-"""Dialects whose ops touch no memory (as in MLIR), some of which xDSL
-declares no effects for."""
-VECTOR_WRITES = frozenset(
-    {
-        "vector.store",
-        "vector.maskedstore",
-        "vector.scatter",
-        "vector.compressstore",
-        "vector.transfer_write",
-    }
-)
-"""The vector ops that write memory; MLIR's others only read it or none."""
-READS_ONLY = frozenset({"memref.prefetch", "func.return"})
-
-
-def _writes_nothing(op: Operation) -> bool:
-    """Whether `op`, of no declared effects in xDSL, writes no memory in
-    MLIR: arith, math and index ops, vector ops but stores, a prefetch."""
-    dialect = op.name.split(".", 1)[0]
-    return (
-        dialect in NO_MEMORY_DIALECTS
-        or (dialect == "vector" and op.name not in VECTOR_WRITES)
-        or op.name in READS_ONLY
-    )
-
-
-def _is_local(value: SSAValue | None) -> bool:
-    """Whether `value` is memory the function allocated itself."""
-    return value is not None and isinstance(
-        value.owner, memref.AllocOp | memref.AllocaOp
     )
 
 
