@@ -427,3 +427,20 @@ def test_a_decomposed_product_copies_nothing_and_keeps_out(rule: Any) -> None:
         with pytest.raises(ValueError, match=message):
             kernel(*wrong, b, c)
         assert (c == 7.0).all()
+
+
+TWO_FOUR = """
+#NV_24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
+func.func @dot(%a: tensor<32x64xf32, #NV_24>, %b: tensor<64x16xf32>, %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<32x64xf32, #NV_24>, tensor<64x16xf32>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %0 : tensor<32x16xf32>
+}
+"""
+
+
+def test_a_two_four_product_copies_nothing() -> None:
+    """The 2:4 loops check the arrays' shapes in the branch of one `scf.if`
+    opposite the product: the kernel writes C in place with no copy first."""
+    kernel = xsparse.compile(TWO_FOUR)
+    assert kernel.written == (2,)
+    assert kernel.saved_on_error == ()
