@@ -21,6 +21,7 @@ import scipy.sparse as sp
 
 import xsparse
 from xsparse.backend import kernel as kernel_module
+from xsparse.composable import Rule as composable_rule
 from xsparse.testing.refusal_cases import arrays_of, checksums
 
 EINSUM_SEEDS = range(100)
@@ -329,3 +330,117 @@ def test_arrays_of_reaches_every_buffer() -> None:
     expected = [tensor.positions[1], tensor.coordinates[1], tensor.values]
     expected += [coo.row, coo.col, coo.data, dense]
     assert all(id(a) in found for a in expected)
+
+
+REPORTING = """
+func.func private @xsparse_runtime_error(index)
+func.func private @external(memref<4xf64>)
+func.func @k(%c: memref<4xf64>, %ok: i1, %m: index) {{
+  %z = arith.constant 0.0 : f64
+  %i = arith.constant 0 : index
+  {body}
+  return
+}}
+"""
+STORE = "memref.store %z, %c[%i] : memref<4xf64>"
+REPORT = "func.call @xsparse_runtime_error(%m) : (index) -> ()"
+BRANCHES = f"scf.if %ok {{ {STORE} }} else {{ {REPORT} }}"
+
+
+@pytest.mark.parametrize(
+    ("body", "late"),
+    [
+        (BRANCHES, False),
+        (f"scf.if %ok {{ scf.if %ok {{ {STORE} }} }} else {{ {REPORT} }}", False),
+        (f"{REPORT} {STORE}", True),
+        (f"{STORE} {REPORT}", True),
+        (f"scf.if %ok {{ {REPORT} }} {STORE}", True),
+        (f"scf.if %ok {{ {REPORT} }} else {{ {STORE} }} {STORE}", True),
+        (
+            f"%n = arith.constant 2 : index scf.for %j = %i to %n step %m {{ {BRANCHES} }}",
+            True,
+        ),
+        (
+            "%w = memref.alloc() : memref<4xf64> "
+            f"memref.store %z, %w[%i] : memref<4xf64> {BRANCHES}",
+            False,
+        ),
+        (
+            f"scf.if %ok {{ func.call @external(%c) : (memref<4xf64>) -> () }} else {{ {REPORT} }}",
+            False,
+        ),
+        (f"{BRANCHES} func.call @external(%c) : (memref<4xf64>) -> ()", True),
+        (STORE, False),
+    ],
+)
+def test_reports_while_running_reads_the_paths(body: str, late: bool) -> None:
+    """A report counts when a write may run on the same path: before or
+    after it, in one loop, or through a call of unknown effects; not in the
+    other branch of an `scf.if` outside loops, nor a write to memory the
+    kernel allocated."""
+    from xdsl.parser import Parser
+
+    from xsparse.backend.native_checks import reports_while_running
+    from xsparse.dialect_registry import make_context
+
+    module = Parser(make_context(), REPORTING.format(body=body)).parse_module()
+    assert reports_while_running(module, "k") is late
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        composable_rule(widths=(2, 8)),
+        composable_rule(blocks=(2,)),
+        composable_rule(blocks=(2,), widths=(1, 4)),
+        composable_rule(partitions=2, widths=(2, 8)),
+    ],
+)
+def test_a_decomposed_product_copies_nothing_and_keeps_out(rule: Any) -> None:
+    """Every part's shapes are checked before any part writes C (the loops
+    and the reports in the two branches of one `scf.if`): the decomposed
+    SpMM saves nothing before a call, and a part of the wrong shape after
+    parts that write first (the last bucket, the remainder) leaves the
+    caller's C as it was."""
+    from xsparse import composable
+
+    a = sp.random_array((40, 40), density=0.2, format="csr", random_state=2)
+    d = composable.decompose(a, rule)
+    kernel = composable.product_kernel("f64", True, rule)
+    assert kernel.written and kernel.saved_on_error == ()
+    args = [x for p in d.parts for x in p.arrays]
+    b = np.random.default_rng(1).random((40, 5))
+    c = np.full((40, 5), 7.0)
+    kernel(*args, b, c)
+    np.testing.assert_allclose(c, a @ b)
+    remainder = args[-1].tocsr()
+    wide = sp.csr_array(
+        (remainder.data, remainder.indices, remainder.indptr), shape=(40, 41)
+    )
+    cases = [(-1, wide, "decomposed part: the shapes do not agree")]
+    if rule.widths:
+        cases.append((-2, args[-2][:-1], "ELL bucket: the shapes do not agree"))
+    for position, bad, message in cases:
+        wrong = list(args)
+        wrong[position] = bad
+        c[...] = 7.0
+        with pytest.raises(ValueError, match=message):
+            kernel(*wrong, b, c)
+        assert (c == 7.0).all()
+
+
+TWO_FOUR = """
+#NV_24 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, 4]) }>
+func.func @dot(%a: tensor<32x64xf32, #NV_24>, %b: tensor<64x16xf32>, %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<32x64xf32, #NV_24>, tensor<64x16xf32>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %0 : tensor<32x16xf32>
+}
+"""
+
+
+def test_a_two_four_product_copies_nothing() -> None:
+    """The 2:4 loops check the arrays' shapes in the branch of one `scf.if`
+    opposite the product: the kernel writes C in place with no copy first."""
+    kernel = xsparse.compile(TWO_FOUR)
+    assert kernel.written == (2,)
+    assert kernel.saved_on_error == ()

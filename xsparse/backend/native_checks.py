@@ -22,6 +22,13 @@ checkers on the slots of the kernel's own call and the kernel only when none
 failed: one call from Python. Because the checks run on every call, nothing
 changed in a tensor's buffers after it was built reaches the kernel
 unchecked.
+
+Checks the kernel itself makes (`Emitter.runtime_error`) do not stop it:
+where one may report on a run that also writes the caller's memory
+(`reports_while_running`), the call copies the outputs first and puts them
+back (`Kernel.saved_on_error`). A kernel whose reports and writes are the
+two branches of one `scf.if` outside loops (the decomposed products' shape
+checks, hoisted ahead of every part) needs no copy.
 """
 
 from __future__ import annotations
@@ -30,12 +37,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, i1
-from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, TensorType, i1
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import SymbolTable
+from xdsl.traits import (
+    MemoryEffectKind,
+    RecursiveMemoryEffect,
+    SymbolTable,
+    get_effects,
+)
 
 from xsparse.backend.abi import Guard
 from xsparse.backend.fused_checks import (
@@ -48,7 +60,7 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.xdsl_ext import GatherOp, IndexCastUIOp
-from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR, Emitter
 from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
 
 CHECK_PREFIX = "__xsparse_check_"
@@ -87,32 +99,173 @@ report bad run-time data (`xsparse_runtime_error`, a file that cannot be
 read) while the kernel runs."""
 
 
+@dataclass
+class _Summary:
+    """What running a function (or an op) may do."""
+
+    reports: bool = False
+    """It may report an error through the runtime."""
+    writes: bool = False
+    """It may write memory it did not allocate (unknown effects count)."""
+    late: bool = False
+    """It may both report and write on one run: after or before the report,
+    something of the caller's may have changed."""
+
+
 def reports_while_running(module: ModuleOp, kernel: str) -> bool:
     """Whether `@kernel` (at the buffer level, before `add_checkers` fuses
-    range checks into it) or a function it calls may report an error through
-    the runtime while it runs, after it wrote some of its outputs: checks
-    that cannot run before it (the entries of a sparse result against its
-    `posWidth`, the shapes of a decomposed product's parts), files read."""
-    seen: set[str] = set()
-    pending = [kernel]
-    while pending:
-        name = pending.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        function = SymbolTable.lookup_symbol(module, name)
-        if not isinstance(function, func.FuncOp):
-            continue
-        if not function.body.blocks:
-            if name.startswith(RUNTIME_PREFIX):
-                return True
-            continue
-        pending += (
-            op.callee.string_value()
-            for op in function.walk()
-            if isinstance(op, func.CallOp)
+    range checks into it) may report an error through the runtime on a run
+    that also writes memory it did not allocate itself (its outputs):
+    checks that cannot run before it (the entries of a sparse result
+    against its `posWidth`), files read, a report in a loop that writes.
+
+    A report that no write shares a path with is not counted: the kernel
+    `scf.if %ok { writes } else { reports }` (the shapes of a decomposed
+    product's parts, `sparse-decompose-format`; a 2:4 product's) either
+    reports or writes, so a refused call changed nothing of the caller's.
+    The paths are read off the IR itself (`_exclusive`), not off a marker
+    a pass leaves, so no later rewrite can make the answer stale: a write
+    moved out of the branch, an op of unknown effects, a call of an
+    external function all count as sharing the report's path, and the
+    answer errs towards copying the outputs."""
+    return _scan_function(module, kernel, {}).late
+
+
+def _scan_function(
+    module: ModuleOp, name: str, summaries: dict[str, _Summary]
+) -> _Summary:
+    """The summary of `@name` (memoized in `summaries`; a function on a call
+    cycle counts as reporting late)."""
+    if name in summaries:
+        return summaries[name]
+    summaries[name] = _Summary(reports=True, writes=True, late=True)
+    function = SymbolTable.lookup_symbol(module, name)
+    if not isinstance(function, func.FuncOp):
+        summary = _Summary(writes=True)
+    elif not function.body.blocks:
+        # `xsparse_runtime_error` only records the message; other callbacks
+        # (file readers) may write as well as report.
+        runtime = name.startswith(RUNTIME_PREFIX)
+        summary = _Summary(reports=runtime, writes=name != RUNTIME_ERROR)
+        summary.late = summary.reports and summary.writes
+    else:
+        summary = _Summary()
+        reports: list[Operation] = []
+        writes: list[Operation] = []
+        for op in function.body.walk():
+            own = _own_summary(module, op, summaries)
+            summary.late |= own.late
+            if own.reports:
+                reports.append(op)
+            if own.writes:
+                writes.append(op)
+        summary.reports = bool(reports)
+        summary.writes = bool(writes)
+        summary.late |= any(
+            r is not w and not _exclusive(r, w, function)
+            for r in reports
+            for w in writes
         )
-    return False
+    summaries[name] = summary
+    return summary
+
+
+def _own_summary(
+    module: ModuleOp, op: Operation, summaries: dict[str, _Summary]
+) -> _Summary:
+    """What `op` itself may do, apart from the ops in its regions: a call
+    what its callee does; another op writes when one of its memory effects
+    writes memory it did not allocate, or its effects are unknown."""
+    if isinstance(op, func.CallOp):
+        return _scan_function(module, op.callee.string_value(), summaries)
+    if op.regions and op.has_trait(RecursiveMemoryEffect):
+        return _Summary()
+    effects = get_effects(op)
+    if effects is None:
+        return _Summary(writes=not _writes_nothing(op))
+    return _Summary(
+        writes=any(
+            e.kind is MemoryEffectKind.WRITE and not _writes_local(op, e.value)
+            for e in effects
+        )
+    )
+
+
+def _exclusive(a: Operation, b: Operation, function: func.FuncOp) -> bool:
+    """Whether no run of `function` executes both `a` and `b`: they lie in
+    different regions of one `scf.if` (then and else) that no loop (any
+    other op with regions) encloses."""
+    a_path = _ancestors(a, function)
+    b_path = _ancestors(b, function)
+    common = next((op for op in a_path if op in b_path), None)
+    if not isinstance(common, scf.IfOp):
+        return False
+    if any(not isinstance(op, scf.IfOp) for op in _ancestors(common, function)):
+        return False
+    return _region_in(a, common) is not _region_in(b, common)
+
+
+def _ancestors(op: Operation, function: func.FuncOp) -> list[Operation]:
+    """The ops enclosing `op` inside `function`, innermost first."""
+    chain: list[Operation] = []
+    parent = op.parent_op()
+    while parent is not None and parent is not function:
+        chain.append(parent)
+        parent = parent.parent_op()
+    return chain
+
+
+def _region_in(op: Operation, ancestor: Operation) -> Region | None:
+    """The region of `ancestor` that holds `op`."""
+    while (region := op.parent_region()) is not None:
+        if region.parent is ancestor:
+            return region
+        parent = region.parent_op()
+        if parent is None:
+            return None
+        op = parent
+    return None
+
+
+NO_MEMORY_DIALECTS = frozenset({"arith", "math", "index"})
+"""Dialects whose ops touch no memory (as in MLIR), some of which xDSL
+declares no effects for."""
+VECTOR_WRITES = frozenset(
+    {
+        "vector.store",
+        "vector.maskedstore",
+        "vector.scatter",
+        "vector.compressstore",
+        "vector.transfer_write",
+    }
+)
+"""The vector ops that write memory; MLIR's others only read it or none."""
+READS_ONLY = frozenset({"memref.prefetch", "func.return"})
+
+
+def _writes_nothing(op: Operation) -> bool:
+    """Whether `op`, of no declared effects in xDSL, writes no memory in
+    MLIR: arith, math and index ops, vector ops but stores, a prefetch."""
+    dialect = op.name.split(".", 1)[0]
+    return (
+        dialect in NO_MEMORY_DIALECTS
+        or (dialect == "vector" and op.name not in VECTOR_WRITES)
+        or op.name in READS_ONLY
+    )
+
+
+def _writes_local(op: Operation, target: SSAValue | None) -> bool:
+    """Whether a write of `op` to `target` (None: one of its memref
+    operands, as xDSL's effects of `memref.store` say) goes to memory the
+    function allocated itself (`memref.alloc`, `memref.alloca`)."""
+    targets = (
+        [target]
+        if target is not None
+        else [v for v in op.operands if isinstance(v.type, MemRefType)]
+    )
+    return bool(targets) and all(
+        isinstance(v.owner, memref.AllocOp | memref.AllocaOp) for v in targets
+    )
 
 
 def add_checkers(

@@ -101,6 +101,9 @@ from xsparse.transforms.decompose.bsr_loops import BsrProduct
 from xsparse.transforms.decompose.csr_loops import CsrRowProduct
 from xsparse.transforms.decompose.decompose_tensors import is_two_four_product
 from xsparse.transforms.decompose.ell_loops import (
+    SHAPE_ERROR as ELL_SHAPE_ERROR,
+)
+from xsparse.transforms.decompose.ell_loops import (
     VECTOR_BITS,
     EllProduct,
     float_bit_width,
@@ -568,45 +571,76 @@ class DecomposeLinearOp(RewritePattern):
         """The loops of the parts in `loops` on the result's buffer, adding
         to it; `initializes`: C = A @ B (`output_writes`), the first BSR part
         or else the remainder initializing C, computed first, and buckets
-        overwriting their rows where the columns are one partition."""
+        overwriting their rows where the columns are one partition.
+
+        Every part's shapes are checked first, and the loops run in the
+        branch of one `scf.if` where all agree, the reports in the other:
+        a refused call writes nothing (`native_checks.reports_while_running`
+        reads it so, and the caller's C is not copied before a call)."""
         e = Emitter(rewriter, InsertPoint.before(op))
         b, c = buffer_of(op.inputs[1], e), buffer_of(result, e)
-        out = Output(c)
-        if initializes:
-            out = Output(c, Write.INITIALIZE, rows_stream(e, c, vector_lanes(c)))
         blocks = self.rule.blocks
-        remainder_first = initializes and not blocks
-        if remainder_first:
-            level_product(e, parts[-1], 1, b, out)
-        for part, block in zip(parts[: len(blocks)], blocks, strict=True):
-            level_product(e, part, block, b, out)
-            out = out.with_write(Write.ACCUMULATE)
-        bucket_write = Write.ACCUMULATE
-        if remainder_first and self.rule.partitions == 1:
-            bucket_write = Write.OVERWRITE
         first = len(blocks)
-        for n in range(len(self.rule.buckets)):
-            rows, cols, vals = (
-                buffer_of(v, e) for v in parts[first + 3 * n : first + 3 * n + 3]
-            )
-            EllProduct(rows, cols, vals, b, c, bucket_write, out.streams).emit(e)
-        if len(parts) - 1 in loops and not remainder_first:
-            level_product(e, parts[-1], 1, b, out.with_write(Write.ACCUMULATE))
+        buckets = [
+            tuple(buffer_of(v, e) for v in parts[first + 3 * n : first + 3 * n + 3])
+            for n in range(len(self.rule.buckets))
+        ]
+        checks = [
+            (level_shapes_agree(e, parts[n], block, b, c), PART_SHAPE_ERROR)
+            for n, block in enumerate(blocks)
+        ]
+        checks += [
+            (EllProduct(rows, cols, vals, b, c).shapes_agree(e), ELL_SHAPE_ERROR)
+            for rows, cols, vals in buckets
+        ]
+        if len(parts) - 1 in loops:
+            checks.append((level_shapes_agree(e, parts[-1], 1, b, c), PART_SHAPE_ERROR))
+
+        def product(inner: Emitter) -> list[SSAValue]:
+            out = Output(c)
+            if initializes:
+                out = Output(
+                    c, Write.INITIALIZE, rows_stream(inner, c, vector_lanes(c))
+                )
+            remainder_first = initializes and not blocks
+            if remainder_first:
+                level_product(inner, parts[-1], 1, b, out)
+            for part, block in zip(parts[: len(blocks)], blocks, strict=True):
+                level_product(inner, part, block, b, out)
+                out = out.with_write(Write.ACCUMULATE)
+            bucket_write = Write.ACCUMULATE
+            if remainder_first and self.rule.partitions == 1:
+                bucket_write = Write.OVERWRITE
+            for rows, cols, vals in buckets:
+                EllProduct(rows, cols, vals, b, c, bucket_write, out.streams).emit(
+                    inner
+                )
+            if len(parts) - 1 in loops and not remainder_first:
+                level_product(inner, parts[-1], 1, b, out.with_write(Write.ACCUMULATE))
+            return []
+
+        def report(inner: Emitter) -> list[SSAValue]:
+            for agree, message in checks:
+                inner.when(
+                    inner.cmp(agree, "eq", inner.constant(0, i1)),
+                    lambda reporter, m=message: reporter.runtime_error(m),
+                )
+            return []
+
+        e.branch(e.all_of([agree for agree, _ in checks]), product, report)
         return e.op(to_tensor(c, result.type)).results[0]
 
 
-def level_product(
-    e: Emitter, part: SSAValue, block: int, b: SSAValue, out: Output
-) -> None:
-    """The product on a BSR (`block` > 1) or CSR (`block` 1) argument's
-    level buffers where its sizes agree with B and C (multiples of the
-    block), else a run-time error."""
-    c = out.buffer
+def level_shapes_agree(
+    e: Emitter, part: SSAValue, block: int, b: SSAValue, c: SSAValue
+) -> SSAValue:
+    """Whether a BSR (`block` > 1) or CSR (`block` 1) part's sizes agree
+    with B and C and are multiples of the block (an i1)."""
     rows = e.value(tensor.DimOp(part, e.index(0)))
     columns = e.value(tensor.DimOp(part, e.index(1)))
     size = e.index(block)
     zero = e.index(0)
-    agree = e.all_of(
+    return e.all_of(
         [
             e.cmp(rows, "eq", e.dim(c, 0)),
             e.cmp(columns, "eq", e.dim(b, 0)),
@@ -614,25 +648,26 @@ def level_product(
             e.cmp(e.value(arith.RemUIOp(columns, size)), "eq", zero),
         ]
     )
-    e.when(
-        e.cmp(agree, "eq", e.constant(0, i1)),
-        lambda inner: inner.runtime_error(PART_SHAPE_ERROR),
-    )
 
-    def product(inner: Emitter) -> None:
-        positions = inner.value(ops_storage.ToPositionsOp(part, 1))
-        coordinates = inner.value(ops_storage.ToCoordinatesOp(part, 1))
-        values = inner.value(ops_storage.ToValuesOp(part))
-        if block == 1:
-            CsrRowProduct(
-                positions, coordinates, values, b, c, out.write, out.streams
-            ).emit(inner)
-        else:
-            BsrProduct(
-                positions, coordinates, values, block, b, c, out.write, out.streams
-            ).emit(inner)
 
-    e.when(agree, product)
+def level_product(
+    e: Emitter, part: SSAValue, block: int, b: SSAValue, out: Output
+) -> None:
+    """The product on a BSR (`block` > 1) or CSR (`block` 1) argument's
+    level buffers, whose sizes agree with B and C (`level_shapes_agree`,
+    checked by the caller first)."""
+    positions = e.value(ops_storage.ToPositionsOp(part, 1))
+    coordinates = e.value(ops_storage.ToCoordinatesOp(part, 1))
+    values = e.value(ops_storage.ToValuesOp(part))
+    c = out.buffer
+    if block == 1:
+        CsrRowProduct(
+            positions, coordinates, values, b, c, out.write, out.streams
+        ).emit(e)
+    else:
+        BsrProduct(
+            positions, coordinates, values, block, b, c, out.write, out.streams
+        ).emit(e)
 
 
 def zero_fill(value: SSAValue) -> FillOp | None:

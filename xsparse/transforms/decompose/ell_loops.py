@@ -20,7 +20,8 @@ rows of C. Where no other part has entries in the bucket's rows
 (`Write.OVERWRITE`, `output_writes`), a row starts from zero instead of C
 and its final values are streamed. Coordinates are clamped into range (rows to M - 1, columns to
 K - 1) before they are read with, so that arrays changed by hand cannot read
-or write outside the operands; mismatched shapes are a run-time error.
+or write outside the operands. The caller checks the shapes (`shapes_agree`)
+first and runs the loops only where they agree, else reports `SHAPE_ERROR`.
 """
 
 from __future__ import annotations
@@ -107,19 +108,16 @@ class EllProduct:
         return VECTOR_BITS // float_bit_width(self.c)
 
     def emit(self, e: Emitter) -> None:
-        """The product where the shapes agree, else a run-time error; nothing
-        when A has no rows or no columns (nothing to clamp into)."""
-        agree = self._shapes_agree(e)
-        e.when(
-            e.cmp(agree, "eq", e.constant(0, i1)),
-            lambda inner: inner.runtime_error(SHAPE_ERROR),
-        )
+        """The product, where the shapes agree (`shapes_agree`: the caller
+        checks them first, before any part writes C); nothing when A has no
+        rows or no columns (nothing to clamp into)."""
         zero = e.index(0)
         rows, k = e.dim(self.c, 0), e.dim(self.b, 0)
-        nonempty = e.all_of([agree, e.cmp(rows, "ugt", zero), e.cmp(k, "ugt", zero)])
+        nonempty = e.all_of([e.cmp(rows, "ugt", zero), e.cmp(k, "ugt", zero)])
         e.when(nonempty, self._emit_rows)
 
-    def _shapes_agree(self, e: Emitter) -> SSAValue:
+    def shapes_agree(self, e: Emitter) -> SSAValue:
+        """Whether the bucket's arrays agree with each other, B and C (an i1)."""
         count = e.dim(self.rows, 0)
         expected = [
             (e.dim(self.cols, 0), count),

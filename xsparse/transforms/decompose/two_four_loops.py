@@ -27,7 +27,7 @@ iterations enough for the thread runtime to split it.
 
 The arrays' shapes are checked first: where they disagree, the kernel
 reports it (`runtime_error`: the Python caller raises ValueError) and reads
-nothing.
+and writes nothing: a refused call leaves C as it was, with no copy.
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     VectorType,
-    i1,
     i32,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -190,13 +189,19 @@ class TwoFourProduct:
         return VECTOR_BITS // _bit_width(_element_type(self.c))
 
     def emit(self, e: Emitter) -> None:
-        """The product where the shapes agree, else a run-time error."""
-        agree = self._shapes_agree(e)
-        e.when(
-            e.cmp(agree, "eq", e.constant(0, i1)),
-            lambda inner: inner.runtime_error(SHAPE_ERROR),
-        )
-        e.when(agree, self._emit_product)
+        """The product where the shapes agree, else a run-time error: one
+        `scf.if` whose branches either write C or report, so that a refused
+        call changed nothing (`native_checks.reports_while_running`)."""
+
+        def product(inner: Emitter) -> list[SSAValue]:
+            self._emit_product(inner)
+            return []
+
+        def report(inner: Emitter) -> list[SSAValue]:
+            inner.runtime_error(SHAPE_ERROR)
+            return []
+
+        e.branch(self._shapes_agree(e), product, report)
 
     def _shapes_agree(self, e: Emitter) -> SSAValue:
         """values M x 2*ceil(K/4), metadata M x ceil(K/16), B K (x N), C M (x N)."""

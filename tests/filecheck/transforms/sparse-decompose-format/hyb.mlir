@@ -40,11 +40,12 @@ func.func @spmv(%a: tensor<?x?xf64, #CSR>, %x: tensor<?xf64>, %y: tensor<?xf64>)
 // CHECK:         %[[X:.*]] = bufferization.to_buffer %x
 // CHECK-NEXT:    %[[Y:.*]] = bufferization.to_buffer %[[SUM]]
 // CHECK-NEXT:    bufferization.to_buffer %[[ROWS2]]
+// CHECK:         %[[VALS8_BUFFER:.*]] = bufferization.to_buffer %[[VALS8]]
+// CHECK:         scf.if %{{.*}} {
 // CHECK:         scf.parallel
 // CHECK:         vector.load %{{.*}} : memref<?x2xf64>, vector<2xf64>
 // CHECK:         vector.gather %[[X]]
 // CHECK:         vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<2xf64> into f64
-// CHECK:         %[[VALS8_BUFFER:.*]] = bufferization.to_buffer %[[VALS8]]
 // CHECK:         scf.parallel
 // CHECK:         vector.broadcast %{{.*}} : f64 to vector<4xf64>
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
@@ -55,6 +56,8 @@ func.func @spmv(%a: tensor<?x?xf64, #CSR>, %x: tensor<?xf64>, %y: tensor<?xf64>)
 // CHECK:           %[[MASK:.*]] = vector.broadcast %{{.*}} : i1 to vector<4xi1>
 // CHECK:           vector.gather %[[X]][%{{.*}}] [%{{.*}}], %[[MASK]]
 // CHECK:         vector.reduction <add>
+// CHECK:         } else {
+// CHECK-COUNT-2:   func.call @xsparse_runtime_error
 // CHECK:         %[[RESULT:.*]] = bufferization.to_tensor %[[Y]]
 // CHECK-NEXT:    func.return %[[RESULT]] : tensor<?xf64>
 
@@ -64,7 +67,8 @@ func.func @spmv(%a: tensor<?x?xf64, #CSR>, %x: tensor<?xf64>, %y: tensor<?xf64>)
 // 16 columns of C in four vectors over its W = 2 slots (a constant trip
 // count), then single vectors, then scalars for the columns left. The CSR
 // remainder's SpMM is the same loop nest over each row's entries, 16 at a
-// time, on the remainder's level buffers (checked against B and C first).
+// time, on the remainder's level buffers. Every part's shapes are checked
+// first: the loops run in one branch of an scf.if, the reports in the other.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
@@ -77,6 +81,8 @@ func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf
 // CHECK-NOT:     linalg.matmul
 // CHECK:         %[[B:.*]] = bufferization.to_buffer %b
 // CHECK-NEXT:    %[[C:.*]] = bufferization.to_buffer %c
+// CHECK:         tensor.dim %[[REM]]
+// CHECK:         scf.if %{{.*}} {
 // CHECK:         scf.parallel
 // CHECK:         arith.constant 16 : index
 // CHECK:         %[[TILE:.*]] = arith.constant 16 : index
@@ -91,7 +97,6 @@ func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf
 // CHECK:         scf.for
 // CHECK:           arith.mulf
 // CHECK-NEXT:      arith.addf
-// CHECK:         tensor.dim %[[REM]]
 // CHECK:         sparse_tensor.positions %[[REM]] {level = 1 : index}
 // CHECK-NEXT:    sparse_tensor.coordinates %[[REM]] {level = 1 : index}
 // CHECK-NEXT:    sparse_tensor.values %[[REM]]
@@ -101,5 +106,7 @@ func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf
 // CHECK-NEXT:      %[[P1:.*]] = arith.addi %[[P0]], %[[CHUNK]] : index
 // CHECK-NEXT:      arith.minui %[[P1]], %[[LAST]] : index
 // CHECK:           vector.fma
+// CHECK:         } else {
+// CHECK-COUNT-3:   func.call @xsparse_runtime_error
 // CHECK:         %[[RESULT:.*]] = bufferization.to_tensor %[[C]]
 // CHECK-NEXT:    func.return %[[RESULT]] : tensor<?x?xf64>

@@ -8,7 +8,8 @@
 // add to it or, where no other part has entries in their rows, overwrite
 // them. Rows written once are stored non-temporally (MLIR 22's
 // `nontemporal` and `alignment` attributes of vector.store) when C's
-// address and rows are multiples of a vector, which the kernel checks once.
+// address and rows are multiples of a vector, which the kernel checks once,
+// after the shapes of every part (the parts' loops in one branch of an scf.if).
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 #spmm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -30,7 +31,8 @@ func.func @spmm(%a: tensor<?x?xf64, #CSR>, %b: tensor<?x?xf64>, %c: tensor<?x?xf
 // HYB-LABEL: func.func @spmm(
 // HYB-NOT:     linalg.fill
 // HYB:         %[[C:.*]] = bufferization.to_buffer %c
-// HYB-NEXT:    %[[ADDRESS:.*]] = "memref.extract_aligned_pointer_as_index"(%[[C]])
+// HYB:         scf.if %{{.*}} {
+// HYB-NEXT:      %[[ADDRESS:.*]] = "memref.extract_aligned_pointer_as_index"(%[[C]])
 // HYB:         scf.parallel
 // HYB:           vector.broadcast %{{.*}} : f64 to vector<4xf64>
 // HYB:           scf.if
