@@ -123,3 +123,51 @@ def test_an_indexing_map_dividing_by_zero_is_a_diagnostic() -> None:
     )
     with pytest.raises(XSparseError, match="divides by zero"):
         parse_module(make_context(), text)
+
+
+def test_walk_iteratively_visits_as_xdsl_walks() -> None:
+    """`walk_iteratively` gives xDSL's `walk` order for every option, from an
+    op, a region and a block."""
+    from pathlib import Path
+
+    from xdsl.parser import Parser
+
+    from xsparse.dialect_registry import make_context
+    from xsparse.xdsl_adapter import walk_iteratively
+
+    kernels = sorted((Path(__file__).parent / "kernels").glob("*.mlir"))
+    assert kernels
+    for path in kernels:
+        module = Parser(make_context(), path.read_text()).parse_module()
+        for root in (module, module.body, module.body.blocks[0]):
+            for reverse in (False, True):
+                for region_first in (False, True):
+                    assert list(
+                        walk_iteratively(
+                            root, reverse=reverse, region_first=region_first
+                        )
+                    ) == list(root.walk(reverse=reverse, region_first=region_first))
+
+
+def test_passes_take_linear_time_in_the_nesting_depth() -> None:
+    """The sparsifier over regions nested 2 x 10^4 deep: seconds (xDSL's
+    recursive walks and a dominance check that climbed through every
+    ancestor took minutes: 368 s)."""
+    import subprocess
+    import sys
+    import time
+
+    depth = 20000
+    body = "  %t = arith.constant true\n" + "scf.if %t {\n" * depth + "}\n" * depth
+    text = "func.func @f() {\n" + body + "  return\n}\n"
+    start = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, "-m", "xsparse.tools.opt", "-", "--sparsifier"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "llvm.func @f" in run.stdout
+    assert time.monotonic() - start < 90

@@ -30,7 +30,15 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
@@ -473,11 +481,56 @@ def _symbol_redefinition(op: Operation) -> tuple[Operation, str] | None:
     return None
 
 
-def _dominates(value: SSAValue, user: Operation, order: dict[Operation, int]) -> bool:
+class _Nesting:
+    """Where each op lies in `root`'s pre-order walk: `enter[op]` its own
+    position, `last[op]` the last position inside it, so that one op holds
+    another, and a block or region holds an op, by comparing positions (the
+    ops of a block, and the blocks of a region, come one after the other)."""
+
+    def __init__(self, root: Operation) -> None:
+        self.enter: dict[Operation, int] = {}
+        self.last: dict[Operation, int] = {}
+        self._ranges: dict[Block | Region, tuple[int, int]] = {}
+        stack: list[tuple[Operation, bool]] = [(root, False)]
+        position = 0
+        while stack:
+            op, done = stack.pop()
+            if done:
+                self.last[op] = position - 1
+                continue
+            self.enter[op] = position
+            position += 1
+            stack.append((op, True))
+            children = [
+                child
+                for region in op.regions
+                for block in region.blocks
+                for child in block.ops
+            ]
+            stack.extend((child, False) for child in reversed(children))
+
+    def _range(self, ops: list[Operation]) -> tuple[int, int]:
+        """The positions of `ops` (consecutive siblings) and what they hold."""
+        return (self.enter[ops[0]], self.last[ops[-1]]) if ops else (0, -1)
+
+    def holds(self, where: Block | Region, position: int) -> bool:
+        """Whether the op at `position` is inside `where`."""
+        span = self._ranges.get(where)
+        if span is None:
+            if isinstance(where, Block):
+                ops = list(where.ops)
+            else:
+                ops = [op for block in where.blocks for op in block.ops]
+            span = self._ranges[where] = self._range(ops)
+        return span[0] <= position <= span[1]
+
+
+def _dominates(value: SSAValue, user: Operation, nesting: _Nesting) -> bool:
     """Whether `value` dominates its use by `user`: its block encloses `user`,
     and an op result comes before (MLIR's `DominanceInfo::properlyDominates`;
     blocks of one multi-block region are not compared, and a module's body is
-    a graph region)."""
+    a graph region). Constant time: positions in the walk (`_Nesting`), not
+    a climb through `user`'s ancestors (quadratic in the nesting depth)."""
     if isinstance(value, OpResult):
         block = value.op.parent_block()
     else:
@@ -485,16 +538,14 @@ def _dominates(value: SSAValue, user: Operation, order: dict[Operation, int]) ->
         block = value.block
     if block is None:
         return True
-    ancestor: Operation | None = user
-    while ancestor is not None and ancestor.parent_block() is not block:
-        if ancestor.parent_region() is block.parent:
-            return True  # another block of the value's region: CFG dominance
-        ancestor = ancestor.parent_op()
-    if ancestor is None:
-        return False
-    if not isinstance(value, OpResult) or isinstance(ancestor.parent_op(), ModuleOp):
+    position = nesting.enter[user]
+    if not nesting.holds(block, position):
+        # another block of the value's region: CFG dominance, not compared
+        region = block.parent
+        return region is not None and nesting.holds(region, position)
+    if not isinstance(value, OpResult) or isinstance(block.parent_op(), ModuleOp):
         return True
-    return order[value.op] < order[ancestor]
+    return nesting.last[value.op] < position
 
 
 def _has_empty_body(op: Operation) -> bool:
@@ -531,10 +582,10 @@ def first_verify_error(module: Operation) -> tuple[Operation, str] | None:
             return op, f"'{op.name}' op {message}"
         except Exception as e:  # a verifier that crashed is still a user error
             return op, f"'{op.name}' op {type(e).__name__}: {e}"
-    order = {op: i for i, op in enumerate(walk_ops(module))}
+    nesting = _Nesting(module)
     for op in walk_ops(module):
         for i, operand in enumerate(op.operands):
-            if not _dominates(operand, op, order):
+            if not _dominates(operand, op, nesting):
                 return op, f"operand #{i} does not dominate this use"
     return None
 

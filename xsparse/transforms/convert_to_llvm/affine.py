@@ -13,7 +13,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.transforms.lower_affine import (
@@ -26,6 +25,7 @@ from xdsl.transforms.lower_affine import (
 )
 
 from xsparse.transforms.convert_to_llvm.common import lowering
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 class MinLowering(RewritePattern):
@@ -53,7 +53,7 @@ class MinLowering(RewritePattern):
 
 def lower_affine(module: ModuleOp) -> None:
     """Lower the affine ops of `module` to arith, scf and memref."""
-    PatternRewriteWalker(
+    IterativeRewriteWalker(
         GreedyRewritePatternApplier(
             [
                 MinLowering(),

@@ -41,7 +41,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -52,6 +51,7 @@ from xsparse.dialects.jagged import JaggedBufferType
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.xdsl_ext import PoisonOp
 from xsparse.transforms.errors import PassFailure
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 PTR = llvm.LLVMPointerType()
 DYNAMIC = DYNAMIC_INDEX
@@ -515,7 +515,7 @@ class TypeDispatch(RewritePattern):
 
 def apply_once(module: ModuleOp, patterns: Iterable[RewritePattern]) -> None:
     """One forward walk applying the type-dispatched patterns, no re-application."""
-    PatternRewriteWalker(
+    IterativeRewriteWalker(
         TypeDispatch(patterns), apply_recursively=False, walk_regions_first=False
     ).rewrite_module(module)
 

@@ -13,7 +13,6 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
@@ -22,6 +21,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.transforms.convert_to_llvm.common import lowering
 from xsparse.transforms.convert_to_llvm.threads import per_chunk_ops
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 def _split_after(op: Operation) -> tuple[Block, Block]:
@@ -148,7 +148,7 @@ def lower_scf_to_cf(module: ModuleOp) -> None:
     up to the next (already lowered) loop: linear, not quadratic, in the
     number of loops of a block.
     """
-    PatternRewriteWalker(
+    IterativeRewriteWalker(
         GreedyRewritePatternApplier(
             [ParallelLowering(), WhileLowering(), ExecuteRegionLowering()],
             dce_enabled=False,
@@ -156,7 +156,7 @@ def lower_scf_to_cf(module: ModuleOp) -> None:
         apply_recursively=False,
         walk_reverse=True,
     ).rewrite_module(module)
-    PatternRewriteWalker(
+    IterativeRewriteWalker(
         GreedyRewritePatternApplier(
             [IfLowering(), ForLowering(), SwitchLowering()], dce_enabled=False
         ),

@@ -47,7 +47,6 @@ from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -65,6 +64,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     has_identity_layout,
 )
 from xsparse.transforms.errors import PassFailure
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 PARALLEL_FOR = "xsparse_parallel_for"
 """The runtime function a parallel loop becomes a call of."""
@@ -569,6 +569,6 @@ def _declare_runtime(module: ModuleOp) -> None:
 
 def outline_parallel_loops(module: ModuleOp) -> None:
     """Outline every outermost parallel loop of `module` (see the module doc)."""
-    PatternRewriteWalker(
+    IterativeRewriteWalker(
         OutlineParallelLoop(module), apply_recursively=False
     ).rewrite_module(module)

@@ -84,7 +84,6 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -116,6 +115,7 @@ from xsparse.transforms.decompose.format_movement import (
 from xsparse.transforms.decompose.output_writes import Output, Write, rows_stream
 from xsparse.transforms.errors import LocatingApplier, PassFailure
 from xsparse.transforms.sparsifier.sparsification import generic_of
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 PART_SHAPE_ERROR = (
     "decomposed part: the shapes do not agree (A M x K, BSR: multiples of the block; "
@@ -734,11 +734,11 @@ class SparseDecomposeFormatPass(ModulePass):
             rule.check()
         except ValueError as e:
             raise PassFailure(op, f"bad rule: {e}") from None
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             LocatingApplier([DecomposeFormatArguments(self.operand, rule)]),
             apply_recursively=False,
         ).rewrite_module(op)
-        PatternRewriteWalker(LocatingApplier([DecomposeLinearOp(rule)])).rewrite_module(
-            op
-        )
+        IterativeRewriteWalker(
+            LocatingApplier([DecomposeLinearOp(rule)])
+        ).rewrite_module(op)
         drop_unused_casts(op)

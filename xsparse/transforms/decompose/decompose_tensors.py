@@ -60,7 +60,6 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -75,6 +74,7 @@ from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.decompose.two_four_loops import TwoFourProduct
 from xsparse.transforms.errors import LocatingApplier, PassFailure
 from xsparse.transforms.sparsifier.sparsification import generic_of
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 NV_24_MAP = AffineMap(
     2,
@@ -353,7 +353,7 @@ class SparseDecomposeTensorsPass(ModulePass):
     name = "sparse-decompose-tensors"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             LocatingApplier(
                 [
                     DecomposeTwoFourArguments(),

@@ -41,7 +41,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -70,6 +69,7 @@ from xsparse.transforms.codegen_utils.op_emitter import (
     constant_index,
 )
 from xsparse.transforms.errors import PassFailure
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 INDEX = IndexType()
 
@@ -302,7 +302,7 @@ class SparseIterationToIndexingPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         dense = _DenseSpaces()
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier(
                 [
                     SpaceToSet(dense),

@@ -63,7 +63,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -87,6 +86,7 @@ from xsparse.transforms.codegen_utils.op_emitter import INDEX, BuilderEmitter
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.collapse_rows import CollapseRowReduction
 from xsparse.transforms.sparsifier.reduction_folds import Fold, fold_of
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 EMITTED_FROM = "Emitted from"
 """The attribute MLIR's sparsifier puts on its loops (a name with a space)."""
@@ -801,9 +801,9 @@ class LowerIndexingPass(ModulePass):
             LowerSegmentEnd(),
             EraseUnusedSet(),
         ]
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier(patterns), walk_regions_first=True
         ).rewrite_module(op)
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             CollapseRowReduction(), apply_recursively=False
         ).rewrite_module(op)

@@ -44,7 +44,6 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -79,6 +78,7 @@ from xsparse.transforms.codegen_utils.stored_entries import (
 )
 from xsparse.transforms.errors import LocatingApplier, PassFailure
 from xsparse.transforms.storage.level_buffers import is_nonzero
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 def print_text(e: Emitter, text: str) -> None:
@@ -376,7 +376,7 @@ class PostSparsificationRewritePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
-            PatternRewriteWalker(
+            IterativeRewriteWalker(
                 LocatingApplier(
                     [
                         LowerPrint(),

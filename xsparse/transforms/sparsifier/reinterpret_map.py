@@ -42,7 +42,6 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -54,6 +53,7 @@ from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.errors import PassFailure
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 def needs_demapping(enc: Encoding) -> bool:
@@ -289,4 +289,6 @@ class SparseReinterpretMapPass(ModulePass):
     scope: Literal["all", "only-generic", "except-generic"] = "all"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(DemapGeneric(), apply_recursively=False).rewrite_module(op)
+        IterativeRewriteWalker(DemapGeneric(), apply_recursively=False).rewrite_module(
+            op
+        )

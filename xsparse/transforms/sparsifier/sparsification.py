@@ -19,7 +19,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -37,6 +36,7 @@ from xsparse.transforms.sparsifier.parallel_insertion import (
     ParallelizeRowCompress,
     ParallelizeRowInsert,
 )
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 class GeneralizeNamedOp(RewritePattern):
@@ -66,7 +66,7 @@ def generic_of(op: NamedOperation) -> GenericOp:
 
 
 def generalize_named_ops(module: ModuleOp) -> None:
-    PatternRewriteWalker(GeneralizeNamedOp(), apply_recursively=False).rewrite_module(
+    IterativeRewriteWalker(GeneralizeNamedOp(), apply_recursively=False).rewrite_module(
         module
     )
 
@@ -150,7 +150,7 @@ class DenseLinalgToLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         generalize_named_ops(op)
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier([LowerDenseGeneric(), BufferizeTensorFill()]),
             apply_recursively=False,
         ).rewrite_module(op)
@@ -175,16 +175,16 @@ class SparsificationPass(ModulePass):
     sparse_emit_strategy: Literal["functional", "sparse-iterator"] = "functional"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             HintSparseOutputSize(), apply_recursively=False
         ).rewrite_module(op)
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             SparsifyGeneric(self.parallelization_strategy), apply_recursively=False
         ).rewrite_module(op)
         if self.sparse_emit_strategy == "functional":
             LowerIndexingPass().apply(ctx, op)
             if self.parallelization_strategy != "none":
-                PatternRewriteWalker(
+                IterativeRewriteWalker(
                     GreedyRewritePatternApplier(
                         [ParallelizeRowCompress(), ParallelizeRowInsert()]
                     ),

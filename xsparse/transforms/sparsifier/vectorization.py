@@ -76,7 +76,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -99,6 +98,7 @@ from xsparse.dialects.xdsl_ext import (
     VectorScaleOp,
 )
 from xsparse.transforms.codegen_utils.op_emitter import OpEmitter, OpT
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 LOOP_ATTR = "Emitted from"
 """The attribute the sparsifier puts on the loops it emits (MLIR's LoopEmitter)."""
@@ -917,7 +917,7 @@ class SparseVectorizationPass(ModulePass):
         if self.vl < 1:
             raise ValueError("sparse-vectorization: vl must be positive")
         vl = VL(self.vl, self.enable_vla_vectorization, self.enable_simd_index32)
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier(vectorization_patterns(vl)),
             apply_recursively=True,
         ).rewrite_module(op)
@@ -1234,7 +1234,7 @@ class SparseVectorPeelPass(ModulePass):
     name = "sparse-vector-peel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier([PeelVectorLoop(), ReassociateLoopReduction()]),
             apply_recursively=False,
         ).rewrite_module(op)

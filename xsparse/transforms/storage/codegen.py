@@ -46,7 +46,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -99,6 +98,7 @@ from xsparse.transforms.storage.level_buffers import (
 )
 from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
@@ -713,7 +713,7 @@ class SparseTensorCodegenPass(ModulePass):
     parallel_conversions: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier(
                 [
                     ExpandFunctionArguments(),
@@ -724,7 +724,7 @@ class SparseTensorCodegenPass(ModulePass):
             apply_recursively=False,
         ).rewrite_module(op)
         try:
-            PatternRewriteWalker(
+            IterativeRewriteWalker(
                 LocatingApplier(
                     [
                         FoldToBufferOfToTensor(),

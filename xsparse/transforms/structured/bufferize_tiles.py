@@ -46,7 +46,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -58,6 +57,7 @@ from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.convert_to_llvm.memref import kept_dimensions
 from xsparse.transforms.sparsifier.sparsification import GeneralizeNamedOp
 from xsparse.transforms.structured.lower_subset import NestEmitter, buffer_of, memref_of
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
@@ -311,7 +311,7 @@ class BufferizeTileLoopsPass(ModulePass):
     name = "bufferize-tile-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier(
                 [GeneralizeNamedOp(), BufferizeSliceLoop(), InsertSliceInPlace()]
             ),

@@ -46,7 +46,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -56,6 +55,7 @@ from xsparse.dialects.subset import GatherOp, slice_dims
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.sparsifier.sparsification import generic_of
 from xsparse.transforms.structured.lower_subset import NestEmitter
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 INDEX = IndexType()
 DYNAMIC = DYNAMIC_INDEX
@@ -284,4 +284,4 @@ class FuseThroughGatherPass(ModulePass):
             GeneralizeElementwiseGatherConsumer(),
             FuseElementwiseThroughGather(),
         ):
-            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+            IterativeRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -46,7 +46,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -74,6 +73,7 @@ from xsparse.transforms.convert_to_llvm.memref import (
     identity_sizes_and_strides,
 )
 from xsparse.transforms.structured.lower_subset import NestEmitter
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 INDEX = IndexType()
 Access = jagged.GetOp | jagged.LoadOp | jagged.StoreOp | jagged.SizeOp | jagged.DimOp
@@ -272,14 +272,14 @@ class LowerJaggedPass(ModulePass):
     name = "lower-jagged"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        IterativeRewriteWalker(
             GreedyRewritePatternApplier(
                 [FoldEllAccess(), FoldPositionsAccess(), AccessThroughGet()]
             ),
         ).rewrite_module(op)
-        PatternRewriteWalker(MaterializeView(), apply_recursively=False).rewrite_module(
-            op
-        )
+        IterativeRewriteWalker(
+            MaterializeView(), apply_recursively=False
+        ).rewrite_module(op)
 
 
 # ---------------------------------------------------------------------------

@@ -42,7 +42,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -68,6 +67,7 @@ from xsparse.dialects.type_guards import (
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT, to_tensor
 from xsparse.transforms.errors import PassFailure
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 DYNAMIC = DYNAMIC_INDEX
 
@@ -908,7 +908,7 @@ class LowerSubsetPass(ModulePass):
             ],
             [ConcatInPlace(), ConcatToCopies()],
         ):
-            PatternRewriteWalker(
+            IterativeRewriteWalker(
                 GreedyRewritePatternApplier(list(patterns)), apply_recursively=False
             ).rewrite_module(op)
             _erase_dead_casts(op)
