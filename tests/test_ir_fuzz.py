@@ -53,6 +53,7 @@ def test_every_kind_of_edit_is_drawn() -> None:
     expected = {
         "token_edit", "line_edit", "element_type", "shape", "level_format",
         "bit_width", "affine_map", "integer", "float_literal", "slice", "gpu",
+        "nesting", "size", "symbol_name", "narrow_widths",
     }  # fmt: skip
     assert set(edits) == expected
     assert min(edits.values()) >= 10, edits

@@ -162,7 +162,7 @@ def wrapper_source(
     and which arguments are sparse. `shapes[i]` is the shape of sparse argument i
     (None for dense ones)."""
     module = parse_module(make_context(), source, "<bench>")
-    function: func.FuncOp = entry_function(module, entry)
+    function: func.FuncOp = entry_function(module, entry, source)
     inputs = list(function.function_type.inputs.data)
     outputs = list(function.function_type.outputs.data)
     params: list[str] = []

@@ -672,7 +672,7 @@ def _symbol_name(text: str, rng: random.Random) -> str | None:
         return None
     old = rng.choice(names)
     new = rng.choice(QUOTED_NAMES)
-    return re.sub(rf"@{re.escape(old)}\b", f"@{new}", text)
+    return re.sub(rf"@{re.escape(old)}\b", lambda _: f"@{new}", text)
 
 
 def _narrow_widths(text: str, rng: random.Random) -> str | None:
@@ -700,11 +700,11 @@ MUTATIONS: list[tuple[Mutation, int]] = [
     (_bit_width, 2),
     (_affine_map, 4),
     (_integer, 3),
-    (_float_literal, 3),
+    (_float_literal, 6),
     (_slice, 3),
     (_gpu, 8),
     (_nesting, 2),
-    (_size, 1),
+    (_size, 3),
     (_symbol_name, 2),
     (_narrow_widths, 2),
 ]

@@ -12,12 +12,14 @@ from typing import get_args
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.backend import jit, runtime_errors, threads
-from xsparse.backend.lowering import lower_to_llvm
+from xsparse.backend.lowering import LoweredModule, lower_to_llvm
 from xsparse.diagnostics import (
+    TOO_DEEP,
     XSparseError,
     decode_source,
     locate_error,
     parse_module_with_spans,
+    run_deep,
 )
 from xsparse.dialect_registry import make_context
 from xsparse.tools.command_line import (
@@ -99,15 +101,21 @@ def run(arguments: Sequence[str]) -> int:
         threads.set_num_threads(args.num_threads)
     name = input_name(args.file)
     ctx = make_context()
-    try:
+
+    def lower() -> LoweredModule:
         text = decode_source(data, name)
         module, spans = parse_module_with_spans(ctx, text, name)
         try:
             for p in sparsifier_passes(args.parallelization_strategy):
                 p.apply(ctx, module)
-            lowered = lower_to_llvm(module)
+            return lower_to_llvm(module)
         except DiagnosticException as e:  # a pass rejected an op: at its source
             raise XSparseError(locate_error(e, spans, name)) from None
+        except RecursionError:
+            raise XSparseError(f"{name}: error: {TOO_DEEP}") from None
+
+    try:
+        lowered = run_deep(lower)  # a deep stack: IR nested MAX_NESTING deep
         if args.entry not in lowered.signatures:
             raise XSparseError(
                 f"{name}: error: no public function '@{args.entry}' to run"
