@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 import sys
 import threading
@@ -128,6 +129,18 @@ class DeepRecursion:
             cls.holders -= 1
             if cls.holders == 0:
                 sys.setrecursionlimit(cls.previous_limit)
+
+    @classmethod
+    def after_fork_in_child(cls) -> None:
+        """In a forked child, whose only thread is the one that forked: the
+        threads that held the limit (and maybe the lock) are the parent's."""
+        cls.lock = threading.Lock()
+        if cls.holders:
+            sys.setrecursionlimit(cls.previous_limit)
+        cls.holders = 0
+
+
+os.register_at_fork(after_in_child=DeepRecursion.after_fork_in_child)
 
 
 def run_deep(work: Callable[[], T]) -> T:
