@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -102,45 +102,44 @@ def _parallel_body(call: llvm.CallOp) -> str | None:
     return None
 
 
-def _failing(functions: dict[str, llvm.FuncOp]) -> set[str]:
-    """The functions that may fail: an allocation, a call of one that may
-    fail, or a parallel loop whose body may."""
-    failing = {
-        name
-        for name, f in functions.items()
-        if any(ALLOCATION in c.attributes for c in _calls(f))
-    }
+def _callers_closure(
+    functions: dict[str, llvm.FuncOp], reaches: Callable[[llvm.CallOp, set[str]], bool]
+) -> set[str]:
+    """The functions with a call for which `reaches(call, found)` holds, found
+    again until nothing changes (so that callers of callers count)."""
+    found: set[str] = set()
     changed = True
     while changed:
         changed = False
         for name, f in functions.items():
-            if name in failing:
-                continue
-            for call in _calls(f):
-                if _callee(call) in failing or _parallel_body(call) in failing:
-                    failing.add(name)
-                    changed = True
-                    break
-    return failing
+            if name not in found and any(reaches(c, found) for c in _calls(f)):
+                found.add(name)
+                changed = True
+    return found
+
+
+def _failing(functions: dict[str, llvm.FuncOp]) -> set[str]:
+    """The functions that may fail: an allocation, a call of one that may
+    fail, or a parallel loop whose body may."""
+    return _callers_closure(
+        functions,
+        lambda call, failing: (
+            ALLOCATION in call.attributes
+            or _callee(call) in failing
+            or _parallel_body(call) in failing
+        ),
+    )
 
 
 def _releasing(functions: dict[str, llvm.FuncOp]) -> set[str]:
     """The functions that may free or move a block given to them: a `free`,
     `realloc` or scratch release, or a call of one that may."""
-    releasing: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, f in functions.items():
-            if name in releasing:
-                continue
-            for call in _calls(f):
-                callee = _callee(call)
-                if callee in _MOVES or callee in releasing:
-                    releasing.add(name)
-                    changed = True
-                    break
-    return releasing
+    return _callers_closure(
+        functions,
+        lambda call, releasing: (
+            (callee := _callee(call)) in _MOVES or callee in releasing
+        ),
+    )
 
 
 def _split_after(op: Operation) -> tuple[Block, Block]:
