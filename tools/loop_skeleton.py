@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import sys
 
-from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 
 from xsparse.diagnostics import XSparseError, parse_module
+from xsparse.dialect_registry import make_context
 from xsparse.transforms.sparsifier.output_sizing import SIZE_HINT_ATTR
-from xsparse.universe import XSPARSE_UNIVERSE
 
 LOOPS = (scf.ForOp, scf.ParallelOp, scf.WhileOp, scf.IfOp)
 
@@ -63,14 +62,7 @@ def skeleton(op: Operation, depth: int = 0) -> list[str]:
 
 
 def main() -> int:
-    ctx = Context(allow_unregistered=True)
-    from xdsl.universe import Universe
-
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
-    for name, factory in XSPARSE_UNIVERSE.all_dialects.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
+    ctx = make_context(allow_unregistered=True)
     text = sys.stdin.read()
     try:
         module = parse_module(ctx, text, "<stdin>")

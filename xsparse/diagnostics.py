@@ -51,7 +51,8 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xsparse.errors import XSparseError, format_parse_error, format_span
-from xsparse.xdsl_adapter import peek, resume_from
+from xsparse.shaped_types import check_parsed
+from xsparse.xdsl_adapter import AdaptedParser, Position, peek, resume_from
 
 Spans = dict[Operation, Span]
 """Where each parsed operation starts. The references are strong: an op a pass
@@ -219,15 +220,19 @@ NOTHING_PARSED = "Could not parse entire input!"
 """xDSL's message for an input with no operation in it."""
 
 
-class LocatingParser(Parser):
+class LocatingParser(AdaptedParser):
     """xDSL's parser, remembering the source span where each operation starts;
     float literals read as MLIR reads them (`float_from_literal`), where xDSL
     reads a hexadecimal element of a dense literal as an integer value, and
-    fails on a value too large for its type."""
+    fails on a value too large for its type; tensor and memref types checked
+    as MLIR's parser checks them (`shaped_types`)."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<input>") -> None:
         super().__init__(ctx, text, name)
         self.op_spans: Spans = {}
+
+    def check_shaped_type(self, parsed: Attribute, start: Position) -> None:
+        check_parsed(self, parsed, start)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL's, where an input of no operations (empty, or only alias

@@ -1,13 +1,12 @@
-"""Every dialect xsparse reads and writes, as lazy factories: xDSL's, with
-xsparse's additions applied when one is first loaded, and xsparse's own.
+"""Every dialect xsparse reads and writes, as lazy factories: xDSL's, those of
+`xsparse.dialects.upstream` in place of xDSL's of the same name, and
+xsparse's own.
 
 A context built from these loads nothing until the IR names a dialect, so a
 tool that parses a file without sparse tensors never imports xsparse's
 dialects (about 0.2 s of start-up) and one without `gpu` ops never builds
-MLIR's 32 sparse GPU ops. Importing `xsparse.dialects` applies the
-additions to xDSL's `arith`, `bufferization`, `memref`, `llvm`, `vector`,
-`linalg` and `scf`; `gpu`'s are applied by its factory here and by
-`xsparse.universe`.
+MLIR's 32 sparse GPU ops. Nothing here changes xDSL's dialects: only the
+contexts built from these factories see xsparse's ops.
 """
 
 from __future__ import annotations
@@ -18,34 +17,68 @@ from xdsl.context import Context
 from xdsl.dialects import get_all_dialects as get_xdsl_dialects
 from xdsl.ir import Dialect
 
-from xsparse.shaped_types import check_shaped_types_when_parsed
 
-EXTENDED_XDSL_DIALECTS = frozenset(
-    {"arith", "bufferization", "memref", "llvm", "vector", "linalg", "scf"}
-)
-"""xDSL's dialects that importing `xsparse.dialects` adds ops or syntax to."""
+def get_arith() -> Dialect:
+    from xsparse.dialects.upstream.arith import Arith
+
+    return Arith
 
 
-def extended(xdsl_factory: Callable[[], Dialect]) -> Callable[[], Dialect]:
-    """`xdsl_factory`, after xsparse's additions to xDSL's dialects."""
+def get_bufferization() -> Dialect:
+    from xsparse.dialects.upstream.bufferization import Bufferization
 
-    def load() -> Dialect:
-        from xsparse.dialects import extend_xdsl
-
-        extend_xdsl()
-        return xdsl_factory()
-
-    return load
+    return Bufferization
 
 
 def get_gpu() -> Dialect:
-    """xDSL's `gpu` dialect with the ops MLIR's sparse GPU codegen prints."""
-    from xdsl.dialects.gpu import GPU
+    from xsparse.dialects.upstream.gpu import GPU
 
-    from xsparse.dialects.gpu_ext import extend_gpu
-
-    extend_gpu()
     return GPU
+
+
+def get_linalg() -> Dialect:
+    from xsparse.dialects.upstream.linalg import Linalg
+
+    return Linalg
+
+
+def get_llvm() -> Dialect:
+    from xsparse.dialects.upstream.llvm import LLVM
+
+    return LLVM
+
+
+def get_memref() -> Dialect:
+    from xsparse.dialects.upstream.memref import MemRef
+
+    return MemRef
+
+
+def get_scf() -> Dialect:
+    from xsparse.dialects.upstream.scf import Scf
+
+    return Scf
+
+
+def get_vector() -> Dialect:
+    from xsparse.dialects.upstream.vector import Vector
+
+    return Vector
+
+
+def get_upstream_dialects() -> dict[str, Callable[[], Dialect]]:
+    """xDSL's dialects that MLIR 22 spells differently or has more of, as
+    xsparse reads and writes them (`xsparse.dialects.upstream`)."""
+    return {
+        "arith": get_arith,
+        "bufferization": get_bufferization,
+        "gpu": get_gpu,
+        "linalg": get_linalg,
+        "llvm": get_llvm,
+        "memref": get_memref,
+        "scf": get_scf,
+        "vector": get_vector,
+    }
 
 
 def get_sparse_tensor() -> Dialect:
@@ -83,17 +116,13 @@ def get_xsparse_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """xDSL's dialects (those xsparse extends, extended) and xsparse's own;
-    a context made from them parses tensor and memref types with MLIR's
-    checks (`shaped_types`)."""
-    check_shaped_types_when_parsed()
-    dialects = {
-        name: extended(factory) if name in EXTENDED_XDSL_DIALECTS else factory
-        for name, factory in get_xdsl_dialects().items()
+    """xDSL's dialects (those MLIR 22 spells differently as xsparse's
+    `upstream` versions) and xsparse's own."""
+    return {
+        **get_xdsl_dialects(),
+        **get_upstream_dialects(),
+        **get_xsparse_dialects(),
     }
-    dialects["gpu"] = get_gpu
-    dialects.update(get_xsparse_dialects())
-    return dialects
 
 
 def make_context(allow_unregistered: bool = False) -> Context:

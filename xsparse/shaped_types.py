@@ -6,15 +6,13 @@ that xDSL 0.74's does not: the element type (MLIR's
 `#sparse_tensor.encoding`) checks itself against the tensor's shape and
 element type as the type is parsed.
 
-`check_shaped_types_when_parsed()` installs them into xDSL's parser (once per
-process); every context xsparse makes does (`dialect_registry.make_context`).
-Outside `xsparse.dialects` (whose import extends xDSL's dialects) so that
-installing them loads no dialect.
+`check_parsed(parser, type, start)` makes them; xsparse's parser
+(`diagnostics.LocatingParser`) calls it on each such type as soon as it is
+parsed. Outside `xsparse.dialects` so that checking loads no dialect.
 """
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import cast
@@ -35,7 +33,7 @@ from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
 
-from xsparse.xdsl_adapter import Position, check_parsed_shaped_types
+from xsparse.xdsl_adapter import Position
 
 
 class VerifiableTensorEncoding(ABC):
@@ -67,7 +65,7 @@ def valid_memref_element(t: Attribute) -> bool:
     return valid_tensor_element(t) or isinstance(t, MemRefType | UnrankedMemRefType)
 
 
-def _check_parsed(parser: AttrParser, parsed: Attribute, start: Position) -> None:
+def check_parsed(parser: AttrParser, parsed: Attribute, start: Position) -> None:
     """Check a just-parsed tensor or memref type as MLIR's type parser does."""
     if isinstance(parsed, TensorType | UnrankedTensorType):
         element = cast(TensorType[Attribute], parsed).element_type
@@ -86,9 +84,3 @@ def _check_parsed(parser: AttrParser, parsed: Attribute, start: Position) -> Non
             except VerifyException as e:
                 # MLIR reports at the token after the encoding: the `>`.
                 parser.raise_error(str(e), parser.pos, parser.pos + 1)
-
-
-@functools.cache
-def check_shaped_types_when_parsed() -> None:
-    """Make xDSL's parser check tensor and memref types as MLIR's does."""
-    check_parsed_shaped_types(_check_parsed)

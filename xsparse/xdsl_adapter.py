@@ -6,13 +6,20 @@ does says why. When an xDSL release renames one, `tests/test_xdsl_adapter.py`
 fails here rather than the dialects built on it.
 """
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
+from xdsl.context import Context
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
-from xdsl.parser import AttrParser, BaseParser
+from xdsl.irdl import IRDLOperation, OpDef
+from xdsl.irdl.operations import get_accessors_from_op_def
+from xdsl.parser import BaseParser, Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.printer import Printer
+from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
 
 
@@ -52,59 +59,110 @@ Position = int
 """An offset in the parsed text."""
 
 
-def check_parsed_shaped_types(
-    check: Callable[[AttrParser, Attribute, Position], None],
-) -> None:
-    """Call `check(parser, type, start)` on each `tensor<...>` and
-    `memref<...>` type xDSL parses, as soon as it is parsed (the parser
-    stands after its `>`; `start` is where its shape began).
+class LinearStringLexer(MLIRLexer):
+    """xDSL's MLIR lexer, matching string literals one character at a time
+    (xDSL 0.74's pattern nests a quantifier: exponential time on an
+    unterminated string, so a missing `"` hangs the parser)."""
 
-    xDSL 0.74 parses them in `AttrParser._parse_tensor_attrs` and
+    # Private: the lexer's string-literal pattern is a class attribute only.
+    _unescaped_characters_regex = re.compile(  # pyright: ignore[reportIncompatibleVariableOverride]
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+
+
+class AdaptedParser(Parser):
+    """xDSL's parser on `LinearStringLexer`, calling `check_shaped_type` on
+    each `tensor<...>` and `memref<...>` type as soon as it is parsed (the
+    parser stands after its `>`; `start` is where its shape began).
+
+    xDSL 0.74 parses those types in `AttrParser._parse_tensor_attrs` and
     `_parse_memref_attrs` only, with no hook for their element type or
-    encoding: those are wrapped."""
+    encoding: the subclass overrides them. Only parsers of this class see
+    either change; xDSL's own `Parser` is untouched."""
 
-    def checked(parse: Callable[[AttrParser], Attribute]) -> Callable[..., Attribute]:
-        def parse_checked(parser: AttrParser) -> Attribute:
-            start = parser.pos
-            parsed = parse(parser)
-            check(parser, parsed, start)
-            return parsed
+    def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
+        super().__init__(ctx, "", name)
+        # Private: xDSL's parser builds its lexer in `__init__`, with no hook
+        # for the lexer class; parsing starts over on ours.
+        self._resume_from(ParserState(LinearStringLexer(Input(text, name))))  # pyright: ignore[reportPrivateUsage]
 
-        return parse_checked
+    def check_shaped_type(self, parsed: Attribute, start: Position) -> None:
+        """Called on each parsed tensor or memref type; accepts all."""
 
-    # Private: the shaped types' parsers have no public hook.
-    tensor = AttrParser._parse_tensor_attrs  # pyright: ignore[reportPrivateUsage]
-    memref = AttrParser._parse_memref_attrs  # pyright: ignore[reportPrivateUsage]
-    AttrParser._parse_tensor_attrs = checked(tensor)  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
-    AttrParser._parse_memref_attrs = checked(memref)  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
+    def _parse_tensor_attrs(self):  # pyright: ignore[reportIncompatibleMethodOverride]
+        start = self.pos
+        parsed = super()._parse_tensor_attrs()  # pyright: ignore[reportPrivateUsage]
+        self.check_shaped_type(parsed, start)
+        return parsed
+
+    def _parse_memref_attrs(self):  # pyright: ignore[reportIncompatibleMethodOverride]
+        start = self.pos
+        parsed = super()._parse_memref_attrs()  # pyright: ignore[reportPrivateUsage]
+        self.check_shaped_type(parsed, start)
+        return parsed
 
 
-def extend_dialect(
+def dialect_with(
     dialect: Dialect,
     ops: Sequence[type[Operation]],
     attrs: Sequence[type[Attribute]] = (),
-) -> None:
-    """Add `ops` and `attrs` to `dialect`, replacing any of the same name.
-
-    A context copies a dialect's ops and attributes when it loads it, so this
-    must run before. xDSL's `Dialect` is immutable to the public."""
+) -> Dialect:
+    """A new dialect of `dialect`'s name: its ops and attributes, where those
+    of `ops` and `attrs` replace any of the same name and add the others.
+    `dialect` itself is unchanged."""
     names = {op.name for op in ops}
     kept = [op for op in dialect.operations if op.name not in names]
-    # Private: Dialect keeps its definitions in `_operations`/`_attributes` only.
-    dialect._operations[:] = kept + list(ops)  # pyright: ignore[reportPrivateUsage]
     attr_names = {attr.name for attr in attrs}
     kept_attrs = [a for a in dialect.attributes if a.name not in attr_names]
-    dialect._attributes[:] = kept_attrs + list(attrs)  # pyright: ignore[reportPrivateUsage]
+    return Dialect(dialect.name, [*kept, *ops], [*kept_attrs, *attrs])
 
 
-def lex_string_literals_in_linear_time() -> None:
-    """xDSL 0.74 lexes string literals with a nested quantifier, which takes
-    exponential time on an unterminated string (a missing `"` hangs the
-    parser); the same language, matched one character at a time."""
-    # Private: the lexer's string-literal pattern has no public setter.
-    MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
-        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-    )
+OpT = TypeVar("OpT", bound=IRDLOperation)
+
+
+def redefined_op(
+    change: Callable[[OpDef], None] = lambda definition: None,
+) -> Callable[[type[OpT]], type[OpT]]:
+    """Define a subclass of one of xDSL's op classes, of the same op name:
+    its definition is a copy of the parent's changed by `change` (e.g. wider
+    operand constraints), its methods (`parse`/`print`, `verify_`) the
+    subclass's own.
+
+    The parent class and its definition stay as they are, so only contexts
+    that register the subclass parse into it; `isinstance` with the parent
+    holds. (xDSL's `irdl_op_definition` cannot derive from a defined op: its
+    fields are accessors by then.) The subclass's `verify_` replaces the
+    parent's, which checks the parent's definition: call it only where that
+    is right."""
+
+    def define(cls: type[OpT]) -> type[OpT]:
+        parent = cls.__mro__[1]
+        assert issubclass(parent, IRDLOperation)
+        old = parent.get_irdl_definition()
+        definition = dataclasses.replace(
+            old,
+            operands=list(old.operands),
+            results=list(old.results),
+            regions=list(old.regions),
+            successors=list(old.successors),
+            properties=dict(old.properties),
+            attributes=dict(old.attributes),
+            accessor_names=dict(old.accessor_names),
+        )
+        change(definition)
+        own = vars(cls)
+        if "parse" in own or "print" in own:
+            definition.assembly_format = None
+        elif "assembly_format" in own:
+            definition.assembly_format = own["assembly_format"]
+        accessors = get_accessors_from_op_def(definition, own.get("verify_"))
+        for name, value in accessors.items():
+            if name in ("parse", "print") and name in own:
+                continue
+            setattr(cls, name, value)
+        return cls
+
+    return define
 
 
 def resume_from(parser: BaseParser, pos: int) -> None:

@@ -77,23 +77,25 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xsparse.dialects import xdsl_ext
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_vector_type
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import scf as upstream_scf
+from xsparse.dialects.upstream import vector as upstream_vector
 from xsparse.transforms.codegen_utils.emitter import SCRATCH, Emitter
 from xsparse.transforms.convert_to_llvm.threads import defined_inside, is_plus_step
 
 COORDINATE_LOADS = (memref.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
 """The ops that read a coordinates buffer in a kernel, scalar or vector."""
 
-_READS = (*COORDINATE_LOADS, xdsl_ext.GatherOp, memref.DimOp)
+_READS = (*COORDINATE_LOADS, upstream_vector.GatherOp, memref.DimOp)
 """Ops that only read the buffer they are given; any other use of a buffer
 (a store, a copy, a view, a call) may write it."""
 
 _CARRIERS = (scf.ForOp, scf.IfOp, scf.ParallelOp, scf.WhileOp)
 """The ops a flag is carried out of."""
 
-_CASTS = (arith.ExtUIOp, arith.IndexCastOp, xdsl_ext.IndexCastUIOp)
+_CASTS = (arith.ExtUIOp, arith.IndexCastOp, upstream_arith.IndexCastUIOp)
 """The conversions between a loaded position and a loop bound."""
 
 BLOCK_ENTRIES = 2048
@@ -502,7 +504,9 @@ def _guard_blocks(
     b.op(block_rows)
     if isinstance(rows, scf.ParallelOp):
         body.add_op(scf.ReduceOp())
-        blocks: Operation = scf.ParallelOp([lower], [upper], [size], Region(body))
+        blocks: Operation = upstream_scf.ParallelOp(
+            [lower], [upper], [size], Region(body)
+        )
     else:
         body.add_op(scf.YieldOp())
         blocks = scf.ForOp(lower, upper, size, [], Region(body))
@@ -647,7 +651,7 @@ def _carry_parallel(op: scf.ParallelOp, block: Block, flag: SSAValue) -> SSAValu
     body = op.detach_region(op.body)
     return _replace(
         op,
-        scf.ParallelOp(
+        upstream_scf.ParallelOp(
             op.lowerBound, op.upperBound, op.step, body, [*op.initVals, init]
         ),
     )

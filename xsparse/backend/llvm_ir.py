@@ -32,14 +32,14 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_vector_type
-from xsparse.dialects.xdsl_ext import (
+from xsparse.dialects.upstream.llvm import (
     ExtractElementOp,
     FPToSIOp,
     FPToUIOp,
     PoisonOp,
     UIToFPOp,
 )
-from xsparse.transforms.convert_to_llvm.common import NO_INLINE
+from xsparse.transforms.convert_to_llvm.common import NO_INLINE, by_class
 from xsparse.transforms.errors import PassFailure
 
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -326,7 +326,7 @@ class _FunctionPrinter:
         return self.names[op.results[0]]
 
     def _op(self, op: Operation) -> str | None:
-        handler = _HANDLERS.get(type(op))
+        handler = by_class(_HANDLERS, op)
         if handler is None:
             raise PassFailure(op, "cannot be translated to LLVM IR")
         return handler(self, op)
@@ -397,7 +397,7 @@ def _select(p: _FunctionPrinter, op: Operation) -> str:
 @_handles(*_CASTS)
 def _cast(p: _FunctionPrinter, op: Operation) -> str:
     to = type_text(op.results[0].type)
-    return f"{p._result(op)} = {_CASTS[type(op)]} {p.typed(op.operands[0])} to {to}"
+    return f"{p._result(op)} = {by_class(_CASTS, op)} {p.typed(op.operands[0])} to {to}"
 
 
 @_handles(llvm.GEPOp)

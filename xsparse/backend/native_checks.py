@@ -59,7 +59,8 @@ from xsparse.backend.fused_checks import (
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.dialects.xdsl_ext import GatherOp, IndexCastUIOp
+from xsparse.dialects.upstream.arith import IndexCastUIOp
+from xsparse.dialects.upstream.vector import GatherOp
 from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR, Emitter
 from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
 

@@ -13,7 +13,7 @@ dimensions, dropped or given other (dynamic, zero, negative, huge) values;
 regions nested up to 3000 deep or attributes of nested brackets; constant
 lines repeated thousands of times; functions renamed to names that need
 quotes; narrow position and coordinate widths given to encodings;
-the gpu ops of MLIR 22's sparse GPU code generation (`gpu_ext`) made
+the gpu ops of MLIR 22's sparse GPU code generation (`dialects.upstream.gpu`) made
 synchronous or asynchronous, their token dependencies, dimensions, bounds,
 transpose modes, launch configurations and kernel symbols changed, or an op
 swapped for one of its family (`create_csr` for `create_coo`, `spmv` for
@@ -156,7 +156,7 @@ GPU_FAMILIES: list[list[str]] = [
     ["wait", "memcpy"],
 ]
 """gpu ops that take one another's place: similar syntax, other operands
-(all registered by `gpu_ext` or xDSL)."""
+(all registered by `dialects.upstream.gpu` or xDSL)."""
 ASYNC_OPS = re.compile(
     r"\bgpu\.(?:alloc|dealloc|memcpy|wait|launch_func|create_\w+|destroy_\w+|spmv\w*|"
     r"spmm\w*|sddmm\w*|spgemm_\w+|spmat_get_size|set_csr_pointers)\b(?! async)"

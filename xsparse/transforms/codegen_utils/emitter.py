@@ -31,6 +31,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
+from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT
 
 GLOBAL_PREFIX = "__xsparse_"
@@ -157,7 +158,9 @@ class Emitter(OpEmitter):
             pair.add_op(scf.ReduceReturnOp(result))
             regions.append(Region(pair))
         block.add_op(scf.ReduceOp(operands, regions))
-        loop = scf.ParallelOp([lb], [ub], [self.index(1)], Region(block), inits)
+        loop = upstream_scf.ParallelOp(
+            [lb], [ub], [self.index(1)], Region(block), inits
+        )
         self.op(loop)
         return list(loop.results)
 
@@ -169,7 +172,7 @@ class Emitter(OpEmitter):
         block = Block(arg_types=[INDEX])
         body(self.inside(block), block.args[0])
         block.add_op(scf.ReduceOp())
-        self.op(scf.ParallelOp([lb], [ub], [self.index(1)], Region(block)))
+        self.op(upstream_scf.ParallelOp([lb], [ub], [self.index(1)], Region(block)))
 
     def for_each(
         self,

@@ -39,7 +39,8 @@ from xdsl.ir.affine import (
 
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type
-from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.arith import IndexCastUIOp
 
 INDEX = IndexType()
 
@@ -124,7 +125,7 @@ class OpEmitter(ABC):
 
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         """`a` where `cond` holds, else `b`."""
-        return self.value(arith.SelectOp(cond, a, b))
+        return self.value(upstream_arith.SelectOp(cond, a, b))
 
     def all_of(self, conds: Sequence[SSAValue]) -> SSAValue:
         """The conjunction of one or more i1 values, left to right."""
@@ -158,8 +159,8 @@ class OpEmitter(ABC):
         v = self.load(buffer, indices)
         if is_integer_type(v.type):
             if v.type.width.data < 64:
-                v = self.value(arith.ExtUIOp(v, i64))
-            v = self.value(arith.IndexCastOp(v, INDEX))
+                v = self.value(upstream_arith.ExtUIOp(v, i64))
+            v = self.value(upstream_arith.IndexCastOp(v, INDEX))
         return v
 
     def affine(self, expr: AffineExpr, dims: Sequence[SSAValue]) -> SSAValue:

@@ -51,7 +51,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
-from xsparse.dialects.xdsl_ext import PoisonOp
+from xsparse.dialects.upstream import llvm as upstream_llvm
+from xsparse.dialects.upstream.llvm import PoisonOp
 from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
 from xsparse.transforms.convert_to_llvm.common import PTR
 
@@ -194,7 +195,7 @@ class _Owned:
         ops: list[Operation] = []
         if _callee(call) == "realloc":
             ops += self._forget(call.args[0])
-        slot = llvm.GEPOp(self.array, [self.sites[call]], PTR)
+        slot = upstream_llvm.GEPOp(self.array, [self.sites[call]], PTR)
         ops += [slot, llvm.StoreOp(call.returned, slot.result)]
         first = block.first_op
         assert first is not None

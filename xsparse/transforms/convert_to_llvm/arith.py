@@ -40,9 +40,12 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
-from xsparse.dialects.xdsl_ext import FPToSIOp, FPToUIOp, IndexCastUIOp, UIToFPOp
+from xsparse.dialects.upstream import llvm as upstream_llvm
+from xsparse.dialects.upstream.arith import IndexCastUIOp
+from xsparse.dialects.upstream.llvm import FPToSIOp, FPToUIOp, UIToFPOp
 from xsparse.transforms.convert_to_llvm.common import (
     ToLLVMPattern,
+    by_class,
     call_intrinsic,
     convert_type,
     lowered,
@@ -163,10 +166,10 @@ def _safe_operands(
     dividend = a
     if quotient:
         product = llvm.MulOp(a, b)
-        select = llvm.SelectOp(unsafe.res, product.res, a)
+        select = upstream_llvm.SelectOp(unsafe.res, product.res, a)
         ops += [product, select]
         dividend = select.res
-    divisor = llvm.SelectOp(unsafe.res, one.result, b)
+    divisor = upstream_llvm.SelectOp(unsafe.res, one.result, b)
     ops.append(divisor)
     return dividend, divisor.res
 
@@ -312,7 +315,7 @@ class SelectToLLVM(ToLLVMPattern):
 
     @lowering
     def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter) -> None:
-        new = llvm.SelectOp(
+        new = upstream_llvm.SelectOp(
             lowered(op.cond, rewriter),
             lowered(op.lhs, rewriter),
             lowered(op.rhs, rewriter),
@@ -337,8 +340,10 @@ def _int_resize(value: SSAValue, to: Attribute, signed: bool) -> Operation | Non
     if src == dst:
         return None
     if src > dst:
-        return llvm.TruncOp(value, to)
-    return llvm.SExtOp(value, to) if signed else llvm.ZExtOp(value, to)
+        return upstream_llvm.TruncOp(value, to)
+    return (
+        upstream_llvm.SExtOp(value, to) if signed else upstream_llvm.ZExtOp(value, to)
+    )
 
 
 class IntCastToLLVM(ToLLVMPattern):
@@ -379,7 +384,9 @@ class ValueCastToLLVM(ToLLVMPattern):
         if isinstance(op, arith.BitcastOp) and value.type == to:
             replace_with(op, [], [value], rewriter, partial=self.partial)
             return
-        new = _CASTS[type(op)](value, to)
+        cast = by_class(_CASTS, op)
+        assert cast is not None
+        new = cast(value, to)
         replace_with(op, [new], [new.result], rewriter, partial=self.partial)
 
 
@@ -420,7 +427,7 @@ class DivRoundingToLLVM(ToLLVMPattern):
             step = llvm.SubOp(quotient.res, one.result)
         else:
             step = llvm.AddOp(quotient.res, one.result)
-        select = llvm.SelectOp(adjust, step.res, quotient.res)
+        select = upstream_llvm.SelectOp(adjust, step.res, quotient.res)
         ops += [step, select]
         replace_with(op, ops, [select.res], rewriter, partial=self.partial)
 

@@ -49,7 +49,8 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.jagged import JaggedBufferType
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
-from xsparse.dialects.xdsl_ext import PoisonOp
+from xsparse.dialects.upstream import llvm as upstream_llvm
+from xsparse.dialects.upstream.llvm import PoisonOp
 from xsparse.transforms.errors import PassFailure
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
@@ -350,7 +351,7 @@ def element_address(
     linear = linear_index(memref_type, descriptor, indices, rewriter)
     if linear is None:
         return base
-    gep = llvm.GEPOp(
+    gep = upstream_llvm.GEPOp(
         base,
         [llvm.GEP_USE_SSA_VAL],
         convert_type(memref_type.element_type),
@@ -487,13 +488,27 @@ def lowering_of(
     return decorate
 
 
+ValueT = typing.TypeVar("ValueT")
+
+
+def by_class(table: dict[type[Operation], ValueT], op: Operation) -> ValueT | None:
+    """`table`'s entry for the nearest class of `op`'s (its own, else a base
+    class: `xsparse.dialects.upstream` subclasses xDSL's op classes)."""
+    for cls in type(op).__mro__:
+        entry = table.get(cls)
+        if entry is not None:
+            return entry
+    return None
+
+
 class TypeDispatch(RewritePattern):
-    """Applies the one pattern registered for an op's exact type (one dict look-up)."""
+    """Applies the one pattern registered for an op's class (one dict look-up
+    per op class, then cached)."""
 
     def __init__(self, patterns: Iterable[RewritePattern]):
         self.table: dict[
             type[Operation],
-            tuple[RewritePattern, typing.Callable[..., None]],
+            tuple[RewritePattern, typing.Callable[..., None]] | None,
         ] = {}
         for pattern in patterns:
             method = typing.cast(_Lowering, type(pattern).match_and_rewrite)
@@ -501,7 +516,11 @@ class TypeDispatch(RewritePattern):
                 self.table[op_type] = (pattern, method.undecorated)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        entry = self.table.get(type(op))
+        op_type = type(op)
+        if op_type in self.table:
+            entry = self.table[op_type]
+        else:
+            entry = self.table[op_type] = by_class(self.table, op)
         if entry is None:
             return
         try:

@@ -31,7 +31,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from xsparse.dialects.xdsl_ext import PoisonOp
+from xsparse.dialects.upstream.llvm import PoisonOp
 from xsparse.transforms.convert_to_llvm.common import (
     NO_INLINE,
     PTR,

@@ -40,7 +40,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.dialects.xdsl_ext import PoisonOp, PrefetchOp, ReallocOp
+from xsparse.dialects.upstream import llvm as upstream_llvm
+from xsparse.dialects.upstream.llvm import PoisonOp
+from xsparse.dialects.upstream.memref import PrefetchOp, ReallocOp
 from xsparse.transforms.codegen_utils.emitter import (
     PER_CHUNK,
     SCRATCH,
@@ -183,7 +185,7 @@ def allocation_bytes(
         either = llvm.OrOp(overflow, flag)
         rewriter.insert(either)
         overflow = either.res
-    saturated = llvm.SelectOp(overflow, const(SIZE_OVERFLOW, rewriter), size)
+    saturated = upstream_llvm.SelectOp(overflow, const(SIZE_OVERFLOW, rewriter), size)
     rewriter.insert(saturated)
     return saturated.res
 
@@ -644,7 +646,7 @@ class ReallocToLLVM(ToLLVMPattern):
         one = const(1, rewriter)
         is_empty = llvm.ICmpOp(size, one, IntegerAttr(6, 64))  # ult
         rewriter.insert(is_empty)
-        nonzero = llvm.SelectOp(is_empty.res, one, size)
+        nonzero = upstream_llvm.SelectOp(is_empty.res, one, size)
         rewriter.insert(nonzero)
         grown = allocation_call(
             "realloc", [source.allocated(), nonzero.res], 1, rewriter

@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
+from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.transforms.convert_to_llvm.common import (
     PACKED,
     Descriptor,
@@ -64,7 +65,7 @@ def packed_bytes(count: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     rewriter.insert([whole, partial])
     nonzero = llvm.ICmpOp(partial.res, const(0, rewriter), IntegerAttr(1, 64))  # ne
     rewriter.insert(nonzero)
-    extra = llvm.ZExtOp(nonzero.res, i64)
+    extra = upstream_llvm.ZExtOp(nonzero.res, i64)
     total = llvm.AddOp(whole.res, extra.res)
     rewriter.insert([extra, total])
     return total.res
@@ -84,12 +85,12 @@ def _byte_and_shift(
         return base, const(0, rewriter, i8)
     byte = llvm.LShrOp(linear, const(2, rewriter))
     rewriter.insert(byte)
-    address = llvm.GEPOp(
+    address = upstream_llvm.GEPOp(
         base, [llvm.GEP_USE_SSA_VAL], i8, ssa_indices=[byte.res], inbounds=True
     )
     rewriter.insert(address)
     slot = llvm.AndOp(linear, const(PER_BYTE - 1, rewriter))
-    narrow = llvm.TruncOp(slot.res, i8)
+    narrow = upstream_llvm.TruncOp(slot.res, i8)
     rewriter.insert([slot, narrow])
     shift = llvm.ShlOp(narrow.res, const(1, rewriter, i8))
     rewriter.insert(shift)
@@ -114,7 +115,7 @@ def load_packed(
     address, shift = _byte_and_shift(t, descriptor, indices, rewriter)
     byte = llvm.LoadOp(address, i8)
     shifted = llvm.LShrOp(byte.dereferenced_value, shift)
-    element = llvm.TruncOp(shifted.res, PACKED)
+    element = upstream_llvm.TruncOp(shifted.res, PACKED)
     rewriter.insert([byte, shifted, element])
     return element.res
 
@@ -134,7 +135,7 @@ def store_packed(
     mask = llvm.ShlOp(const(PER_BYTE - 1, rewriter, i8), shift)
     keep = llvm.XOrOp(mask.res, const(-1, rewriter, i8))
     cleared = llvm.AndOp(byte.dereferenced_value, keep.res)
-    wide = llvm.ZExtOp(value, i8)
+    wide = upstream_llvm.ZExtOp(value, i8)
     bits = llvm.ShlOp(wide.res, shift)
     merged = llvm.OrOp(cleared.res, bits.res)
     rewriter.insert([mask, keep, cleared, wide, bits, merged])

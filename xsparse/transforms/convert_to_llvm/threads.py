@@ -54,6 +54,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.type_guards import is_memref_type
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.transforms.codegen_utils.emitter import PER_CHUNK
 from xsparse.transforms.convert_to_llvm.common import (
     NO_INLINE,
@@ -193,9 +195,11 @@ def _field(
 ) -> SSAValue:
     """The address of field `k` of `base[at]` (`base[0]` when `at` is None)."""
     if at is None:
-        gep = llvm.GEPOp(base, [0, k], struct)
+        gep = upstream_llvm.GEPOp(base, [0, k], struct)
     else:
-        gep = llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL, k], struct, ssa_indices=[at])
+        gep = upstream_llvm.GEPOp(
+            base, [llvm.GEP_USE_SSA_VAL, k], struct, ssa_indices=[at]
+        )
     block.add_op(gep)
     return gep.result
 
@@ -371,7 +375,7 @@ class _Outliner:
             second = arith.AddiOp(lo, step)
             then.add_op(second)
             rest = scf.ForOp(second, hi, step, first, loop_body)
-            at = arith.IndexCastOp(chunk, i64)
+            at = upstream_arith.IndexCastOp(chunk, i64)
             then.add_ops([rest, at])
             for j, result in enumerate(rest.results):
                 address = _field(
@@ -475,7 +479,7 @@ class _Outliner:
             return []
         zero, one = _index_constant(0, block), _index_constant(1, block)
         fold = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-        at = arith.IndexCastOp(fold.args[0], i64)
+        at = upstream_arith.IndexCastOp(fold.args[0], i64)
         fold.add_op(at)
         loaded: list[SSAValue] = []
         for j, value in enumerate(inits):

@@ -30,11 +30,11 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_memref_type, is_vector_type
-from xsparse.dialects.xdsl_ext import (
+from xsparse.dialects.upstream import llvm as upstream_llvm
+from xsparse.dialects.upstream.llvm import ExtractElementOp, PoisonOp
+from xsparse.dialects.upstream.vector import (
     ConstantMaskOp,
-    ExtractElementOp,
     GatherOp,
-    PoisonOp,
     PrintOp,
     ScatterOp,
     StepOp,
@@ -148,7 +148,7 @@ def _strided_lanes(
     rewriter.insert(scaled)
     base_type = base.type
     assert is_memref_type(base_type)
-    gep = llvm.GEPOp(
+    gep = upstream_llvm.GEPOp(
         _address(base, indices, rewriter),
         [llvm.GEP_USE_SSA_VAL],
         convert_type(base_type.element_type),
@@ -317,7 +317,7 @@ def _lane_offsets(
             offsets_type.element_type.width.data != 64
         ):
             wide = VectorType(i64, offsets_type.get_shape(), offsets_type.scalable_dims)
-            ext = llvm.SExtOp(offsets, wide)
+            ext = upstream_llvm.SExtOp(offsets, wide)
             rewriter.insert(ext)
             offsets, offsets_type = ext.res, wide
         scaled = llvm.MulOp(offsets, _splat(stride, offsets_type, rewriter))
@@ -340,7 +340,7 @@ def _lane_pointers(
     pointers_type = VectorType(
         PTR, offsets_type.get_shape(), offsets_type.scalable_dims
     )
-    gep = llvm.GEPOp(
+    gep = upstream_llvm.GEPOp(
         address,
         [llvm.GEP_USE_SSA_VAL],
         convert_type(base_type.element_type),
@@ -382,7 +382,7 @@ def _scalar_lanes(
     (n,) = t.get_shape()
     for lane in range(n):
         offset = ExtractElementOp(offsets, const(lane, rewriter))
-        gep = llvm.GEPOp(
+        gep = upstream_llvm.GEPOp(
             address,
             [llvm.GEP_USE_SSA_VAL],
             convert_type(base_type.element_type),

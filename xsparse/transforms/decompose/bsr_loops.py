@@ -60,7 +60,8 @@ from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, Region, SSAValue
 
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.dialects.xdsl_ext import PrefetchOp
+from xsparse.dialects.upstream import scf as upstream_scf
+from xsparse.dialects.upstream.memref import PrefetchOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.decompose.ell_loops import (
     VECTOR_BITS,
@@ -141,7 +142,11 @@ class BsrProduct:
             for rows in row_groups(self.block, SPMV_ROW_GROUP):
                 self._vector_group(inner, rows, base, first, last)
         body.add_op(scf.ReduceOp())
-        e.op(scf.ParallelOp([e.index(0)], [block_rows], [e.index(1)], Region(body)))
+        e.op(
+            upstream_scf.ParallelOp(
+                [e.index(0)], [block_rows], [e.index(1)], Region(body)
+            )
+        )
 
     def _ahead(
         self, e: Emitter, bi: SSAValue, block_rows: SSAValue, first: SSAValue

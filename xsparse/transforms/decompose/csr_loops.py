@@ -31,6 +31,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region, SSAValue
 
+from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.decompose.ell_loops import (
     SLOT_CHUNK,
@@ -82,7 +83,7 @@ class CsrRowProduct:
             self._chunks(inner, out, row, stop, last)
         body.add_op(scf.ReduceOp())
         rows = e.dim(self.c, 0)
-        e.op(scf.ParallelOp([e.index(0)], [rows], [e.index(1)], Region(body)))
+        e.op(upstream_scf.ParallelOp([e.index(0)], [rows], [e.index(1)], Region(body)))
 
     def _chunks(
         self, e: Emitter, out: Output, row: SSAValue, first: SSAValue, last: SSAValue

@@ -36,7 +36,9 @@ from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from xsparse.dialects.type_guards import is_memref_type
-from xsparse.dialects.xdsl_ext import GatherOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import scf as upstream_scf
+from xsparse.dialects.upstream.vector import GatherOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.decompose.output_writes import Output, Write
 from xsparse.transforms.decompose.two_four_loops import TILE_VECTORS, Tile
@@ -144,7 +146,9 @@ class EllProduct:
             inner.for_each(first, last, self._row)
         body.add_op(scf.ReduceOp())
         blocks = e.value(arith.CeilDivUIOp(count, e.index(block)))
-        e.op(scf.ParallelOp([e.index(0)], [blocks], [e.index(1)], Region(body)))
+        e.op(
+            upstream_scf.ParallelOp([e.index(0)], [blocks], [e.index(1)], Region(body))
+        )
 
     def _row(self, e: Emitter, r: SSAValue) -> None:
         last_row = e.sub(e.dim(self.c, 0), e.index(1))
@@ -187,7 +191,9 @@ class EllProduct:
         columns = e.value(
             vector.LoadOp(self.cols, [r, start], VectorType(i32, [lanes]))
         )
-        last = e.value(arith.IndexCastOp(e.sub(e.dim(self.b, 0), e.index(1)), i32))
+        last = e.value(
+            upstream_arith.IndexCastOp(e.sub(e.dim(self.b, 0), e.index(1)), i32)
+        )
         bound = e.value(vector.BroadcastOp(last, VectorType(i32, [lanes])))
         columns = e.value(arith.MinUIOp(columns, bound))
         mask = e.value(vector.BroadcastOp(e.constant(1, i1), VectorType(i1, [lanes])))

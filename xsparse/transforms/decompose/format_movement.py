@@ -33,6 +33,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, i32
 from xdsl.ir import Block, Region, SSAValue
 
+from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.decompose.ell_loops import bucket_width, element_type
 
@@ -136,7 +137,7 @@ def _parallel(
     block = Block(arg_types=[INDEX])
     body(e.inside(block), block.args[0])
     block.add_op(scf.ReduceOp())
-    e.op(scf.ParallelOp([e.index(0)], [count], [e.index(1)], Region(block)))
+    e.op(upstream_scf.ParallelOp([e.index(0)], [count], [e.index(1)], Region(block)))
 
 
 @dataclass(frozen=True)

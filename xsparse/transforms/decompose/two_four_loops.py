@@ -47,6 +47,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from xsparse.dialects.type_guards import is_memref_type
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.emitter import Emitter
 
 INDEX = IndexType()
@@ -152,7 +154,7 @@ def _position(e: Emitter, word: SSAValue, shift: SSAValue) -> SSAValue:
     """The 2-bit position at bit `shift` of `word` (an i32), as an index."""
     bits = e.value(arith.ShRUIOp(word, shift))
     two_bits = e.value(arith.AndIOp(bits, e.constant(3, i32)))
-    return e.value(arith.IndexCastOp(two_bits, INDEX))
+    return e.value(upstream_arith.IndexCastOp(two_bits, INDEX))
 
 
 @dataclass(frozen=True)
@@ -240,7 +242,7 @@ class TwoFourProduct:
         self._slot(inner, packed, slot, tiles, (first, last, blocks))
         body.add_op(scf.ReduceOp())
         count = e.mul(row_blocks, slots)
-        e.op(scf.ParallelOp([e.index(0)], [count], [e.index(1)], Region(body)))
+        e.op(upstream_scf.ParallelOp([e.index(0)], [count], [e.index(1)], Region(body)))
         if packed is not None:
             e.op(memref.DeallocOp.get(packed))
 
@@ -418,7 +420,7 @@ class TwoFourProduct:
             )
             in_word = inner.value(arith.RemUIOp(block, inner.index(4)))
             shift = inner.value(
-                arith.IndexCastOp(inner.mul(in_word, inner.index(4)), i32)
+                upstream_arith.IndexCastOp(inner.mul(in_word, inner.index(4)), i32)
             )
             b_base = inner.mul(block, inner.index(4))
             for s in range(2):
@@ -434,7 +436,7 @@ class TwoFourProduct:
 
     def _word(self, e: Emitter, row: SSAValue, w: SSAValue) -> SSAValue:
         """Metadata word `w` of `row`, zero-extended to i32."""
-        return e.value(arith.ExtUIOp(e.load(self.metadata, [row, w]), i32))
+        return e.value(upstream_arith.ExtUIOp(e.load(self.metadata, [row, w]), i32))
 
 
 def _bit_width(t: Attribute) -> int:

@@ -23,7 +23,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
-from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.dialects.upstream import scf as upstream_scf
+from xsparse.dialects.upstream.arith import IndexCastUIOp
 
 _CASTS = (IndexCastUIOp, arith.IndexCastOp)
 
@@ -138,7 +139,7 @@ class CollapseRowReduction(RewritePattern):
         regions = [r.clone() for r in reduce.reductions]
         entries.add_op(scf.ReduceOp([part], regions))
         step = op.step[0]
-        flat = scf.ParallelOp(
+        flat = upstream_scf.ParallelOp(
             [value_start], [value_end], [step], Region(entries), list(op.initVals)
         )
         flat.attributes.update(op.attributes)

@@ -64,6 +64,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
     ToValuesOp,
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.op_emitter import (
     BuilderEmitter,
     constant_index,
@@ -101,8 +102,8 @@ def _cast(b: Builder, value: SSAValue, type_: object) -> SSAValue:
 def _index(b: Builder, value: SSAValue) -> SSAValue:
     if isinstance(value.type, IntegerType):
         if value.type.bitwidth < 64:
-            value = b.insert(arith.ExtUIOp(value, IntegerType(64))).result
-        value = b.insert(arith.IndexCastOp(value, INDEX)).result
+            value = b.insert(upstream_arith.ExtUIOp(value, IntegerType(64))).result
+        value = b.insert(upstream_arith.IndexCastOp(value, INDEX)).result
     return value
 
 

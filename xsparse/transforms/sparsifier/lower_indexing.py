@@ -82,6 +82,7 @@ from xsparse.dialects.indexing import (
     UnionOp,
     YieldOp,
 )
+from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, BuilderEmitter
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.collapse_rows import CollapseRowReduction
@@ -565,7 +566,7 @@ class LowerParallelForeach(RewritePattern):
             (part,) = e.inline_case(b, case, [crd, pos, identity])
             b.op(scf.ReduceOp([part], [self._combining(fold, part.type)]))
         loop = e.outer.op(
-            scf.ParallelOp(
+            upstream_scf.ParallelOp(
                 [leaf.lo], [leaf.hi], [e.const(1)], Region(body), op.iter_args
             )
         )

@@ -41,7 +41,8 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.dialects.xdsl_ext import IndexCastUIOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.arith import IndexCastUIOp
 from xsparse.transforms.codegen_utils.op_emitter import constant_index
 from xsparse.transforms.errors import check_insertable
 from xsparse.transforms.sparsifier.loop_emitter import (
@@ -259,6 +260,6 @@ def _capped(
         ).result
         fits = builder.insert(arith.CmpiOp(linear, room, "ule")).result
         grown = builder.insert(arith.MuliOp(linear, size)).result
-        linear = builder.insert(arith.SelectOp(fits, grown, bound)).result
+        linear = builder.insert(upstream_arith.SelectOp(fits, grown, bound)).result
     result = builder.insert(arith.MinUIOp(linear, bound)).result
     return builder.insert(arith.MaxUIOp(result, one)).result

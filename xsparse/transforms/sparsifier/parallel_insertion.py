@@ -73,6 +73,7 @@ from xsparse.dialects.sparse_tensor.ops_insertion import (
 from xsparse.dialects.sparse_tensor.storage import storage_fields
 from xsparse.dialects.sparse_tensor.types import SortAlgorithm, SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
+from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.emitter import PER_CHUNK, Emitter
 from xsparse.transforms.storage.overhead_widths import (
     check_coordinate,
@@ -270,7 +271,9 @@ def _parallel_rows(
             dealloc.attributes[PER_CHUNK] = UnitAttr()
             block.add_op(dealloc)
     block.add_op(scf.ReduceOp())
-    parallel = scf.ParallelOp([loop.lb], [loop.ub], [loop.step], Region(block), [])
+    parallel = upstream_scf.ParallelOp(
+        [loop.lb], [loop.ub], [loop.step], Region(block), []
+    )
     if not with_values:
         region_dce(parallel.body)
         _drop_unused_workspaces(block)
@@ -627,7 +630,7 @@ class ParallelizeRowInsert(RewritePattern):
                 output.store_count(inner, count, row)
             block.add_op(scf.ReduceOp())
             loop = parts.loop
-            parallel = scf.ParallelOp(
+            parallel = upstream_scf.ParallelOp(
                 [loop.lb], [loop.ub], [loop.step], Region(block), []
             )
             region_dce(parallel.body)

@@ -69,6 +69,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.sparse_tensor.types import CrdTransDirection, SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.codegen_utils.stored_entries import (
@@ -87,7 +88,7 @@ def print_text(e: Emitter, text: str) -> None:
     chars = e.global_constant("str", MemRefType(i8, [len(data)]), data)
 
     def put(b: Emitter, i: SSAValue) -> None:
-        char = b.value(arith.ExtUIOp(b.load(chars, [i]), i32))
+        char = b.value(upstream_arith.ExtUIOp(b.load(chars, [i]), i32))
         b.call("putchar", [char], [i32])
 
     e.for_each(e.index(0), e.index(len(data)), put)
@@ -98,7 +99,7 @@ def print_scalar(e: Emitter, v: SSAValue) -> None:
     sign-extended to 64 bits, f32 and f64 with %g)."""
     t = v.type
     if isinstance(t, IndexType):
-        e.call("printU64", [e.value(arith.IndexCastOp(v, i64))])
+        e.call("printU64", [e.value(upstream_arith.IndexCastOp(v, i64))])
     elif isinstance(t, IntegerType):
         if t.width.data < 64:
             ext = arith.ExtUIOp if t.width.data == 1 else arith.ExtSIOp
@@ -108,7 +109,7 @@ def print_scalar(e: Emitter, v: SSAValue) -> None:
         e.call("printF32", [v])
     elif isinstance(t, AnyFloat):
         if t.bitwidth != 64:
-            v = e.value(arith.ExtFOp(v, Float64Type()))
+            v = e.value(upstream_arith.ExtFOp(v, Float64Type()))
         e.call("printF64", [v])
     else:
         raise ValueError(f"cannot print a value of type {t}")

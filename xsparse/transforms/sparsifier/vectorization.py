@@ -91,12 +91,8 @@ from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_storage import ToBufferOp
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
-from xsparse.dialects.xdsl_ext import (
-    GatherOp,
-    ScatterOp,
-    StepOp,
-    VectorScaleOp,
-)
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.vector import GatherOp, ScatterOp, StepOp, VectorScaleOp
 from xsparse.transforms.codegen_utils.op_emitter import OpEmitter, OpT
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
@@ -417,7 +413,9 @@ class _LoopVectorizer:
                 assert new_loop is not None and self.mask is not None
                 if not self.all_lanes:
                     viter = new_loop.body.block.args[1]
-                    vrhs = self.emit(arith.SelectOp(self.mask, vrhs, viter)).results[0]
+                    vrhs = self.emit(
+                        upstream_arith.SelectOp(self.mask, vrhs, viter)
+                    ).results[0]
                 self.emit(scf.YieldOp(vrhs))
                 reduction = vector.ReductionOp.create(
                     operands=[new_loop.results[0]],
@@ -621,7 +619,7 @@ class _LoopVectorizer:
                 target = 64
             if target is not None:
                 # xDSL types `target_type` as a scalar; MLIR allows vectors.
-                ext = arith.ExtUIOp(
+                ext = upstream_arith.ExtUIOp(
                     vindex,
                     self.vl.of(IntegerType(target)),  # pyright: ignore[reportArgumentType]
                 )
@@ -711,7 +709,7 @@ class _LoopVectorizer:
         vtype = divisor.type
         assert is_vector_type(vtype)
         one = self.splat_constant(vtype, 1)
-        return self.emit(arith.SelectOp(self.mask, divisor, one)).results[0]
+        return self.emit(upstream_arith.SelectOp(self.mask, divisor, one)).results[0]
 
     def clone_lanewise(self, op: Operation, operands: list[SSAValue]) -> SSAValue:
         """`op` on vectors: same kind, properties and attributes, vector result."""

@@ -37,6 +37,7 @@ from xsparse.dialects.sparse_tensor.levels import (
     positionless_access,
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
 
 CoordinateReader = Callable[[Emitter, SSAValue], SSAValue]
@@ -298,7 +299,9 @@ class _LevelChecks:
             for above in chain.readers:
                 tie = b.all_of([tie, b.cmp(above(b, k), "eq", above(b, before))])
             down = b.cmp(read(b, k), out_of_order, read(b, before))
-            return b.value(arith.SelectOp(b.all_of([tie, down]), one, b.index(0)))
+            return b.value(
+                upstream_arith.SelectOp(b.all_of([tie, down]), one, b.index(0))
+            )
 
         def count(b: Emitter, k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             return [b.add(carried[0], step(b, k))]
@@ -492,7 +495,7 @@ class _LevelChecks:
             """Entry k (>= 1) steps down from entry k - 1 (as an index 0/1)."""
             x, previous = read(b, k), read(b, b.sub(k, one))
             down = b.cmp(x, out_of_order, previous)
-            return b.value(arith.SelectOp(down, b.index(1), b.index(0)))
+            return b.value(upstream_arith.SelectOp(down, b.index(1), b.index(0)))
 
         def entry(b: Emitter, k: SSAValue) -> list[SSAValue]:
             return [stored(b, k), descent(b, k)] if ordered else [stored(b, k)]
@@ -554,8 +557,8 @@ def _only_at_starts(
         def start(c: Emitter, p: SSAValue) -> list[SSAValue]:
             lo, hi = segments.bounds(c, p)
             counts = c.all_of([c.cmp(lo, "ugt", zero), c.cmp(lo, "ult", hi)])
-            safe = c.value(arith.SelectOp(counts, lo, one))  # in [1, entries)
-            return [c.value(arith.SelectOp(counts, step(c, safe), c.index(0)))]
+            safe = c.value(upstream_arith.SelectOp(counts, lo, one))  # in [1, entries)
+            return [c.value(upstream_arith.SelectOp(counts, step(c, safe), c.index(0)))]
 
         return b.reduce_loop(b.index(0), segments.parents, [b.index(0)], start, [_sum])
 

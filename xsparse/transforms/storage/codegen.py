@@ -70,7 +70,8 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
-from xsparse.dialects.xdsl_ext import DeallocTensorOp
+from xsparse.dialects.upstream import memref as upstream_memref
+from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
@@ -220,7 +221,7 @@ class FoldToBufferOfToTensor(RewritePattern):
             if global_of(buffer) is not None:
                 buffer = copy_buffer(Emitter(rewriter, InsertPoint.before(op)), buffer)
             if buffer.type != op.memref.type:
-                cast = memref.CastOp.get(buffer, op.memref.type)
+                cast = upstream_memref.CastOp(buffer, op.memref.type)
                 rewriter.replace(op, cast)
             else:
                 rewriter.replace(op, [], [buffer])
@@ -270,7 +271,7 @@ class ResolveBufferAccess(RewritePattern):
                 "are stored flat, one per level, not as one row per batch",
             )
         if field.type != result_type:
-            rewriter.replace(op, memref.CastOp.get(field, result_type))
+            rewriter.replace(op, upstream_memref.CastOp(field, result_type))
         else:
             rewriter.replace(op, [], [field])
 
@@ -411,7 +412,7 @@ class ConvertConstantToSparse(RewritePattern):
                 raise PassFailure(op, overflow)
             static = MemRefType(elem, [len(data)])
             fresh = constant_buffer(e, f.kind, static, data.tolist())
-            fields.append(e.value(memref.CastOp.get(fresh, f.type)))
+            fields.append(e.value(upstream_memref.CastOp(fresh, f.type)))
         rewriter.replace(op, [], [storage_value(fields, dest_type, rewriter, at)])
 
 
@@ -577,7 +578,7 @@ class BufferizeDenseCast(RewritePattern):
             return
         at = InsertPoint.before(op)
         buffer = buffer_of(op.source, rewriter, at)
-        cast = memref.CastOp.get(buffer, dense_buffer_type(t))
+        cast = upstream_memref.CastOp(buffer, dense_buffer_type(t))
         rewriter.insert(cast, at)
         rewriter.replace(op, [], [as_tensor(cast.results[0], t, rewriter, at)])
 

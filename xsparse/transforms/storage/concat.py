@@ -66,7 +66,8 @@ from xsparse.dialects.sparse_tensor.ops_conversion import ConcatenateOp, Convert
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.subset import ConcatOp
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.storage.level_buffers import (
@@ -639,7 +640,11 @@ def close_row(
         )
 
     e.when(nonempty, store)
-    step = e.value(arith.IndexCastOp(e.value(arith.ExtUIOp(nonempty, i64)), INDEX))
+    step = e.value(
+        upstream_arith.IndexCastOp(
+            e.value(upstream_arith.ExtUIOp(nonempty, i64)), INDEX
+        )
+    )
     return e.add(stored, step)
 
 

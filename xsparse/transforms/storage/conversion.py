@@ -99,7 +99,8 @@ from xsparse.dialects.sparse_tensor.ops_insertion import SortOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import (
@@ -641,7 +642,7 @@ def merge_sort(e: Emitter, n: SSAValue, data: _Tuples, keys: Sequence[int]) -> N
 
             both = c.value(arith.AndIOp(left, right))
             from_left = c.branch(both, compare, lambda _: [left])[0]
-            data.move(c, c.value(arith.SelectOp(from_left, i, j)), scratch, k)
+            data.move(c, c.value(upstream_arith.SelectOp(from_left, i, j)), scratch, k)
             step = as_index(c, from_left)
             return [c.add(i, step), c.add(j, c.value(arith.SubiOp(c.index(1), step)))]
 

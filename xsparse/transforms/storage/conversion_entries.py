@@ -12,7 +12,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IndexType, MemRefType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -22,7 +21,8 @@ from xsparse.dialects.sparse_tensor.ops_storage import ToCoordinatesOp, ToValues
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_integer_type, is_memref_type
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import (
@@ -44,24 +44,30 @@ def cast_element(e: Emitter, v: SSAValue, to: Attribute) -> SSAValue:
     if src == to:
         return v
     if isinstance(src, IndexType) or isinstance(to, IndexType):
-        return e.value(arith.IndexCastOp(v, to))
+        return e.value(upstream_arith.IndexCastOp(v, to))
     if isinstance(to, AnyFloat):
         if isinstance(src, AnyFloat):
             wider = src.bitwidth < to.bitwidth
-            return e.value(arith.ExtFOp(v, to) if wider else arith.TruncFOp(v, to))
-        return e.value(arith.SIToFPOp(v, to))
+            return e.value(
+                upstream_arith.ExtFOp(v, to)
+                if wider
+                else upstream_arith.TruncFOp(v, to)
+            )
+        return e.value(upstream_arith.SIToFPOp(v, to))
     assert is_integer_type(to)
     if isinstance(src, AnyFloat):
-        return e.value(arith.FPToSIOp(v, to))
+        return e.value(upstream_arith.FPToSIOp(v, to))
     assert is_integer_type(src)
     if src.width.data < to.width.data:
-        return e.value(arith.ExtSIOp(v, to))
-    return e.value(arith.TruncIOp(v, to))
+        return e.value(upstream_arith.ExtSIOp(v, to))
+    return e.value(upstream_arith.TruncIOp(v, to))
 
 
 def as_index(e: Emitter, flag: SSAValue) -> SSAValue:
     """An i1 as the index 0 or 1."""
-    return e.value(arith.IndexCastOp(e.value(arith.ExtUIOp(flag, i64)), INDEX))
+    return e.value(
+        upstream_arith.IndexCastOp(e.value(upstream_arith.ExtUIOp(flag, i64)), INDEX)
+    )
 
 
 @dataclass

@@ -66,6 +66,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.errors import PassFailure
@@ -459,7 +460,7 @@ def _interleave(e: Emitter, columns: Sequence[SSAValue], target: SSAValue) -> SS
 def _as_length(e: Emitter, n: SSAValue, t: Attribute) -> SSAValue:
     if isinstance(t, IndexType):
         return n
-    return e.value(arith.IndexCastOp(n, t))
+    return e.value(upstream_arith.IndexCastOp(n, t))
 
 
 class LowerDisassemble(RewritePattern):

@@ -59,7 +59,8 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import dim_sizes, level_extent
@@ -483,7 +484,7 @@ def _find_or_append(
     last = e.to_index(e.load(positions, [e.add(parent, one)]))
     nonempty = e.cmp(last, "ugt", first)
     previous = e.value(
-        arith.SelectOp(nonempty, e.value(arith.SubiOp(last, one)), first)
+        upstream_arith.SelectOp(nonempty, e.value(arith.SubiOp(last, one)), first)
     )
     same = e.value(
         arith.AndIOp(
@@ -703,7 +704,7 @@ def _fill_empty_positions(e: Emitter, positions: SSAValue, used: SSAValue) -> No
     def fix(b: Emitter, i: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
         value = b.load(positions, [i])
         unset = b.cmp(value, "eq", zero)
-        fixed = b.value(arith.SelectOp(unset, carried[0], value))
+        fixed = b.value(upstream_arith.SelectOp(unset, carried[0], value))
         b.store(fixed, positions, [i])
         return [fixed]
 

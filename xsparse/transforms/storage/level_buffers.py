@@ -54,7 +54,9 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
-from xsparse.dialects.xdsl_ext import ReallocOp
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import memref as upstream_memref
+from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, to_tensor
 from xsparse.transforms.codegen_utils.stored_entries import (
@@ -103,7 +105,7 @@ def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SS
         buffer = owner.memref
         if buffer.type == expected:
             return buffer
-        cast = memref.CastOp.get(buffer, expected)
+        cast = upstream_memref.CastOp(buffer, expected)
         rewriter.insert(cast, at)
         return cast.results[0]
     to_buffer = bufferization.ToBufferOp.create(
@@ -164,7 +166,7 @@ def constant_buffer(
     fresh = e.alloc(t, [])
 
     def move(b: Emitter, i: SSAValue) -> None:
-        v = b.value(arith.IndexCastOp(b.load(source, [i]), IndexType()))
+        v = b.value(upstream_arith.IndexCastOp(b.load(source, [i]), IndexType()))
         b.store(v, fresh, [i])
 
     e.for_each(e.index(0), e.index(len(data)), move)
@@ -257,7 +259,11 @@ def _gather_entries(
 
     def count(b: Emitter, coords: list[SSAValue], n: list[SSAValue]) -> list[SSAValue]:
         _, nonzero = read(b, coords)
-        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(nonzero, i64)), INDEX))
+        step = b.value(
+            upstream_arith.IndexCastOp(
+                b.value(upstream_arith.ExtUIOp(nonzero, i64)), INDEX
+            )
+        )
         return [b.add(n[0], step)]
 
     (nnz,) = level_space_nest(e, sizes, [e.index(0)], count)
@@ -274,7 +280,11 @@ def _gather_entries(
                 c.store(x, table, [c.add(base, c.index(level))])
 
         b.when(nonzero, put)
-        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(nonzero, i64)), INDEX))
+        step = b.value(
+            upstream_arith.IndexCastOp(
+                b.value(upstream_arith.ExtUIOp(nonzero, i64)), INDEX
+            )
+        )
         return [b.add(k[0], step)]
 
     level_space_nest(e, sizes, [e.index(0)], copy)
@@ -351,7 +361,7 @@ def _structured_level(
 
     def count(b: Emitter, k: SSAValue) -> None:
         p = b.load(parent, [k])
-        more = b.value(arith.SelectOp(nonzero(b, k), one, zero))
+        more = b.value(upstream_arith.SelectOp(nonzero(b, k), one, zero))
         b.store(b.add(b.load(counts, [p]), more), counts, [p])
 
     e.for_each(zero, entries.nnz, count)
@@ -382,7 +392,7 @@ def _structured_level(
         p = b.load(parent, [k])
         x = _coordinate(b, entries, k, level)
         same = b.value(arith.CmpiOp(p, last_block, "eq"))
-        i = b.value(arith.SelectOp(same, b.add(previous, one), zero))
+        i = b.value(upstream_arith.SelectOp(same, b.add(previous, one), zero))
         free = b.value(arith.SubiOp(n, b.value(arith.MinUIOp(b.load(counts, [p]), n))))
         gap = b.value(arith.SubiOp(x, b.value(arith.MinUIOp(i, x))))
         slot = b.add(i, b.value(arith.MinUIOp(free, gap)))
@@ -391,8 +401,8 @@ def _structured_level(
         b.when(kept, lambda c: c.store(c.from_index(x, element), crd, [at]))
         b.store(at, parent, [k])
         return [
-            b.value(arith.SelectOp(kept, p, last_block)),
-            b.value(arith.SelectOp(kept, i, previous)),
+            b.value(upstream_arith.SelectOp(kept, p, last_block)),
+            b.value(upstream_arith.SelectOp(kept, i, previous)),
         ]
 
     e.loop(zero, entries.nnz, [num, zero], place)
@@ -443,7 +453,9 @@ def _compress_level(
             d.store(d.add(d.load(counts, [at]), one), counts, [at])
 
         b.when(new, start)
-        step = b.value(arith.IndexCastOp(b.value(arith.ExtUIOp(new, i64)), INDEX))
+        step = b.value(
+            upstream_arith.IndexCastOp(b.value(upstream_arith.ExtUIOp(new, i64)), INDEX)
+        )
         after = b.add(nodes, step)
         b.store(b.value(arith.SubiOp(after, one)), parent, [k])
         return [after, p, c]
@@ -746,7 +758,7 @@ def scatter_entries(
 
         def dense_entry(b: Emitter, at: list[SSAValue]) -> None:
             v = b.load(buffer, at)
-            stored = b.value(arith.ExtUIOp(is_nonzero(b, v), IntegerType(8)))
+            stored = b.value(upstream_arith.ExtUIOp(is_nonzero(b, v), IntegerType(8)))
             put(b, at, v, stored)
 
         for_all(e, e.sizes(buffer), dense_entry)

@@ -50,7 +50,7 @@ from xsparse.dialects.sparse_tensor.levels import (
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType, is_identity_map
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.dialects.xdsl_ext import DeallocTensorOp
+from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import for_each_stored

@@ -31,6 +31,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from xsparse.dialects.type_guards import is_memref_type
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import memref as upstream_memref
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 
@@ -49,7 +51,7 @@ def sort_coordinates(e: Emitter, buffer: SSAValue, n: SSAValue) -> None:
     assert is_memref_type(t)
     dynamic = MemRefType(t.element_type, [DYNAMIC_INDEX])
     if t != dynamic:
-        buffer = e.value(memref.CastOp.get(buffer, dynamic))
+        buffer = e.value(upstream_memref.CastOp(buffer, dynamic))
     name = f"{GLOBAL_PREFIX}sort_{t.element_type}"
     module = e.module()
     if SymbolTable.lookup_symbol(module, name) is None:
@@ -97,7 +99,7 @@ def insertion_sort(e: Emitter, buffer: SSAValue, lo: SSAValue, hi: SSAValue) -> 
             j = carried[0]
             inside = c.cmp(j, "ugt", lo)
             # buffer[lo] when j == lo: a valid read whose result is unused.
-            before = c.value(arith.SelectOp(inside, c.sub(j, c.index(1)), lo))
+            before = c.value(upstream_arith.SelectOp(inside, c.sub(j, c.index(1)), lo))
             larger = c.cmp(c.load(buffer, [before]), "ugt", value)
             return c.value(arith.AndIOp(inside, larger))
 
@@ -223,14 +225,16 @@ def _sift_down(
         left = left_of(a, node)
         right = a.add(left, a.index(1))
         has_right = a.cmp(right, "ult", end)
-        right_or_left = a.value(arith.SelectOp(has_right, right, left))
+        right_or_left = a.value(upstream_arith.SelectOp(has_right, right, left))
         left_value = a.load(buffer, [at(a, left)])
         right_value = a.load(buffer, [at(a, right_or_left)])
         take_right = a.value(
             arith.AndIOp(has_right, a.cmp(left_value, "ult", right_value))
         )
-        child = a.value(arith.SelectOp(take_right, right_or_left, left))
-        child_value = a.value(arith.SelectOp(take_right, right_value, left_value))
+        child = a.value(upstream_arith.SelectOp(take_right, right_or_left, left))
+        child_value = a.value(
+            upstream_arith.SelectOp(take_right, right_value, left_value)
+        )
         node_value = a.load(buffer, [at(a, node)])
         swap = a.cmp(node_value, "ult", child_value)
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -53,6 +53,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xsparse.dialects.subset import GatherOp, slice_dims
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.sparsifier.sparsification import generic_of
 from xsparse.transforms.structured.lower_subset import NestEmitter
 from xsparse.xdsl_adapter import IterativeRewriteWalker
@@ -204,7 +205,7 @@ class FuseElementwiseThroughGather(RewritePattern):
                 )
             )
             if not isinstance(c.type, IndexType):
-                c = b.value(arith.IndexCastOp(c, INDEX))
+                c = b.value(upstream_arith.IndexCastOp(c, INDEX))
             coords[d] = c
         shape = src_type.get_shape()
         gathered = b.value(

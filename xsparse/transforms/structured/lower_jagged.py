@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, llvm, memref
+from xdsl.dialects import llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -55,6 +55,8 @@ from xsparse.dialects import jagged
 from xsparse.dialects.jagged import JaggedBufferType, memref_strides
 from xsparse.dialects.subset import strided_type
 from xsparse.dialects.type_guards import is_memref_type
+from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream import memref as upstream_memref
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PTR,
@@ -98,7 +100,7 @@ def _as_view_type(value: SSAValue, t: JaggedBufferType, e: NestEmitter) -> SSAVa
     want = t.inner_view_type()
     if value.type == want:
         return value
-    return e.value(memref.CastOp.get(value, want))
+    return e.value(upstream_memref.CastOp(value, want))
 
 
 class FoldEllAccess(RewritePattern):
@@ -153,8 +155,8 @@ def _segment(
     lo = e.load(positions, [row])
     hi = e.load(positions, [e.add(row, e.index(1))])
     if isinstance(pt.element_type, IntegerType):
-        lo = e.value(arith.IndexCastOp(lo, INDEX))
-        hi = e.value(arith.IndexCastOp(hi, INDEX))
+        lo = e.value(upstream_arith.IndexCastOp(lo, INDEX))
+        hi = e.value(upstream_arith.IndexCastOp(hi, INDEX))
     return lo, e.sub(hi, lo)
 
 

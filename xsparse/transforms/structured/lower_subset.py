@@ -64,6 +64,7 @@ from xsparse.dialects.type_guards import (
     is_tensor_or_memref_type,
     is_tensor_type,
 )
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT, to_tensor
 from xsparse.transforms.errors import PassFailure
@@ -195,7 +196,7 @@ def _coordinate_values(
     for j in range(count):
         v = e.load(indices, [*batch, e.index(j)])
         if not isinstance(t.element_type, IndexType):  # signed: negatives are huge
-            v = e.value(arith.IndexCastOp(v, INDEX))
+            v = e.value(upstream_arith.IndexCastOp(v, INDEX))
         values.append(v)
     return values
 

@@ -7,16 +7,16 @@ with `gpu.wait`/`gpu.alloc`/`gpu.memcpy`/`gpu.dealloc` around them) or, with
 `gpu.spmv`, `gpu.spgemm_*`, ...). xDSL 0.74 has the former without MLIR's
 syntax (and `gpu.func`, `gpu.memcpy` and `gpu.dealloc` with other attributes
 or operands than MLIR's) and none of the latter. The ops below mirror
-GPUOps.td (https://mlir.llvm.org/docs/Dialects/GPU/); `extend_gpu()` puts them
-into xDSL's `gpu` dialect, replacing xDSL's ops of the same name.
+GPUOps.td (https://mlir.llvm.org/docs/Dialects/GPU/); `GPU` is xDSL's `gpu` dialect
+with them in place of xDSL's ops of the same name (xDSL's own is unchanged).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -36,10 +36,11 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
-from xdsl.dialects.gpu import GPU, AsyncTokenType, DimensionAttr
+from xdsl.dialects.gpu import AsyncTokenType, DimensionAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
+    Dialect,
     OpaqueSyntaxAttribute,
     Operation,
     ParametrizedAttribute,
@@ -89,7 +90,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from xsparse.xdsl_adapter import extend_dialect
+from xsparse.xdsl_adapter import dialect_with
 
 # ----------------------------------------------------------------------------
 # Types and enum attributes of the sparse ops
@@ -1177,7 +1178,5 @@ GPU_EXTENSION_ATTRS: tuple[type[Attribute], ...] = (
 )
 
 
-@functools.cache
-def extend_gpu() -> None:
-    """Put the ops and attributes above into xDSL's `gpu` dialect (idempotent)."""
-    extend_dialect(GPU, GPU_EXTENSION_OPS, GPU_EXTENSION_ATTRS)
+GPU: Dialect = dialect_with(gpu.GPU, GPU_EXTENSION_OPS, GPU_EXTENSION_ATTRS)
+"""xDSL's `gpu` with the ops and attributes above in place of its own."""

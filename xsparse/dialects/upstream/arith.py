@@ -1,0 +1,125 @@
+"""xDSL's `arith` as MLIR 22 has it: `arith.index_castui`, casts element-wise
+on vectors, and `arith.select` with a vector condition
+(https://mlir.llvm.org/docs/Dialects/ArithOps/)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    EqAttrConstraint,
+    IRDLOperation,
+    OpDef,
+    OperandDef,
+    base,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from xsparse.dialects.type_guards import is_vector_type
+from xsparse.dialects.upstream.elementwise import elementwise
+from xsparse.xdsl_adapter import dialect_with, redefined_op
+
+_INDEX_OR_INTEGER = base(IntegerType) | base(IndexType)
+
+
+@irdl_op_definition
+class IndexCastUIOp(IRDLOperation):
+    """`arith.index_castui`: index <-> integer cast, zero-extending."""
+
+    name = "arith.index_castui"
+
+    input = operand_def(_INDEX_OR_INTEGER | VectorType.constr(_INDEX_OR_INTEGER))
+    result = result_def(_INDEX_OR_INTEGER | VectorType.constr(_INDEX_OR_INTEGER))
+
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
+
+    traits = traits_def(Pure())
+
+    def __init__(self, value: SSAValue, result_type: Attribute):
+        super().__init__(operands=[value], result_types=[result_type])
+
+
+def _vector_condition(definition: OpDef) -> None:
+    """The condition may be a vector of `i1` (one per lane)."""
+    name, _ = definition.operands[0]
+    definition.operands[0] = (
+        name,
+        OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1)),
+    )
+
+
+@redefined_op(_vector_condition)
+class SelectOp(arith.SelectOp):
+    """`arith.select %c, %a, %b : T`, or with a vector condition
+    `: vector<..xi1>, T` (MLIR's; xDSL 0.74 takes only `i1`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectOp:
+        cond = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        first = parser.parse_type()
+        cond_type: Attribute = i1
+        result_type = first
+        if parser.parse_optional_punctuation(",") is not None:
+            cond_type, result_type = first, parser.parse_type()
+        op = cls(
+            parser.resolve_operand(cond, cond_type),
+            parser.resolve_operand(lhs, result_type),
+            parser.resolve_operand(rhs, result_type),
+        )
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.cond, self.lhs, self.rhs], printer.print_ssa_value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if is_vector_type(self.cond.type):
+            printer.print_attribute(self.cond.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+
+ExtFOp = elementwise(arith.ExtFOp)
+TruncFOp = elementwise(arith.TruncFOp)
+FPToSIOp = elementwise(arith.FPToSIOp)
+FPToUIOp = elementwise(arith.FPToUIOp)
+SIToFPOp = elementwise(arith.SIToFPOp)
+UIToFPOp = elementwise(arith.UIToFPOp)
+ExtSIOp = elementwise(arith.ExtSIOp)
+ExtUIOp = elementwise(arith.ExtUIOp)
+TruncIOp = elementwise(arith.TruncIOp)
+IndexCastOp = elementwise(arith.IndexCastOp)
+BitcastOp = elementwise(arith.BitcastOp)
+
+OPS: tuple[type[Operation], ...] = (
+    IndexCastUIOp,
+    SelectOp,
+    ExtFOp,
+    TruncFOp,
+    FPToSIOp,
+    FPToUIOp,
+    SIToFPOp,
+    UIToFPOp,
+    ExtSIOp,
+    ExtUIOp,
+    TruncIOp,
+    IndexCastOp,
+    BitcastOp,
+)
+
+Arith: Dialect = dialect_with(arith.Arith, OPS)
+"""xDSL's `arith` with the ops above in place of its own."""

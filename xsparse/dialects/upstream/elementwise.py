@@ -1,0 +1,50 @@
+"""Casts that are element-wise on vectors, as MLIR's arith casts and LLVM's
+conversions are (xDSL 0.74's accept scalars only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import VectorType
+from xdsl.irdl import AttrConstraint, IRDLOperation, OpDef
+from xdsl.utils.exceptions import VerifyException
+
+from xsparse.dialects.type_guards import is_vector_type
+from xsparse.xdsl_adapter import OpT, redefined_op
+
+
+def _widen_first(definition: OpDef) -> None:
+    """Let the first operand and result also be vectors of their scalar types."""
+    for defs in (definition.operands, definition.results):
+        name, old = defs[0]
+        # xDSL does not type this nesting: RangeLength(RangeOf(scalar)).
+        nested: Any = old.constr
+        scalar: AttrConstraint = nested.constraint.constr
+        if "VectorType" in repr(scalar):
+            continue  # already element-wise
+        new: Any = type(old)(scalar | VectorType.constr(scalar))
+        defs[0] = (name, new)
+
+
+def elementwise(cast: type[OpT]) -> type[OpT]:
+    """A subclass of the cast op class `cast` taking and giving vectors of its
+    scalar types of one shape; on scalars verified as `cast` is."""
+
+    def verify_(op: IRDLOperation) -> None:
+        source, result = op.operands[0].type, op.results[0].type
+        if not is_vector_type(source) and not is_vector_type(result):
+            cast.verify_(op)
+        elif not (
+            is_vector_type(source)
+            and is_vector_type(result)
+            and source.get_shape() == result.get_shape()
+        ):
+            raise VerifyException(
+                "requires the same shape for all operands and results"
+            )
+
+    namespace = {
+        "__doc__": f"`{cast.name}`, element-wise on vectors (MLIR's).",
+        "verify_": verify_,
+    }
+    return redefined_op(_widen_first)(type(cast.__name__, (cast,), namespace))
