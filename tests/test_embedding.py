@@ -146,7 +146,7 @@ def test_probe_sees_nothing_when_only_xdsl_runs(tmp_path: Path) -> None:
     of xDSL fills)."""
     result_file = tmp_path / "difference.json"
     child = run_child(
-        [str(PROBE), str(CORPUS), str(result_file), "--only-xdsl"], tmp_path
+        [str(PROBE), str(CORPUS), str(result_file), "only-xdsl"], tmp_path
     )
     assert child.returncode == 0, child.stderr[-4000:]
     report = json.loads(result_file.read_text())
@@ -159,6 +159,39 @@ def test_probe_sees_nothing_when_only_xdsl_runs(tmp_path: Path) -> None:
     )
     if differs:
         pytest.fail("the probe sees a difference without xsparse:\n" + describe(report))
+
+
+def test_probe_sees_each_kind_of_patch(tmp_path: Path) -> None:
+    """The probe's own check: each kind of patch xsparse once made to xDSL,
+    made by the probe itself, is reported by its qualified name, and the
+    corpus input whose printing it changes is reported."""
+    result_file = tmp_path / "difference.json"
+    child = run_child(
+        [str(PROBE), str(CORPUS), str(result_file), "known-patches"], tmp_path
+    )
+    assert child.returncode == 0, child.stderr[-4000:]
+    report = json.loads(result_file.read_text())
+    assert sorted(report["added"]) == ["xdsl.dialects.memref.CastOp.parse"]
+    assert report["removed"] == {}
+    assert sorted(report["changed"]) == [
+        "xdsl.backend.wgsl.wgsl_printer.WGSLPrinter.print",
+        "xdsl.dialects.arith.SelectOp.print",
+        "xdsl.dialects.llvm.GEPOp.<irdl definition>",
+        "xdsl.dialects.llvm.SelectOp.<irdl definition>",
+        "xdsl.dialects.vector.Vector",
+        "xdsl.utils.mlir_lexer.MLIRLexer._unescaped_characters_regex",
+    ]
+    vector_ops = report["changed"]["xdsl.dialects.vector.Vector"]["content"]
+    assert list(vector_ops["operations"]) == ["vector.step"]
+    # (the inputs by file and symbol: their lines move as the corpus grows)
+    assert sorted(re.sub(r":\d+", "", name) for name in report["differing_inputs"]) == [
+        "arith.mlir (@select)",
+        "arith.mlir (@select_vector_condition)",
+        "llvm.mlir (@select_vector_condition)",
+        "memref.mlir (@cast_custom_syntax)",
+        "vector.mlir (@step)",
+    ]
+    describe(report)  # readable whatever it holds
 
 
 XSPARSE_HEAVY = (

@@ -2,7 +2,7 @@
 xsparse is loaded and used in it (run by `tests/test_embedding.py`, in a
 fresh interpreter, so that nothing imported earlier counts).
 
-    python probe.py CORPUS_DIR RESULT.json
+    python probe.py CORPUS_DIR RESULT.json [xsparse|only-xdsl|known-patches]
 
 1. Through plain xDSL contexts (xDSL's own dialects, registered lazily as
    `xdsl-opt` registers them; never `Universe.get_multiverse()`), parse,
@@ -18,10 +18,15 @@ fresh interpreter, so that nothing imported earlier counts).
 3. Do 1 again and write what differs to RESULT.json: the inputs whose
    result differs (before and after) and the attributes added, removed or
    changed (by qualified name).
+
+In place of step 2, `only-xdsl` runs xDSL's own passes (the control: the
+probe must see nothing) and `known-patches` patches xDSL as xsparse once did
+(the probe must see each patch).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import json
@@ -221,7 +226,8 @@ def irdl_content(cls: type) -> dict[str, Any] | None:
 
 def content(value: object) -> Any:
     """What in `value` may change while its identity stays: a dialect's
-    registrations, a container's elements (by identity), a pattern's text."""
+    registrations, a container's elements (by identity), a pattern's text,
+    a singledispatch function's registry."""
     from xdsl.ir import Dialect
 
     if isinstance(value, Dialect):
@@ -233,6 +239,11 @@ def content(value: object) -> Any:
         return sorted(items) if isinstance(value, set | frozenset) else items
     if isinstance(value, re.Pattern):
         return [value.pattern, value.flags]
+    if isinstance(value, functools.singledispatchmethod):
+        value = value.dispatcher
+    if hasattr(value, "registry") and hasattr(value, "dispatch"):
+        # a singledispatch function: the classes it dispatches on
+        return {label(k): ident(v) for k, v in value.registry.items()}
     return None
 
 
@@ -330,8 +341,12 @@ func.func @spmv(%a: tensor<?x?xf64, #CSR>, %x: tensor<?xf64>,
 
 def use_xsparse() -> None:
     """Import xsparse, build its contexts with every dialect loaded, load the
-    multiverse, compile and run a kernel and run the sparsifier (parallel
-    and vectorized, so that scf.parallel and vector ops are built)."""
+    multiverse, compile and run a kernel, run the sparsifier (parallel and
+    vectorized, so that scf.parallel and vector ops are built) and
+    `xsparse-opt -p sparsifier`."""
+    import os
+    import tempfile
+
     import numpy as np
     import scipy.sparse
     from xdsl.printer import Printer
@@ -340,6 +355,7 @@ def use_xsparse() -> None:
     import xsparse
     from xsparse.diagnostics import parse_module
     from xsparse.dialect_registry import make_context
+    from xsparse.tools.opt import main as xsparse_opt
     from xsparse.transforms.pipeline import SparsifierPass
 
     ctx = make_context()
@@ -361,6 +377,11 @@ def use_xsparse() -> None:
         module.verify()
         Printer(stream=io.StringIO()).print_op(module)
 
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = Path(tmp) / "spmv.mlir"
+        kernel.write_text(KERNEL)
+        assert xsparse_opt([str(kernel), "-p", "sparsifier", "-o", os.devnull]) == 0
+
 
 def use_only_xdsl() -> None:
     """The control: xDSL's own passes over the corpus's inputs that verify,
@@ -381,6 +402,55 @@ def use_only_xdsl() -> None:
         for name in ("canonicalize", "cse", "convert-scf-to-cf", "dce"):
             passes[name]()().apply(ctx, module)
         Printer(stream=io.StringIO(), print_generic_format=True).print_op(module)
+
+
+def use_known_patches() -> None:
+    """The probe's own check: one patch of each kind that xsparse made to
+    xDSL 0.74 before issue 38 (a method replaced and one added on an op
+    class, an operand constraint and a trait changed in an op's IRDL
+    definition in place, an op appended to a dialect, the lexer's pattern
+    replaced, a handler registered on a singledispatch printer)."""
+    from xdsl.backend.wgsl.wgsl_printer import WGSLPrinter
+    from xdsl.dialects import arith, llvm, memref, vector
+    from xdsl.dialects.builtin import VectorType, i1
+    from xdsl.irdl import (
+        EqAttrConstraint,
+        IRDLOperation,
+        OperandDef,
+        irdl_op_definition,
+    )
+    from xdsl.printer import Printer
+    from xdsl.traits import Pure
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    def print_select(op: arith.SelectOp, printer: Printer) -> None:
+        printer.print_string(" patched")
+
+    arith.SelectOp.print = print_select  # pyright: ignore[reportAttributeAccessIssue]
+    memref.CastOp.parse = classmethod(lambda cls, parser: None)  # pyright: ignore[reportAttributeAccessIssue]
+    operands = llvm.SelectOp.get_irdl_definition().operands
+    operands[0] = (
+        operands[0][0],
+        OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1)),
+    )
+    llvm.GEPOp.get_irdl_definition().traits.add_trait(Pure())
+
+    @irdl_op_definition
+    class StepOp(IRDLOperation):
+        name = "vector.step"
+
+    vector.Vector._operations.append(StepOp)  # pyright: ignore[reportPrivateUsage]
+    MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+    WGSLPrinter.print.register(StepOp)(lambda self, op: None)  # pyright: ignore[reportFunctionMemberAccess]
+
+
+EXERCISES: dict[str, Callable[[], None]] = {
+    "xsparse": use_xsparse,
+    "only-xdsl": use_only_xdsl,
+    "known-patches": use_known_patches,
+}
 
 
 # ----------------------------------------------------------------------------
@@ -460,5 +530,5 @@ def main(corpus_dir: str, result: str, exercise: Callable[[], None]) -> None:
 
 
 if __name__ == "__main__":
-    only_xdsl = sys.argv[3:] == ["--only-xdsl"]
-    main(sys.argv[1], sys.argv[2], use_only_xdsl if only_xdsl else use_xsparse)
+    exercise = sys.argv[3] if len(sys.argv) > 3 else "xsparse"
+    main(sys.argv[1], sys.argv[2], EXERCISES[exercise])
