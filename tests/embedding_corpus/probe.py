@@ -426,8 +426,8 @@ def use_known_patches() -> None:
     def print_select(op: arith.SelectOp, printer: Printer) -> None:
         printer.print_string(" patched")
 
-    arith.SelectOp.print = print_select  # pyright: ignore[reportAttributeAccessIssue]
-    memref.CastOp.parse = classmethod(lambda cls, parser: None)  # pyright: ignore[reportAttributeAccessIssue]
+    arith.SelectOp.print = print_select
+    memref.CastOp.parse = classmethod(lambda cls, parser: None)
     operands = llvm.SelectOp.get_irdl_definition().operands
     operands[0] = (
         operands[0][0],
@@ -439,11 +439,11 @@ def use_known_patches() -> None:
     class StepOp(IRDLOperation):
         name = "vector.step"
 
-    vector.Vector._operations.append(StepOp)  # pyright: ignore[reportPrivateUsage]
-    MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
+    vector.Vector._operations.append(StepOp)
+    MLIRLexer._unescaped_characters_regex = re.compile(
         r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
     )
-    WGSLPrinter.print.register(StepOp)(lambda self, op: None)  # pyright: ignore[reportFunctionMemberAccess]
+    WGSLPrinter.print.register(StepOp)(lambda self, op: None)
 
 
 EXERCISES: dict[str, Callable[[], None]] = {
