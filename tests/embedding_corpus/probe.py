@@ -13,8 +13,8 @@ fresh interpreter, so that nothing imported earlier counts).
    (by identity; dialects, containers, IRDL definitions and traits also by
    content, since those are mutable in place).
 2. Import xsparse, build its contexts, load every dialect they register,
-   load the `xdsl.universe` multiverse, run `xsparse.einsum` and the
-   `sparsifier` pipeline once.
+   load the `xdsl.universe` multiverse, run `xsparse.einsum`, the
+   `sparsifier` pipeline and `xsparse-opt -p sparsifier` once.
 3. Do 1 again and write what differs to RESULT.json: the inputs whose
    result differs (before and after) and the attributes added, removed or
    changed (by qualified name).
@@ -67,6 +67,8 @@ SYMBOL = re.compile(r"@([\w$.]+)")
 
 @dataclass(frozen=True)
 class Input:
+    """One input of the corpus, and the xDSL targets to emit it through."""
+
     name: str
     text: str
     targets: tuple[str, ...]
@@ -199,7 +201,7 @@ def dialect_content(dialect: Any) -> dict[str, Any]:
 def irdl_content(cls: type) -> dict[str, Any] | None:
     """The parts of an IRDL op or attribute definition, by value (xDSL's
     definitions are mutable dataclasses: an operand's constraint can be
-    replaced in place), and the op's traits."""
+    replaced in place), its traits included."""
     from xdsl.irdl import IRDLOperation, ParametrizedAttribute
 
     if "get_irdl_definition" not in vars(cls):
@@ -249,6 +251,8 @@ def content(value: object) -> Any:
 
 @dataclass(frozen=True)
 class Entry:
+    """One attribute as seen: the object, and what in it may change in place."""
+
     value: object
     """Kept, so that its id is not reused by a replacement."""
     content: Any
@@ -309,7 +313,11 @@ def load_every_dialect() -> None:
         ctx.load_registered_dialect(name)
 
 
-def observe(corpus: list[Input], modules: list[ModuleType]) -> tuple[Any, Any]:
+Observation = tuple[dict[str, str], dict[str, Entry]]
+"""Each input's result, and the snapshot."""
+
+
+def observe(corpus: list[Input], modules: list[ModuleType]) -> Observation:
     """The corpus's results and the snapshot."""
     outputs = {item.name: through_xdsl(item) for item in corpus}
     return outputs, {**snapshot(modules), **registries()}
@@ -320,7 +328,6 @@ def observe(corpus: list[Input], modules: list[ModuleType]) -> tuple[Any, Any]:
 # ----------------------------------------------------------------------------
 
 KERNEL = """
-#SV = #sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 #spmv = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
                           affine_map<(i, j) -> (i)>],
@@ -361,7 +368,9 @@ def use_xsparse() -> None:
     ctx = make_context()
     for name in list(ctx.registered_dialect_names):
         ctx.load_registered_dialect(name)
-    Universe.get_multiverse()
+    multiverse = Universe.get_multiverse()
+    assert "sparse_tensor" in multiverse.all_dialects, "xsparse's entry point"
+    assert "sparsifier" in multiverse.all_passes
 
     matrix = scipy.sparse.random(30, 30, density=0.2, format="csr", random_state=1)
     got = xsparse.einsum("ij,j->i", matrix, np.ones(30))
@@ -459,6 +468,8 @@ EXERCISES: dict[str, Callable[[], None]] = {
 
 
 def changed(before: Entry, after: Entry) -> dict[str, Any] | None:
+    """How an attribute changed: replaced (both objects), changed in place
+    (what differs in its content), both, or not at all (None)."""
     if before.value is after.value and before.content == after.content:
         return None
     report: dict[str, Any] = {}
@@ -482,10 +493,9 @@ def content_difference(before: Any, after: Any) -> Any:
     return {"before": before, "after": after}
 
 
-def difference(
-    before: tuple[dict[str, str], dict[str, Entry]],
-    after: tuple[dict[str, str], dict[str, Entry]],
-) -> dict[str, Any]:
+def difference(before: Observation, after: Observation) -> dict[str, Any]:
+    """The report: the inputs whose result differs, and the attributes
+    added, removed and changed, by qualified name."""
     outputs, entries = before
     outputs_after, entries_after = after
     return {
@@ -512,6 +522,7 @@ def difference(
 
 
 def top_level_modules() -> set[str]:
+    """The top-level packages and modules imported so far."""
     return {name.partition(".")[0] for name in sys.modules}
 
 
