@@ -34,6 +34,7 @@ IDENTITY = re.compile(r" @0x[0-9a-f]+")
 
 
 def limit_memory() -> None:
+    """(In the child, before it runs.)"""
     resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
 
 
@@ -45,6 +46,25 @@ def run_child(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[st
         timeout=TIMEOUT,
         preexec_fn=limit_memory,
         env={**os.environ, "XSPARSE_CACHE_DIR": str(tmp_path / "cache")},
+    )
+
+
+def probe(exercise: str, tmp_path: Path) -> dict[str, Any]:
+    """The probe's report on `exercise` (one fresh interpreter)."""
+    result_file = tmp_path / "difference.json"
+    child = run_child([str(PROBE), str(CORPUS), str(result_file), exercise], tmp_path)
+    assert child.returncode == 0, child.stderr[-4000:]
+    report = json.loads(result_file.read_text())
+    assert report["inputs"] >= 30 and report["attributes"] > 10_000, report
+    return report
+
+
+def differs(report: dict[str, Any]) -> bool:
+    return bool(
+        report["differing_inputs"]
+        or report["added"]
+        or report["removed"]
+        or report["changed"]
     )
 
 
@@ -124,19 +144,9 @@ def test_xdsl_sees_no_difference_after_xsparse(tmp_path: Path) -> None:
     """The corpus through a plain xDSL context, and every attribute of xDSL's
     modules and classes, are the same before and after importing xsparse,
     building its contexts (every dialect loaded), loading the xdsl.universe
-    multiverse, running `xsparse.einsum` and the sparsifier."""
-    result_file = tmp_path / "difference.json"
-    child = run_child([str(PROBE), str(CORPUS), str(result_file)], tmp_path)
-    assert child.returncode == 0, child.stderr[-4000:]
-    report = json.loads(result_file.read_text())
-    assert report["inputs"] >= 30 and report["attributes"] > 10_000, report
-    differs = (
-        report["differing_inputs"]
-        or report["added"]
-        or report["removed"]
-        or report["changed"]
-    )
-    if differs:
+    multiverse, running `xsparse.einsum`, the sparsifier and `xsparse-opt`."""
+    report = probe("xsparse", tmp_path)
+    if differs(report):
         pytest.fail("xsparse changes what plain xDSL does:\n" + describe(report))
 
 
@@ -144,20 +154,9 @@ def test_probe_sees_nothing_when_only_xdsl_runs(tmp_path: Path) -> None:
     """The probe's own control: with xDSL's passes run in place of xsparse,
     it reports no difference (its snapshot holds no cache that plain use
     of xDSL fills)."""
-    result_file = tmp_path / "difference.json"
-    child = run_child(
-        [str(PROBE), str(CORPUS), str(result_file), "only-xdsl"], tmp_path
-    )
-    assert child.returncode == 0, child.stderr[-4000:]
-    report = json.loads(result_file.read_text())
+    report = probe("only-xdsl", tmp_path)
     assert "xsparse" not in report["modules_loaded_by_exercise"]
-    differs = (
-        report["differing_inputs"]
-        or report["added"]
-        or report["removed"]
-        or report["changed"]
-    )
-    if differs:
+    if differs(report):
         pytest.fail("the probe sees a difference without xsparse:\n" + describe(report))
 
 
@@ -165,12 +164,7 @@ def test_probe_sees_each_kind_of_patch(tmp_path: Path) -> None:
     """The probe's own check: each kind of patch xsparse once made to xDSL,
     made by the probe itself, is reported by its qualified name, and the
     corpus input whose printing it changes is reported."""
-    result_file = tmp_path / "difference.json"
-    child = run_child(
-        [str(PROBE), str(CORPUS), str(result_file), "known-patches"], tmp_path
-    )
-    assert child.returncode == 0, child.stderr[-4000:]
-    report = json.loads(result_file.read_text())
+    report = probe("known-patches", tmp_path)
     assert sorted(report["added"]) == ["xdsl.dialects.memref.CastOp.parse"]
     assert report["removed"] == {}
     assert sorted(report["changed"]) == [
@@ -212,6 +206,8 @@ def loaded_after(code: str, tmp_path: Path) -> list[str]:
 
 
 def heavy(modules: list[str]) -> list[str]:
+    """xsparse's dialect, pass, backend and front-end modules, and the big
+    libraries, among `modules`."""
     return [
         m
         for m in modules
