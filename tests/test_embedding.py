@@ -165,26 +165,29 @@ def test_probe_sees_each_kind_of_patch(tmp_path: Path) -> None:
     made by the probe itself, is reported by its qualified name, and the
     corpus input whose printing it changes is reported."""
     report = probe("known-patches", tmp_path)
-    assert sorted(report["added"]) == ["xdsl.dialects.memref.CastOp.parse"]
+    assert sorted(report["added"]) == ["xdsl.dialects.memref.CastOp.probe_added"]
     assert report["removed"] == {}
-    assert sorted(report["changed"]) == [
+    changed = sorted(report["changed"])
+    lexer = [k for k in changed if k.startswith("xdsl.utils.mlir_lexer.MLIRLexer.")]
+    assert len(lexer) == 1 and "content" not in report["changed"][lexer[0]]
+    assert [k for k in changed if k not in lexer] == [
         "xdsl.backend.wgsl.wgsl_printer.WGSLPrinter.print",
+        "xdsl.dialects.arith.AddiOp.<irdl definition>",
         "xdsl.dialects.arith.SelectOp.print",
-        "xdsl.dialects.llvm.GEPOp.<irdl definition>",
         "xdsl.dialects.llvm.SelectOp.<irdl definition>",
         "xdsl.dialects.vector.Vector",
-        "xdsl.utils.mlir_lexer.MLIRLexer._unescaped_characters_regex",
     ]
     vector_ops = report["changed"]["xdsl.dialects.vector.Vector"]["content"]
-    assert list(vector_ops["operations"]) == ["vector.step"]
-    # (the inputs by file and symbol: their lines move as the corpus grows)
-    assert sorted(re.sub(r":\d+", "", name) for name in report["differing_inputs"]) == [
+    assert list(vector_ops["operations"]) == ["vector.probe_added"]
+    # The inputs by file and symbol (their lines move as the corpus grows):
+    # arith.select prints differently, llvm.select verifies differently.
+    differing = {re.sub(r":\d+", "", name) for name in report["differing_inputs"]}
+    assert "arith.mlir (@select)" in differing
+    assert differing <= {
         "arith.mlir (@select)",
         "arith.mlir (@select_vector_condition)",
         "llvm.mlir (@select_vector_condition)",
-        "memref.mlir (@cast_custom_syntax)",
-        "vector.mlir (@step)",
-    ]
+    }
     describe(report)  # readable whatever it holds
 
 

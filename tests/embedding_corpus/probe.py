@@ -415,44 +415,37 @@ def use_only_xdsl() -> None:
 
 def use_known_patches() -> None:
     """The probe's own check: one patch of each kind that xsparse made to
-    xDSL 0.74 before issue 38 (a method replaced and one added on an op
-    class, an operand constraint and a trait changed in an op's IRDL
-    definition in place, an op appended to a dialect, the lexer's pattern
-    replaced, a handler registered on a singledispatch printer)."""
+    xDSL 0.74 before issue 38: a method replaced and one added on an op
+    class, an operand constraint and the traits changed in an op's IRDL
+    definition in place, an op appended to a dialect, a lexer pattern
+    replaced (by an equal one: only its identity tells), a handler
+    registered on a singledispatch printer. (Made-up names where a later
+    xDSL might have the real one.)"""
     from xdsl.backend.wgsl.wgsl_printer import WGSLPrinter
     from xdsl.dialects import arith, llvm, memref, vector
-    from xdsl.dialects.builtin import VectorType, i1
-    from xdsl.irdl import (
-        EqAttrConstraint,
-        IRDLOperation,
-        OperandDef,
-        irdl_op_definition,
-    )
+    from xdsl.irdl import AnyAttr, IRDLOperation, OperandDef, irdl_op_definition
     from xdsl.printer import Printer
-    from xdsl.traits import Pure
+    from xdsl.traits import NoTerminator
     from xdsl.utils.mlir_lexer import MLIRLexer
 
     def print_select(op: arith.SelectOp, printer: Printer) -> None:
         printer.print_string(" patched")
 
     arith.SelectOp.print = print_select
-    memref.CastOp.parse = classmethod(lambda cls, parser: None)
+    memref.CastOp.probe_added = classmethod(lambda cls: None)
     operands = llvm.SelectOp.get_irdl_definition().operands
-    operands[0] = (
-        operands[0][0],
-        OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1)),
-    )
-    llvm.GEPOp.get_irdl_definition().traits.add_trait(Pure())
+    operands[0] = (operands[0][0], OperandDef(AnyAttr()))
+    arith.AddiOp.get_irdl_definition().traits.add_trait(NoTerminator())
 
     @irdl_op_definition
-    class StepOp(IRDLOperation):
-        name = "vector.step"
+    class ProbeOp(IRDLOperation):
+        name = "vector.probe_added"
 
-    vector.Vector._operations.append(StepOp)
-    MLIRLexer._unescaped_characters_regex = re.compile(
-        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-    )
-    WGSLPrinter.print.register(StepOp)(lambda self, op: None)
+    vector.Vector._operations.append(ProbeOp)
+    pattern = min(k for k, v in vars(MLIRLexer).items() if isinstance(v, re.Pattern))
+    re.purge()  # (else `re.compile` hands back the same object)
+    setattr(MLIRLexer, pattern, re.compile(getattr(MLIRLexer, pattern).pattern))
+    WGSLPrinter.print.register(ProbeOp)(lambda self, op: None)
 
 
 EXERCISES: dict[str, Callable[[], None]] = {
