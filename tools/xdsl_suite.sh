@@ -30,14 +30,16 @@
 # each loading xsparse); XDSL_MLIR_OPT / XDSL_MLIR_TRANSLATE (default
 # mlir-opt-22 / mlir-translate-22 where installed; empty turns xDSL's
 # with-mlir tests off); XDSL_SUITE_CACHE (default ~/.cache/xdsl-suite).
-# pytest-asyncio, which xDSL's GUI tests need, comes from an overlay on both
-# runs' PYTHONPATH, not the venv (it warns in every pytest run of a project
-# that does not configure it).
+# xDSL's test-only packages (pytest-asyncio, its tests/my_plugin) come from
+# an overlay on both pytest runs' PYTHONPATH, not from the venv. xDSL's GUI
+# tests need textual, pyclip and its JIT tests cffi: install them into the
+# venv (the plain venv copies it), or they fail in both runs.
 #
-# Measured on 2 cores (xDSL 0.74.0, with-mlir tests on): plain lit ~5 min,
-# plain pytest ~45 s (once; cached after), creating the plain venv ~40 s
-# (once); with xsparse, lit ~NN min (about 1000 Python processes, each paying
-# ~3 s of CPU to load xsparse) and pytest ~1 min.
+# Measured on 2 cores shared with other jobs (load ~6; xDSL 0.74.0, with-mlir
+# tests on): creating the plain venv 35 s and plain lit 9 min, plain pytest
+# 50 s (once, then cached); with xsparse, lit 29 min (1044 Python processes,
+# each loading xsparse: ~1.2 s of CPU more than plain xdsl-opt's 0.2 s) and
+# pytest 30 s. 40 min in all the first time, 30 min after.
 set -euo pipefail
 
 die() { echo "xdsl_suite: $*" >&2; exit 2; }
@@ -60,20 +62,23 @@ if [ "$(git -C "$CHECKOUT" rev-parse --show-toplevel 2>/dev/null)" = "$CHECKOUT"
     *" v$VER "* | *" $VER "*) ;;
     *) die "$CHECKOUT is at tag(s) '${TAGS% }', not v$VER, the installed xDSL's: check out v$VER" ;;
   esac
-  [ -z "$(git -C "$CHECKOUT" status --porcelain -- tests xdsl)" ] ||
+  # (lit writes its test times beside the tests: not a change)
+  [ -z "$(git -C "$CHECKOUT" status --porcelain -- tests xdsl \
+    ':(exclude,glob)**/.lit_test_times.txt')" ] ||
     die "$CHECKOUT has local changes under tests/ or xdsl/"
 elif [ -f "$CHECKOUT/PKG-INFO" ]; then
   HAVE=$(sed -n 's/^Version: *//p' "$CHECKOUT/PKG-INFO" | head -1)
   [ "$HAVE" = "$VER" ] ||
     die "$CHECKOUT is xDSL $HAVE's sdist, not $VER, the installed xDSL's"
-else
-  die "$CHECKOUT: no git tag or PKG-INFO to check its version against the installed xDSL $VER"
+elif [ ! -d "$CHECKOUT/xdsl" ]; then
+  die "$CHECKOUT: no git tag, PKG-INFO or xdsl/ sources to check against the installed xDSL $VER"
 fi
-# Same version, same sources: the tests meet the code they were written for.
+# Same sources: the tests meet the code they were written for (and an
+# archive without a tag or PKG-INFO is the release it matches).
 if [ -d "$CHECKOUT/xdsl" ]; then
   DIFF=$(diff -rq --exclude=__pycache__ --exclude='*.pyi' "$CHECKOUT/xdsl" "$INSTALLED" |
     grep -E ' differ$|\.py$' || true)
-  [ -z "$DIFF" ] || die "$CHECKOUT/xdsl is not the installed xDSL ($INSTALLED):
+  [ -z "$DIFF" ] || die "$CHECKOUT/xdsl is not the installed xDSL $VER ($INSTALLED):
 $DIFF"
 fi
 
@@ -84,7 +89,6 @@ PYTEST_PATHS=${XDSL_SUITE_PYTEST-tests}
 LIT_TIMEOUT=${XDSL_SUITE_LIT_TIMEOUT:-300}
 export XDSL_MLIR_OPT=${XDSL_MLIR_OPT-$(command -v mlir-opt-22 || true)}
 export XDSL_MLIR_TRANSLATE=${XDSL_MLIR_TRANSLATE-$(command -v mlir-translate-22 || true)}
-OUT=$(mktemp -d "${TMPDIR:-/tmp}/xdsl-suite.XXXXXX")
 mkdir -p "$CACHE"
 
 # The plain venv: the active venv's packages at their versions, xsparse excepted.
@@ -92,7 +96,7 @@ FREEZE=$("$PY" -m pip freeze --exclude xsparse 2>/dev/null)
 PLAIN="$CACHE/plain-$VER-$(printf '%s' "$FREEZE" | sha256sum | cut -c1-12)"
 if [ ! -f "$PLAIN/.complete" ]; then
   echo "xdsl_suite: creating $PLAIN (the active venv's packages, xsparse excepted)"
-  rm -rf "$PLAIN"
+  rm -rf "$CACHE"/plain-* "$CACHE"/results-*  # older packages' venvs and results
   env -u PYTHONPATH "$PY" -m venv "$PLAIN"
   printf '%s\n' "$FREEZE" >"$PLAIN/requirements.txt"
   env -u PYTHONPATH "$PLAIN/bin/python" -m pip install -q -r "$PLAIN/requirements.txt" 2>&1 |
@@ -108,29 +112,35 @@ names = [e.name for e in entry_points(group="xdsl.universe")]
 assert names == ["xdsl"], names
 EOF
 
-# pytest-asyncio, at the version xDSL's lock file names, for both runs.
+# xDSL's test-only packages, on both pytest runs' PYTHONPATH: pytest-asyncio
+# at its lock file's version (its GUI tests need it; installed in the venv,
+# it would warn in every pytest run of a project that does not configure it)
+# and its tests/my_plugin, whose entry point test_multiverse looks for.
 ASYNCIO_VER=$(sed -n '/^name = "pytest-asyncio"$/{n;s/^version = "\(.*\)"$/\1/p;}' \
   "$CHECKOUT/uv.lock" 2>/dev/null || true)
-OVERLAY="$CACHE/pytest-asyncio-${ASYNCIO_VER:-latest}"
+OVERLAY="$CACHE/pytest-overlay-$VER-${ASYNCIO_VER:-latest}"
 if [ -n "$PYTEST_PATHS" ] && [ ! -f "$OVERLAY/.complete" ]; then
   rm -rf "$OVERLAY"
-  "$PY" -m pip install -q --no-deps --target "$OVERLAY" \
-    "pytest-asyncio${ASYNCIO_VER:+==$ASYNCIO_VER}" 2>&1 |
-    grep -v 'is ignored: it is neither a file nor a directory' || true
+  PLUGIN=()
+  [ -f "$CHECKOUT/tests/my_plugin/pyproject.toml" ] && PLUGIN=("$CHECKOUT/tests/my_plugin")
+  "$PY" -m pip install --no-deps --target "$OVERLAY" \
+    "pytest-asyncio${ASYNCIO_VER:+==$ASYNCIO_VER}" "${PLUGIN[@]}" >"$OVERLAY.log" 2>&1 ||
+    die "could not install xDSL's test packages into $OVERLAY (see $OVERLAY.log)"
   touch "$OVERLAY/.complete"
 fi
 
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/xdsl-suite.XXXXXX")
 # Shims of the active venv's commands that load xsparse first (lit keeps
 # PATH but drops PYTHONPATH); lit and filecheck run as they are.
 SHIMS="$OUT/bin-xsparse"
 LOG="$OUT/xsparse-processes.log"
-XSPARSE_PYTHONPATH="$SITE:$OVERLAY${PYTHONPATH:+:$PYTHONPATH}"
+XSPARSE_PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
 mkdir -p "$SHIMS"
 for tool in "$VENV"/bin/*; do
   name=$(basename "$tool")
   case "$name" in activate* | lit | filecheck | pip*) continue ;; esac
   [ -f "$tool" ] && [ -x "$tool" ] || continue
-  printf '#!/bin/sh\nPYTHONPATH=%q XDSL_SUITE_LOG=%q exec %q "$@"\n' \
+  printf '#!/usr/bin/env bash\nPYTHONPATH=%q XDSL_SUITE_LOG=%q exec %q "$@"\n' \
     "$XSPARSE_PYTHONPATH" "$LOG" "$tool" >"$SHIMS/$name"
   chmod +x "$SHIMS/$name"
 done
@@ -141,7 +151,7 @@ done
 PLAIN_KEY=$( {
   echo "$VER $CHECKOUT $PLAIN $OVERLAY $JOBS $LIT_TIMEOUT"
   echo "$LIT_PATHS | $PYTEST_PATHS | $XDSL_MLIR_OPT | $XDSL_MLIR_TRANSLATE"
-  (cd "$CHECKOUT" && find tests -type f -printf '%P %s %T@\n' | sort)
+  (cd "$CHECKOUT" && find tests -type f ! -name .lit_test_times.txt -printf '%P %s %T@\n' | sort)
 } | sha256sum | cut -c1-16)
 PLAIN_RESULTS="$CACHE/results-$PLAIN_KEY"
 
@@ -195,7 +205,7 @@ fi
 if [ -n "$PYTEST_PATHS" ]; then
   echo "xdsl_suite: pytest, with xsparse"
   timed run_pytest "$VENV/bin" "$OUT/pytest-xsparse.xml" \
-    PYTHONPATH="$XSPARSE_PYTHONPATH" XDSL_SUITE_LOG="$LOG"
+    PYTHONPATH="$XSPARSE_PYTHONPATH:$OVERLAY" XDSL_SUITE_LOG="$LOG"
 fi
 
 echo "xDSL $VER's suites at $CHECKOUT; xsparse from $XSPARSE; logs in $OUT"
@@ -241,7 +251,8 @@ for suite, read, ext in (("lit", lit_results, "json"), ("pytest", pytest_results
     if not os.path.exists(plain_path) and not os.path.exists(xsparse_path):
         continue
     if not (os.path.exists(plain_path) and os.path.exists(xsparse_path)):
-        sys.exit(f"{suite}: a run left no results (see the logs in {out})")
+        print(f"{suite}: a run left no results (see the logs in {out})", file=sys.stderr)
+        sys.exit(2)
     plain, xsparse = read(plain_path), read(xsparse_path)
     broken = sorted(n for n, k in plain.items() if k == PASS and xsparse.get(n) != PASS)
     fixed = sum(1 for n, k in xsparse.items() if k == PASS and plain.get(n) != PASS)
@@ -251,10 +262,14 @@ for suite, read, ext in (("lit", lit_results, "json"), ("pytest", pytest_results
     for name in broken:
         print(f"{'':8}{name} ({xsparse.get(name, 'missing')})")
     new_failures += len(broken)
-if os.path.exists(log):
-    with open(log) as f:
-        programs = collections.Counter(line.split()[1] for line in f)
-    print(f"xsparse loaded in {sum(programs.values())} processes:",
-          ", ".join(f"{p} {n}" for p, n in programs.most_common(6)))
+with open(log) as f:
+    programs = collections.Counter(line.split()[1] for line in f)
+print(
+    f"xsparse loaded in {sum(programs.values())} processes:",
+    ", ".join(f"{p} {n}" for p, n in programs.most_common()),
+)
+if sum(programs.values()) < 2:  # only the check before the runs
+    print("xsparse was loaded in none of the tests' processes", file=sys.stderr)
+    sys.exit(2)
 sys.exit(1 if new_failures else 0)
 EOF
