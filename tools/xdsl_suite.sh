@@ -13,9 +13,10 @@
 # - with xsparse: the active venv, every Python process (xdsl-opt, lit's
 #   `python` tests, pytest and its workers) importing xsparse first through
 #   tools/xdsl_suite_site/sitecustomize.py: our context built, every dialect
-#   it names loaded, one einsum compiled through the whole pipeline. lit
-#   passes no PYTHONPATH to its tests, so that run puts shims of the venv's
-#   commands first on PATH.
+#   whose factory is ours loaded, one einsum compiled through the whole
+#   pipeline. Your PYTHONPATH is kept (a worktree's xsparse is the one
+#   loaded); lit passes no PYTHONPATH to its tests, so that run puts shims
+#   of the venv's commands first on PATH.
 # Prints the counts of both runs and, by name, the tests that pass plain and
 # fail (or vanish) with xsparse; exits 1 if there is any, 2 on a setup error.
 # The plain results are cached (same checkout, packages and options);
