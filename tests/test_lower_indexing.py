@@ -36,6 +36,7 @@ from xdsl.interpreters.utils.ptr import TypedPtr
 from xdsl.parser import Parser
 
 from xsparse.dialects.indexing import Indexing
+from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.sparsifier.lower_indexing import EMITTED_FROM, LowerIndexingPass
 
 UNIVERSE = 24
@@ -60,6 +61,29 @@ class _MissingFunctions(InterpreterFunctions):
         input_type = op.input.type
         assert isinstance(input_type, IntegerType)
         return (int(args[0]) % (1 << input_type.bitwidth),)
+
+    # xDSL's interpreter looks an op's class up exactly: the subclasses the
+    # lowering builds (`xsparse.dialects.upstream`) are registered apart.
+    @impl(upstream_arith.ExtUIOp)
+    def run_upstream_extui(
+        self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues
+    ) -> PythonValues:
+        input_type = op.input.type
+        assert isinstance(input_type, IntegerType)
+        return (int(args[0]) % (1 << input_type.bitwidth),)
+
+    @impl(upstream_arith.IndexCastOp)
+    def run_upstream_index_cast(
+        self, interpreter: Interpreter, op: arith.IndexCastOp, args: PythonValues
+    ) -> PythonValues:
+        return (int(args[0]),)  # values are Python ints: the same number
+
+    @impl(upstream_arith.SelectOp)
+    def run_upstream_select(
+        self, interpreter: Interpreter, op: arith.SelectOp, args: PythonValues
+    ) -> PythonValues:
+        condition, if_true, if_false = args
+        return (if_true if condition else if_false,)
 
     @impl(arith.DivUIOp)
     def run_divui(
