@@ -8,10 +8,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
-    EqAttrConstraint,
     IRDLOperation,
-    OpDef,
-    OperandDef,
     base,
     irdl_op_definition,
     operand_def,
@@ -23,7 +20,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from xsparse.dialects.type_guards import is_vector_type
-from xsparse.dialects.upstream.elementwise import elementwise
+from xsparse.dialects.upstream.elementwise import elementwise, vector_condition
 from xsparse.xdsl_adapter import dialect_with, redefined_op
 
 _INDEX_OR_INTEGER = base(IntegerType) | base(IndexType)
@@ -46,16 +43,7 @@ class IndexCastUIOp(IRDLOperation):
         super().__init__(operands=[value], result_types=[result_type])
 
 
-def _vector_condition(definition: OpDef) -> None:
-    """The condition may be a vector of `i1` (one per lane)."""
-    name, _ = definition.operands[0]
-    definition.operands[0] = (
-        name,
-        OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1)),
-    )
-
-
-@redefined_op(_vector_condition)
+@redefined_op(vector_condition)
 class SelectOp(arith.SelectOp):
     """`arith.select %c, %a, %b : T`, or with a vector condition
     `: vector<..xi1>, T` (MLIR's; xDSL 0.74 takes only `i1`)."""

@@ -1,12 +1,13 @@
 """Casts that are element-wise on vectors, as MLIR's arith casts and LLVM's
-conversions are (xDSL 0.74's accept scalars only)."""
+conversions are (xDSL 0.74's accept scalars only), and selects with one
+condition per lane."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import VectorType
-from xdsl.irdl import AttrConstraint, IRDLOperation, OpDef
+from xdsl.dialects.builtin import VectorType, i1
+from xdsl.irdl import AttrConstraint, EqAttrConstraint, IRDLOperation, OpDef, OperandDef
 from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.type_guards import is_vector_type
@@ -48,3 +49,12 @@ def elementwise(cast: type[OpT]) -> type[OpT]:
         "verify_": verify_,
     }
     return redefined_op(_widen_first)(type(cast.__name__, (cast,), namespace))
+
+
+def vector_condition(definition: OpDef) -> None:
+    """A select's condition (its first operand) may be a vector of `i1`."""
+    name, _ = definition.operands[0]
+    definition.operands[0] = (
+        name,
+        OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1)),
+    )

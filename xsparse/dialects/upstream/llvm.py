@@ -7,16 +7,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerType, VectorType, i1
+from xdsl.dialects.builtin import IntegerType, VectorType
 from xdsl.dialects.llvm import GenericCastOp
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     AttrConstraint,
-    EqAttrConstraint,
     IRDLOperation,
     OpDef,
-    OperandDef,
     VarConstraint,
     VarOperandDef,
     irdl_op_definition,
@@ -27,7 +25,7 @@ from xdsl.irdl import (
 from xdsl.traits import NoMemoryEffect
 
 from xsparse.dialects.type_guards import is_vector_type
-from xsparse.dialects.upstream.elementwise import elementwise
+from xsparse.dialects.upstream.elementwise import elementwise, vector_condition
 from xsparse.xdsl_adapter import dialect_with, redefined_op
 
 
@@ -94,16 +92,7 @@ class ExtractElementOp(IRDLOperation):
         )
 
 
-def _vector_condition(definition: OpDef) -> None:
-    """The condition may be a vector of `i1` (one per lane)."""
-    name, _ = definition.operands[0]
-    definition.operands[0] = (
-        name,
-        OperandDef(EqAttrConstraint(i1) | VectorType.constr(i1)),
-    )
-
-
-@redefined_op(_vector_condition)
+@redefined_op(vector_condition)
 class SelectOp(llvm.SelectOp):
     """`llvm.select` with a vector condition, as LLVM's `select` takes."""
 
