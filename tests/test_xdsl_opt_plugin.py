@@ -88,6 +88,35 @@ def last_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
+CASTS = """
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @kernel(%a: tensor<?x?xf32, #CSR>, %x: tensor<?xi32>, %y: tensor<?xf64>) -> tensor<?xf64> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a, %x : tensor<?x?xf32, #CSR>, tensor<?xi32>) outs(%y : tensor<?xf64>) {
+  ^bb0(%av: f32, %xv: i32, %yv: f64):
+    %w = arith.extf %av : f32 to f64
+    %xf = arith.sitofp %xv : i32 to f64
+    %m = arith.mulf %w, %xf : f64
+    %s = arith.addf %yv, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?xf64>
+  return %0 : tensor<?xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("options", ["", "{vl=8}"])
+def test_casts_parsed_as_xdsl_classes_vectorize(tmp_path: Path, options: str):
+    """In `xdsl-opt` the body's casts are xDSL's classes; vectorized, they
+    become xsparse's element-wise ones, as when `xsparse-opt` parsed them."""
+    kernel = tmp_path / "casts.mlir"
+    kernel.write_text(CASTS)
+    ours = run([str(BIN / "xsparse-opt"), str(kernel), "-p", f"sparsifier{options}"])
+    assert ours.returncode == 0, ours.stderr
+    theirs = run([str(BIN / "xdsl-opt"), str(kernel), "-p", f"sparsifier{options}"])
+    assert theirs.returncode == 0, theirs.stderr
+    assert theirs.stdout == ours.stdout
+
+
 def test_the_plugin_is_active_and_hidden_as_intended():
     """The two environments above differ exactly by xsparse's dialects."""
     sparse = "func.func @f(%t: tensor<4xf64, #sparse_tensor.encoding<{map = (i) -> (i : compressed)}>>) { func.return }\n"

@@ -27,6 +27,11 @@ def _widen_first(definition: OpDef) -> None:
         defs[0] = (name, new)
 
 
+ELEMENTWISE: dict[type[IRDLOperation], type[IRDLOperation]] = {}
+"""Each of xDSL's cast classes -> its element-wise subclass (`elementwise`):
+what an op of the former becomes on vectors."""
+
+
 def elementwise(cast: type[OpT]) -> type[OpT]:
     """A subclass of the cast op class `cast` taking and giving vectors of its
     scalar types of one shape; on scalars verified as `cast` is."""
@@ -48,7 +53,9 @@ def elementwise(cast: type[OpT]) -> type[OpT]:
         "__doc__": f"`{cast.name}`, element-wise on vectors (MLIR's).",
         "verify_": verify_,
     }
-    return redefined_op(_widen_first)(type(cast.__name__, (cast,), namespace))
+    lanewise = redefined_op(_widen_first)(type(cast.__name__, (cast,), namespace))
+    ELEMENTWISE[cast] = lanewise
+    return lanewise
 
 
 def vector_condition(definition: OpDef) -> None:

@@ -92,6 +92,7 @@ from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_storage import ToBufferOp
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.elementwise import ELEMENTWISE
 from xsparse.dialects.upstream.vector import GatherOp, ScatterOp, StepOp, VectorScaleOp
 from xsparse.transforms.codegen_utils.op_emitter import OpEmitter, OpT
 from xsparse.xdsl_adapter import IterativeRewriteWalker
@@ -713,7 +714,10 @@ class _LoopVectorizer:
 
     def clone_lanewise(self, op: Operation, operands: list[SSAValue]) -> SSAValue:
         """`op` on vectors: same kind, properties and attributes, vector result."""
-        new = type(op).create(
+        # A cast of xDSL's class (built by one of xDSL's patterns) is
+        # element-wise only as xsparse's subclass.
+        op_type = ELEMENTWISE.get(type(op), type(op))
+        new = op_type.create(
             operands=operands,
             result_types=[self.vl.of(op.results[0].type)],
             properties=dict(op.properties),
