@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import AnyFloat, FunctionType, IntegerType, ModuleOp
 
 from xsparse.backend.llvm_ir import module_to_llvm_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
@@ -31,6 +31,28 @@ class LoweredModule:
         return text
 
 
+def llvm_signatures(module: ModuleOp) -> dict[str, FunctionType]:
+    """The types of the module's `llvm.func`s defined with external linkage
+    and taking and returning only numbers (input already lowered, as
+    `mlir-opt --sparsifier` or `xsparse-opt --sparsifier` print it: `@main`),
+    as function types: no result for `void`. Pointers do not cross the
+    Python boundary."""
+    signatures: dict[str, FunctionType] = {}
+    for op in module.ops:
+        if not isinstance(op, llvm.FuncOp) or not op.body.blocks:
+            continue
+        if op.linkage.linkage.data not in ("external", ""):
+            continue
+        t = op.function_type
+        outputs = [] if isinstance(t.output, llvm.LLVMVoidType) else [t.output]
+        if not all(
+            isinstance(a, IntegerType | AnyFloat) for a in (*t.inputs, *outputs)
+        ):
+            continue
+        signatures[op.sym_name.data] = FunctionType.from_lists(list(t.inputs), outputs)
+    return signatures
+
+
 def lower_to_llvm(
     module: ModuleOp, *, in_place: bool = False, threads: bool = True
 ) -> LoweredModule:
@@ -45,6 +67,7 @@ def lower_to_llvm(
         and op.body.blocks
         and (op.sym_visibility is None or op.sym_visibility.data == "public")
     }
+    signatures.update(llvm_signatures(module))
     lowered = module if in_place else module.clone()
     with log_time(COMPILE_LOGGER, "convert-to-llvm"):
         ConvertToLLVMPass(threads=threads, allocation_checks=True).apply(
