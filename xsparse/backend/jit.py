@@ -18,6 +18,7 @@ import functools
 import hashlib
 import logging
 import os
+import re
 import threading
 from collections.abc import Sequence
 from typing import cast
@@ -256,6 +257,36 @@ def _full_ir(
     )
 
 
+DECLARED = re.compile(r'^declare [^@\n]*@("[^"]*"|[-\w.$]+)\(', re.MULTILINE)
+"""A function declaration of LLVM IR text: its name."""
+
+MLIR_RUNTIME_HINT = (
+    "; MLIR's sparse runtime library (`enable-runtime-library=true`) is not part "
+    'of xsparse: lower with `--sparsifier="enable-runtime-library=false"`'
+)
+
+
+def check_declarations_resolve(ir: str) -> None:
+    """Refuse, before any code runs, a module that calls a function nothing
+    defines (MCJIT would resolve it to address 0 and the call would crash)."""
+    from xsparse.backend import io_runtime
+
+    io_runtime.register()
+    threads.register()
+    missing = [
+        name
+        for name in (m.group(1).strip('"') for m in DECLARED.finditer(ir))
+        if not name.startswith("llvm.") and not llvm.address_of_symbol(name)
+    ]
+    if missing:
+        mlir = any(name.startswith("_mlir_ciface_") for name in missing)
+        raise RuntimeError(
+            f"the module calls functions that nothing defines: "
+            f"{', '.join('@' + n for n in missing[:4])}"
+            f"{' ...' if len(missing) > 4 else ''}{MLIR_RUNTIME_HINT if mlir else ''}"
+        )
+
+
 def compile(
     source: LoweredModule | str,
     *,
@@ -277,6 +308,7 @@ def compile(
     sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
     sigs.update(signatures or {})
     ir = _full_ir(source, fast_math, sigs, guards or {}, in_kernel_guards or {})
+    check_declarations_resolve(ir)
     # The signatures too: kernels with the same IR (LLVM pointers are untyped)
     # but other element types must not share a module and its argument checks.
     signature_text = repr(sorted((name, str(sig)) for name, sig in sigs.items()))

@@ -33,13 +33,16 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.llvm import (
+    CountLeadingZerosOp,
     ExtractElementOp,
     FPToSIOp,
     FPToUIOp,
+    MaskedLoadOp,
+    MemcpyOp,
     PoisonOp,
     UIToFPOp,
 )
-from xsparse.transforms.convert_to_llvm.common import NO_INLINE, by_class
+from xsparse.transforms.convert_to_llvm.common import NO_INLINE, by_class, mangle
 from xsparse.transforms.errors import PassFailure
 
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -222,7 +225,12 @@ class _FunctionPrinter:
         self.labels: dict[Block, str] = {}
         self.lines: list[str] = []
         self.counter = 0
-        self.incoming: dict[Block, list[tuple[Block, Sequence[SSAValue]]]] = {}
+        self.incoming: dict[Block, list[tuple[str, Sequence[SSAValue]]]] = {}
+        """Per block, the labels its edges come from and the values they pass."""
+        self.trampolines: dict[Block, str] = {}
+        """A block whose `llvm.cond_br` reaches one block with arguments on
+        both edges: the label of the block its else edge goes through (a
+        `phi` tells edges apart by the block they come from)."""
         self.fast = " fast" if module.fast_math else ""
 
     def fresh(self) -> str:
@@ -271,17 +279,18 @@ class _FunctionPrinter:
             terminator = block.last_op
             if terminator is None:
                 continue
+            label = self.labels[block]
             if isinstance(terminator, llvm.BrOp):
-                self._edge(block, terminator.successor, terminator.operands)
+                self._edge(label, terminator.successor, terminator.operands)
             elif isinstance(terminator, llvm.CondBrOp):
-                if terminator.successors[0] is terminator.successors[1] and (
+                then_block, else_block = terminator.successors
+                else_from = label
+                if then_block is else_block and (
                     terminator.then_arguments or terminator.else_arguments
                 ):
-                    raise DiagnosticException(
-                        "llvm.cond_br to one block with arguments on both edges"
-                    )
-                self._edge(block, terminator.successors[0], terminator.then_arguments)
-                self._edge(block, terminator.successors[1], terminator.else_arguments)
+                    else_from = self.trampolines[block] = f"{label}.else"
+                self._edge(label, then_block, terminator.then_arguments)
+                self._edge(else_from, else_block, terminator.else_arguments)
         for block in blocks:
             if block is not entry:
                 for arg in block.args:
@@ -303,7 +312,7 @@ class _FunctionPrinter:
         linkage = self.func.linkage.linkage.data
         return "" if linkage == "external" else f"{linkage} "
 
-    def _edge(self, source: Block, target: Block, operands: Sequence[SSAValue]) -> None:
+    def _edge(self, source: str, target: Block, operands: Sequence[SSAValue]) -> None:
         self.incoming.setdefault(target, []).append((source, operands))
 
     def _block(self, block: Block) -> None:
@@ -311,7 +320,7 @@ class _FunctionPrinter:
         is_entry = block is self.func.body.blocks[0]
         for i, arg in enumerate(() if is_entry else block.args):
             sources = ", ".join(
-                f"[ {self.value(ops[i])}, %{self.labels[src]} ]"
+                f"[ {self.value(ops[i])}, %{src} ]"
                 for src, ops in self.incoming.get(block, [])
             )
             self.lines.append(
@@ -321,6 +330,12 @@ class _FunctionPrinter:
             text = self._op(op)
             if text is not None:
                 self.lines.append("  " + text)
+        trampoline = self.trampolines.get(block)
+        if trampoline is not None:
+            terminator = block.last_op
+            assert isinstance(terminator, llvm.CondBrOp)
+            target = self.labels[terminator.successors[1]]
+            self.lines.extend([f"{trampoline}:", f"  br label %{target}"])
 
     def _result(self, op: Operation) -> str:
         return self.names[op.results[0]]
@@ -552,6 +567,47 @@ def _call_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
     return _call(p, op, name, op.args)
 
 
+@_handles(MemcpyOp)
+def _memcpy(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, MemcpyOp)
+    width = type_text(op.len.type)
+    name = f"llvm.memcpy.p0.p0.{width}"
+    p.module.intrinsics[name] = f"declare void @{name}(ptr, ptr, {width}, i1)"
+    volatile = "true" if op.isVolatile.value.data else "false"
+    return (
+        f"call void @{name}({p.typed(op.dst)}, {p.typed(op.src)}, "
+        f"{p.typed(op.len)}, i1 {volatile})"
+    )
+
+
+@_handles(CountLeadingZerosOp)
+def _ctlz(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, CountLeadingZerosOp)
+    t = op.in_.type
+    name = f"llvm.ctlz.{mangle(t)}"
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)}, i1)"
+    poison = "true" if op.is_zero_poison.value.data else "false"
+    return (
+        f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
+    )
+
+
+@_handles(MaskedLoadOp)
+def _masked_load(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, MaskedLoadOp)
+    t = op.res.type
+    name = f"llvm.masked.load.{mangle(t)}.p0"
+    p.module.intrinsics[name] = (
+        f"declare {type_text(t)} @{name}(ptr, i32, {type_text(op.mask.type)}, "
+        f"{type_text(t)})"
+    )
+    pass_thru = p.typed(op.pass_thru[0]) if op.pass_thru else f"{type_text(t)} poison"
+    return (
+        f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.data)}, "
+        f"i32 {op.alignment.value.data}, {p.typed(op.mask)}, {pass_thru})"
+    )
+
+
 @_handles(llvm.BrOp)
 def _br(p: _FunctionPrinter, op: Operation) -> str:
     return f"br label %{p.labels[op.successors[0]]}"
@@ -560,9 +616,12 @@ def _br(p: _FunctionPrinter, op: Operation) -> str:
 @_handles(llvm.CondBrOp)
 def _cond_br(p: _FunctionPrinter, op: Operation) -> str:
     assert isinstance(op, llvm.CondBrOp)
+    block = op.parent_block()
+    assert block is not None
+    otherwise = p.trampolines.get(block) or p.labels[op.successors[1]]
     return (
         f"br {p.typed(op.cond)}, label %{p.labels[op.successors[0]]}, "
-        f"label %{p.labels[op.successors[1]]}"
+        f"label %{otherwise}"
     )
 
 

@@ -7,21 +7,35 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerType, VectorType
-from xdsl.dialects.llvm import GenericCastOp
+from xdsl.dialects.builtin import (
+    I1,
+    I32,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+    VectorType,
+)
+from xdsl.dialects.llvm import GEP_USE_SSA_VAL, GenericCastOp, LLVMPointerType
+from xdsl.dialects.utils import print_dynamic_index_list
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     AttrConstraint,
     IRDLOperation,
     OpDef,
+    ParsePropInAttrDict,
     VarConstraint,
     VarOperandDef,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
 
 from xsparse.dialects.type_guards import is_vector_type
@@ -97,6 +111,66 @@ class SelectOp(llvm.SelectOp):
     """`llvm.select` with a vector condition, as LLVM's `select` takes."""
 
 
+@irdl_op_definition
+class MemcpyOp(IRDLOperation):
+    """`llvm.intr.memcpy`: copy `len` bytes from `src` to `dst`, which do not
+    overlap (MLIR's `LLVM_MemcpyOp`; `mlir-opt --sparsifier` emits it for
+    `memref.copy` of contiguous buffers)."""
+
+    name = "llvm.intr.memcpy"
+
+    dst = operand_def(LLVMPointerType)
+    src = operand_def(LLVMPointerType)
+    len = operand_def(IntegerType)
+    isVolatile = prop_def(IntegerAttr[I1])
+
+    def __init__(self, dst: SSAValue, src: SSAValue, length: SSAValue):
+        super().__init__(
+            operands=[dst, src, length],
+            properties={"isVolatile": IntegerAttr(0, 1)},
+        )
+
+
+@irdl_op_definition
+class CountLeadingZerosOp(IRDLOperation):
+    """`llvm.intr.ctlz`: the number of leading zero bits (MLIR's
+    `LLVM_CountLeadingZerosOp`, which `mlir-opt` prints in the generic form;
+    `mlir-opt --sparsifier` emits it for the sort's depth limit)."""
+
+    name = "llvm.intr.ctlz"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    in_ = operand_def(T)
+    res = result_def(T)
+    is_zero_poison = prop_def(IntegerAttr[I1])
+
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class MaskedLoadOp(IRDLOperation):
+    """`llvm.intr.masked.load %ptr, %mask, %pass_thru {alignment = 8 : i32} :
+    (!llvm.ptr, vector<8xi1>, vector<8xf64>) -> vector<8xf64>`: the lanes of
+    `mask` loaded, the others from `pass_thru` (MLIR's `LLVM_MaskedLoadOp`)."""
+
+    name = "llvm.intr.masked.load"
+
+    data = operand_def(LLVMPointerType)
+    mask = operand_def(VectorType)
+    pass_thru = var_operand_def(VectorType)
+    res = result_def(VectorType)
+    alignment = prop_def(IntegerAttr[I32])
+    nontemporal = opt_prop_def(UnitAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = (
+        "$data `,` $mask (`,` $pass_thru^)? attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+
 def _vector_indices(definition: OpDef) -> None:
     """The indices may be vectors, giving a vector of pointers (LLVM's vector
     GEP, to which `vector.gather`/`scatter` lower)."""
@@ -116,9 +190,62 @@ def _vector_indices(definition: OpDef) -> None:
             defs[i] = (name, new)
 
 
+GEP_FLAGS = {"inbounds": 3, "nusw": 2, "nuw": 4}
+"""MLIR's `GEPNoWrapFlags` words (`inbounds` implies `nusw`)."""
+
+
 @redefined_op(_vector_indices)
 class GEPOp(llvm.GEPOp):
-    """`llvm.getelementptr` whose indices may be vectors (LLVM's vector GEP)."""
+    """`llvm.getelementptr` whose indices may be vectors (LLVM's vector GEP),
+    with MLIR 22's no-wrap flags (`inbounds|nuw`, `nusw`, `nuw`) read and
+    printed; xDSL 0.74 reads `inbounds` only. The flags beyond `inbounds`
+    are kept on the op; the LLVM IR xsparse emits keeps `inbounds`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GEPOp:
+        flags = 0
+        while word := next(
+            (w for w in GEP_FLAGS if parser.parse_optional_keyword(w) is not None),
+            None,
+        ):
+            flags |= GEP_FLAGS[word]
+            if parser.parse_optional_punctuation("|") is None:
+                break
+        op = super().parse(parser)
+        op.properties["noWrapFlags"] = IntegerAttr(flags, 32)
+        if flags & GEP_FLAGS["inbounds"] == GEP_FLAGS["inbounds"]:
+            op.properties["inbounds"] = UnitAttr()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        flags = self.noWrapFlags.value.data
+        if self.inbounds is not None:
+            flags |= GEP_FLAGS["inbounds"]
+        words = []
+        if flags & GEP_FLAGS["inbounds"] == GEP_FLAGS["inbounds"]:
+            words.append("inbounds")
+        elif flags & GEP_FLAGS["nusw"]:
+            words.append("nusw")
+        if flags & GEP_FLAGS["nuw"]:
+            words.append("nuw")
+        if words:
+            printer.print_string(" " + "|".join(words))
+        printer.print_string(" ")
+        printer.print_ssa_value(self.ptr)
+        print_dynamic_index_list(
+            printer,
+            GEP_USE_SSA_VAL,
+            self.ssa_indices,
+            self.rawConstantIndices.iter_values(),
+        )
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(
+            [self.ptr.type, *(v.type for v in self.ssa_indices)],
+            [self.result.type],
+        )
+        printer.print_string(", ")
+        printer.print_attribute(self.elem_type)
 
     def verify_(self) -> None:
         if not is_vector_type(self.result.type):
@@ -139,6 +266,9 @@ OPS: tuple[type[Operation], ...] = (
     FPToUIOp,
     PoisonOp,
     ExtractElementOp,
+    MemcpyOp,
+    CountLeadingZerosOp,
+    MaskedLoadOp,
     SelectOp,
     GEPOp,
     ZExtOp,
