@@ -19,7 +19,13 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref, scf
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -28,6 +34,12 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.interpreters.arith import ArithFunctions
+from xdsl.ir import Attribute
+
+try:  # xDSL 0.75: the interpreter's scalars are attributes
+    from xdsl.interpreters.builtin import scalar_attr
+except ImportError:  # xDSL 0.73-0.74: Python numbers
+    scalar_attr = None
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
@@ -43,6 +55,24 @@ UNIVERSE = 24
 """Coordinates are below this; stored leaves may hold coordinates outside ranges."""
 
 
+def _number(value: Any) -> Any:
+    """The Python number of an interpreter scalar (xDSL 0.75 keeps scalars as
+    attributes, 0.73-0.74 as Python numbers)."""
+    return value.value.data if isinstance(value, IntegerAttr | FloatAttr) else value
+
+
+def _scalar(value: int, value_type: Attribute) -> Any:
+    """An interpreter scalar of `value` (see `_number`)."""
+    return value if scalar_attr is None else scalar_attr(value, value_type, 64)
+
+
+def _extui(op: arith.ExtUIOp, args: PythonValues) -> PythonValues:
+    input_type = op.input.type
+    assert isinstance(input_type, IntegerType)
+    value = _number(args[0]) % (1 << input_type.bitwidth)
+    return (_scalar(value, op.result.type),)
+
+
 @register_impls
 class _MissingFunctions(InterpreterFunctions):
     """Interpreter implementations of the ops xDSL's interpreter lacks."""
@@ -51,16 +81,14 @@ class _MissingFunctions(InterpreterFunctions):
     def run_alloc(
         self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues
     ) -> PythonValues:
-        size = args[0] if args else op.memref.type.get_shape()[0]
+        size = _number(args[0]) if args else op.memref.type.get_shape()[0]
         return (ShapedArray(TypedPtr.new_index([0] * size, 64), [size]),)
 
     @impl(arith.ExtUIOp)
     def run_extui(
         self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues
     ) -> PythonValues:
-        input_type = op.input.type
-        assert isinstance(input_type, IntegerType)
-        return (int(args[0]) % (1 << input_type.bitwidth),)
+        return _extui(op, args)
 
     # xDSL's interpreter looks an op's class up exactly: the subclasses the
     # lowering builds (`xsparse.dialects.upstream`) are registered apart.
@@ -68,40 +96,38 @@ class _MissingFunctions(InterpreterFunctions):
     def run_upstream_extui(
         self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues
     ) -> PythonValues:
-        input_type = op.input.type
-        assert isinstance(input_type, IntegerType)
-        return (int(args[0]) % (1 << input_type.bitwidth),)
+        return _extui(op, args)
 
     @impl(upstream_arith.IndexCastOp)
     def run_upstream_index_cast(
         self, interpreter: Interpreter, op: arith.IndexCastOp, args: PythonValues
     ) -> PythonValues:
-        return (int(args[0]),)  # values are Python ints: the same number
+        return (_scalar(_number(args[0]), op.result.type),)
 
     @impl(upstream_arith.SelectOp)
     def run_upstream_select(
         self, interpreter: Interpreter, op: arith.SelectOp, args: PythonValues
     ) -> PythonValues:
         condition, if_true, if_false = args
-        return (if_true if condition else if_false,)
+        return (if_true if _number(condition) else if_false,)
 
     @impl(arith.DivUIOp)
     def run_divui(
         self, interpreter: Interpreter, op: arith.DivUIOp, args: PythonValues
     ) -> PythonValues:
-        return (args[0] // args[1],)
+        return (_scalar(_number(args[0]) // _number(args[1]), op.result.type),)
 
     @impl(arith.RemUIOp)
     def run_remui(
         self, interpreter: Interpreter, op: arith.RemUIOp, args: PythonValues
     ) -> PythonValues:
-        return (args[0] % args[1],)
+        return (_scalar(_number(args[0]) % _number(args[1]), op.result.type),)
 
     @impl(arith.MaxUIOp)
     def run_maxui(
         self, interpreter: Interpreter, op: arith.MaxUIOp, args: PythonValues
     ) -> PythonValues:
-        return (max(args[0], args[1]),)
+        return (_scalar(max(_number(args[0]), _number(args[1])), op.result.type),)
 
 
 def _context() -> Context:
@@ -123,7 +149,8 @@ def _run(module: ModuleOp, name: str, args: Sequence[Any]) -> PythonValues:
     for impls in (FuncFunctions(), ArithFunctions(), ScfFunctions(), MemRefFunctions()):
         interpreter.register_implementations(impls)
     interpreter.register_implementations(_MissingFunctions(), override=True)
-    return interpreter.call_op(name, tuple(args))
+    scalars = (_scalar(a, IndexType()) if isinstance(a, int) else a for a in args)
+    return tuple(_number(r) for r in interpreter.call_op(name, tuple(scalars)))
 
 
 def _index_array(values: Sequence[int]) -> ShapedArray[int]:
