@@ -308,7 +308,6 @@ def compile(
     sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
     sigs.update(signatures or {})
     ir = _full_ir(source, fast_math, sigs, guards or {}, in_kernel_guards or {})
-    check_declarations_resolve(ir)
     # The signatures too: kernels with the same IR (LLVM pointers are untyped)
     # but other element types must not share a module and its argument checks.
     signature_text = repr(sorted((name, str(sig)) for name, sig in sigs.items()))
@@ -328,6 +327,7 @@ def compile(
         if found is not None:
             COMPILE_LOGGER.debug("module %s: memory cache hit", key[:12])
             return found
+        check_declarations_resolve(ir)  # (a disk-cached object is no proof)
         obj = disk_cache.load(f"{key}.o")
         if obj is None:
             COMPILE_LOGGER.debug("module %s: disk cache miss", key[:12])
