@@ -76,6 +76,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -1229,6 +1230,37 @@ class ReassociateLoopReduction(RewritePattern):
         rewriter.notify_op_modified(op)
 
 
+class ReassociateFloatReduction(RewritePattern):
+    """Marks every float `add`/`mul` `vector.reduction` `fastmath<reassoc>`:
+    the `reassociate-fp-reductions` option of MLIR's pipeline (its
+    convert-vector-to-llvm then reduces a vector as a tree)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: vector.ReductionOp, rewriter: PatternRewriter
+    ) -> None:
+        flags = op.fastmath.data
+        if "reassoc" in flags or "fast" in flags:
+            return
+        if op.kind.data.value not in ("add", "mul") or not isinstance(
+            op.dest.type, AnyFloat
+        ):
+            return
+        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
+        rewriter.notify_op_modified(op)
+
+
+@dataclass(frozen=True)
+class ReassociateFPReductionsPass(ModulePass):
+    """MLIR's `reassociate-fp-reductions` (an option of its pipeline and of
+    convert-vector-to-llvm), as a pass of its own before xsparse's lowering."""
+
+    name = "reassociate-fp-reductions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(ReassociateFloatReduction()).rewrite_module(op)
+
+
 @dataclass(frozen=True)
 class SparseVectorPeelPass(ModulePass):
     """xsparse's `sparse-vector-peel`: unmasked main loops for `sparse-vectorization`."""
@@ -1248,6 +1280,7 @@ __all__ = [
     "ReducChainBroadcastRewriter",
     "ReducChainInsertRewriter",
     "PeelVectorLoop",
+    "ReassociateFPReductionsPass",
     "ReassociateLoopReduction",
     "SparseVectorPeelPass",
     "SparseVectorizationPass",
