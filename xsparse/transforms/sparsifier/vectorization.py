@@ -1209,6 +1209,14 @@ def _from_sparsifier_loop(value: SSAValue) -> bool:
     return False
 
 
+def mark_reassociable(op: vector.ReductionOp, rewriter: PatternRewriter) -> None:
+    """Adds `reassoc` to the reduction's fast-math flags, unless implied."""
+    flags = op.fastmath.data
+    if "reassoc" not in flags and "fast" not in flags:
+        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
+        rewriter.notify_op_modified(op)
+
+
 class ReassociateLoopReduction(RewritePattern):
     """Marks the final `vector.reduction` of a vector loop `fastmath<reassoc>`.
 
@@ -1221,13 +1229,8 @@ class ReassociateLoopReduction(RewritePattern):
     def match_and_rewrite(
         self, op: vector.ReductionOp, rewriter: PatternRewriter
     ) -> None:
-        flags = op.fastmath.data
-        if "reassoc" in flags or "fast" in flags:
-            return
-        if not _from_sparsifier_loop(op.vector):
-            return
-        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
-        rewriter.notify_op_modified(op)
+        if _from_sparsifier_loop(op.vector):
+            mark_reassociable(op, rewriter)
 
 
 class ReassociateFloatReduction(RewritePattern):
@@ -1239,15 +1242,8 @@ class ReassociateFloatReduction(RewritePattern):
     def match_and_rewrite(
         self, op: vector.ReductionOp, rewriter: PatternRewriter
     ) -> None:
-        flags = op.fastmath.data
-        if "reassoc" in flags or "fast" in flags:
-            return
-        if op.kind.data.value not in ("add", "mul") or not isinstance(
-            op.dest.type, AnyFloat
-        ):
-            return
-        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
-        rewriter.notify_op_modified(op)
+        if op.kind.data.value in ("add", "mul") and isinstance(op.dest.type, AnyFloat):
+            mark_reassociable(op, rewriter)
 
 
 @dataclass(frozen=True)
