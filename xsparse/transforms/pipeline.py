@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
+from xsparse.transforms.convert_to_llvm.standalone_errors import DefineRuntimeErrorPass
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.iteration_to_indexing import (
     SparseIterationToIndexingPass,
@@ -197,3 +198,4 @@ class SparsifierPass(ModulePass):
         ):
             p.apply(ctx, op)
         ConvertToLLVMPass().apply(ctx, op)
+        DefineRuntimeErrorPass().apply(ctx, op)
