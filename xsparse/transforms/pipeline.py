@@ -131,25 +131,50 @@ class SparsifierPass(ModulePass):
     name = "sparsifier"
 
     parallelization_strategy: ParallelizationStrategy = "none"
+    """Set the parallelization strategy."""
     sparse_emit_strategy: SparseEmitStrategy = "functional"
+    """Emit functional code (scf.for/while) or (experimental) sparse
+    iterators; debug-interface is refused."""
     enable_runtime_library: bool = True
+    """MLIR's runtime library for sparse tensors; xsparse's direct code
+    serves both values."""
     enable_buffer_initialization: bool = False
+    """Enable zero-initialization of memory buffers (nothing observable
+    changes in xsparse)."""
     vl: int = 0
+    """Set the vector length (0 disables vectorization)."""
     enable_arm_sve: bool = False
+    """Scalable vectors for ARM SVE (refused on other hosts)."""
     enable_index_optimizations: bool = True
+    """Allows compiler to assume indices fit in 32-bit if that yields faster
+    code."""
     reassociate_fp_reductions: bool = False
+    """Allows llvm to reassociate floating-point reductions for speed."""
     create_sparse_deallocs: bool = True
+    """Deallocate the sparsifier's temporary buffers (xsparse always does)."""
     enable_amx: bool = False
+    """Enables the use of AMX dialect while lowering the vector dialect."""
     enable_arm_neon: bool = False
+    """Enables the use of ArmNeon dialect while lowering the vector dialect."""
     enable_x86vector: bool = False
+    """Enables the use of X86Vector dialect while lowering the vector
+    dialect."""
     enable_gpu_libgen: bool = False
+    """GPU acceleration by library calls (like cuSPARSE): refused."""
     gpu_triple: str | None = None
+    """GPU target triple: GPU code generation, refused."""
     gpu_chip: str | None = None
+    """GPU target architecture."""
     gpu_features: str | None = None
+    """GPU target features."""
     gpu_format: str | None = None
+    """GPU compilation format."""
     test_bufferization_analysis_only: bool = False
+    """MLIR's test hook (run only the inplacability analysis): refused."""
     enable_simd_index32: bool = False
+    """xsparse's spelling of enable-index-optimizations for vectorization."""
     enable_vla_vectorization: bool = False
+    """xsparse's spelling of enable-arm-sve for vectorization."""
 
     def refusal(self) -> str | None:
         """Why these options cannot be served here, naming the option; or None."""
