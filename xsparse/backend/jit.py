@@ -262,8 +262,21 @@ DECLARED = re.compile(r'^declare [^@\n]*@("[^"]*"|[-\w.$]+)\(', re.MULTILINE)
 
 MLIR_RUNTIME_HINT = (
     "; MLIR's sparse runtime library (`enable-runtime-library=true`) is not part "
-    'of xsparse: lower with `--sparsifier="enable-runtime-library=false"`'
+    "of xsparse: load it as mlir-runner does (`-shared-libs=` MLIR's "
+    'libmlir_c_runner_utils), or lower with `--sparsifier="enable-runtime-library=false"`'
 )
+
+
+def load_shared_libraries(paths: Sequence[str]) -> None:
+    """Make the functions of shared libraries callable from compiled code, as
+    `mlir-runner -shared-libs=a.so,b.so` does (MLIR's runner utilities and
+    sparse runtime library: what `mlir-opt --sparsifier` output calls).
+    Functions xsparse's runtime defines keep xsparse's definition."""
+    for path in paths:
+        try:
+            llvm.load_library_permanently(path)
+        except RuntimeError as e:
+            raise RuntimeError(f"cannot load shared library '{path}': {e}") from None
 
 
 def check_declarations_resolve(ir: str) -> None:

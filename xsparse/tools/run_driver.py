@@ -69,7 +69,10 @@ def parse_arguments(arguments: Sequence[str]) -> argparse.Namespace:
     add(
         "--shared-libs",
         default="",
-        help="accepted for mlir-runner compatibility; xsparse links its own runtime",
+        help="shared libraries whose functions the program may call, comma-separated "
+        "(as mlir-runner: e.g. MLIR's libmlir_c_runner_utils, for what mlir-opt "
+        "--sparsifier prints with its runtime library); xsparse's own runtime "
+        "needs none",
     )
     add("--version", action=VersionAction)
     args = parser.parse_command_line(arguments)
@@ -99,6 +102,11 @@ def run(arguments: Sequence[str]) -> int:
         return e.code if isinstance(e.code, int) else 0
     if args.num_threads is not None:
         threads.set_num_threads(args.num_threads)
+    try:
+        jit.load_shared_libraries([p for p in args.shared_libs.split(",") if p])
+    except RuntimeError as e:
+        print(f"xsparse-run: error: {e}", file=sys.stderr)
+        return 1
     name = input_name(args.file)
     ctx = make_context()
 
