@@ -117,3 +117,27 @@ def test_a_small_suite_runs_both_ways(
         "pass",
         "skipped",
     ]
+
+
+def test_older_spellings_are_adapted() -> None:
+    old = """#A = #sparse_tensor.encoding<{
+  lvlTypes = [ "dense", "compressed" ],
+  posWidth = 8,
+  crdWidth = 8
+}>
+#B = #sparse_tensor.encoding<{ lvlTypes = [ "compressed-nu", "singleton" ],
+  dimToLvl = affine_map<(i,j) -> (j,i)> }>
+#C = #sparse_tensor.encoding<{ dimLevelType = [ "compressed_nu_no" ], pointerBitWidth = 32 }>
+#D = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>
+!Filename = !llvm.ptr<i8>
+"""
+    assert mlir_suite.adapt(old).splitlines() == [
+        "#A = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : "
+        "compressed), posWidth = 8, crdWidth = 8 }>",
+        "#B = #sparse_tensor.encoding<{ map = (i,j) -> (j : compressed(nonunique), "
+        "i : singleton) }>",
+        "#C = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed(nonunique, "
+        "nonordered)), posWidth = 32 }>",
+        "#D = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>",
+        "!Filename = !llvm.ptr",
+    ]

@@ -54,7 +54,61 @@ RENAMES = (
     ("--sparse-compiler", "--sparsifier"),
     ("mlir-cpu-runner", "mlir-runner"),
 )
-"""MLIR's own renames before MLIR 22, applied to older copies of the files."""
+"""MLIR's own renames of its tools before MLIR 22, applied to the RUN lines
+of older copies of the files."""
+
+OLD_ENCODING = re.compile(r"#sparse_tensor\.encoding<\{(.*?)\}>", re.DOTALL)
+OLD_LEVELS = re.compile(r"(?:lvlTypes|dimLevelType)\s*=\s*\[(.*?)\]", re.DOTALL)
+OLD_ORDER = re.compile(
+    r"(?:dimToLvl|dimOrdering)\s*=\s*affine_map<\s*\((.*?)\)\s*->\s*\((.*?)\)\s*>",
+    re.DOTALL,
+)
+OLD_WIDTH = re.compile(r"(pointerBitWidth|indexBitWidth|posWidth|crdWidth)\s*=\s*(\d+)")
+WIDTH_NAMES = {"pointerBitWidth": "posWidth", "indexBitWidth": "crdWidth"}
+LEVEL_PROPERTIES = {"nu": "nonunique", "no": "nonordered"}
+
+
+def new_level_type(old: str) -> str:
+    """`"compressed-nu"` (or `compressed_nu`) as MLIR 22 writes it:
+    `compressed(nonunique)`."""
+    name, *properties = re.split(r"[-_](?=nu|no)", old.strip().strip('"'))
+    words = [LEVEL_PROPERTIES[p] for p in "-".join(properties).split("-") if p]
+    return f"{name}({', '.join(words)})" if words else name
+
+
+def new_encoding(match: re.Match[str]) -> str:
+    """An encoding in the syntax before MLIR 18 (`lvlTypes`/`dimLevelType`,
+    `dimToLvl`/`dimOrdering`, `pointerBitWidth`/`indexBitWidth`) in MLIR 22's
+    (`map = (d0, d1) -> (d0 : dense, d1 : compressed)`); others unchanged."""
+    body = match.group(1)
+    levels = OLD_LEVELS.search(body)
+    if levels is None or "higherOrdering" in body or "slice" in body:
+        return match.group(0)
+    types = [new_level_type(t) for t in levels.group(1).split(",") if t.strip()]
+    order = OLD_ORDER.search(body)
+    if order is not None:
+        dims = order.group(1).strip()
+        results = [r.strip() for r in order.group(2).split(",")]
+    else:
+        dims = ", ".join(f"d{i}" for i in range(len(types)))
+        results = [f"d{i}" for i in range(len(types))]
+    if len(results) != len(types):
+        return match.group(0)
+    fields = [
+        f"map = ({dims}) -> ("
+        + ", ".join(f"{r} : {t}" for r, t in zip(results, types, strict=True))
+        + ")"
+    ]
+    fields += [f"{WIDTH_NAMES.get(k, k)} = {v}" for k, v in OLD_WIDTH.findall(body)]
+    return "#sparse_tensor.encoding<{ " + ", ".join(fields) + " }>"
+
+
+def adapt(text: str) -> str:
+    """An older copy of a test in MLIR 22's spelling, where only the
+    spelling changed: encodings (`new_encoding`) and typed LLVM pointers
+    (`!llvm.ptr<i8>` is `!llvm.ptr`)."""
+    text = OLD_ENCODING.sub(new_encoding, text)
+    return re.sub(r"!llvm\.ptr<i8>", "!llvm.ptr", text)
 
 
 @dataclass(frozen=True)
@@ -142,9 +196,15 @@ def runner_library(name: str) -> str:
 
 
 def substitute(
-    command: str, test: Path, checkout: Path, tools: Toolchain, scratch: Path
+    command: str,
+    test: Path,
+    checkout: Path,
+    tools: Toolchain,
+    scratch: Path,
+    source: Path | None = None,
 ) -> str:
-    """lit's `%` substitutions and the tool names, for one toolchain."""
+    """lit's `%` substitutions and the tool names, for one toolchain; `%s` is
+    `source` where the test's text was adapted into it (`adapt`)."""
     for old, new in RENAMES:
         command = command.replace(old, new)
     c_runner = runner_library("mlir_c_runner_utils")
@@ -157,10 +217,10 @@ def substitute(
         "%native_mlir_runner_utils": runner,
         "%mlir_lib_dir": str(MLIR_LIB_DIR),
         "%mlir_native_utils_lib_dir": str(MLIR_LIB_DIR),
-        "%shlibext": ".so",
+        "%shlibext": c_runner[c_runner.index(".so") :],
         "%ENABLE_VLA": "false",
         "%VLA_ARCH_ATTR_OPTIONS": "",
-        "%s": str(test),
+        "%s": str(source or test),
         "%S": str(test.parent),
         "%t": str(scratch / "t"),
         "%T": str(scratch),
@@ -251,7 +311,8 @@ def run_file(
 ) -> FileResult:
     result = FileResult(test.stem)
     try:
-        lines = run_lines(test.read_text())
+        text = test.read_text()
+        lines = run_lines(text)
     except (ValueError, UnicodeDecodeError) as e:
         for tools in toolchains:
             result.runs[tools.name] = [Outcome(0, "", "fail", f"RUN lines: {e}")]
@@ -259,8 +320,14 @@ def run_file(
     for tools in toolchains:
         outcomes: list[Outcome] = []
         with tempfile.TemporaryDirectory(prefix=f"suite-{test.stem}-") as tmp:
+            source = test
+            if (adapted := adapt(text)) != text:
+                source = Path(tmp) / test.name
+                source.write_text(adapted)
             for line in lines:
-                command = substitute(line.command, test, checkout, tools, Path(tmp))
+                command = substitute(
+                    line.command, test, checkout, tools, Path(tmp), source
+                )
                 if line.skipped:
                     outcomes.append(Outcome(line.number, command, "skipped"))
                     continue
@@ -286,7 +353,7 @@ def report(results: Sequence[FileResult], names: Sequence[str]) -> str:
     out: list[str] = []
     width = max([len(r.name) for r in results] + [4])
     header = f"{'file':<{width}}  " + "  ".join(f"{n:>9}" for n in names)
-    out += [header + "  first xsparse error", "-" * (len(header) + 22)]
+    out += [header + f"  first {ours} error", "-" * (len(header) + 22)]
     for r in results:
         cells = "  ".join(f"{r.passed(n):>4}/{r.counted(n):<4}" for n in names)
         out.append(f"{r.name:<{width}}  {cells}  {r.first_failure(ours)}")
@@ -298,27 +365,27 @@ def report(results: Sequence[FileResult], names: Sequence[str]) -> str:
         ours_files = sum(r.all_pass(ours) for r in judged)
         out.append(
             f"{reference} passes {len(judged)} of {len(results)} files "
-            f"({lines} RUN lines); xsparse passes {ours_files} of those "
+            f"({lines} RUN lines); {ours} passes {ours_files} of those "
             f"{len(judged)} files ({ours_lines} of {lines} RUN lines)"
         )
         better = [
             r.name for r in results if r.all_pass(ours) and not r.all_pass(reference)
         ]
         out.append(
-            f"files {reference} fails and xsparse passes: "
+            f"files {reference} fails and {ours} passes: "
             + (", ".join(better) if better else "none")
         )
         failing = [r for r in judged if not r.all_pass(ours)]
     else:
         failing = [r for r in results if not r.all_pass(ours)]
         out.append(
-            f"xsparse passes {len(results) - len(failing)} of {len(results)} files "
+            f"{ours} passes {len(results) - len(failing)} of {len(results)} files "
             f"({sum(r.passed(ours) for r in results)} of "
             f"{sum(r.counted(ours) for r in results)} RUN lines)"
         )
     causes = Counter(cause(r.first_failure(ours)) for r in failing)
     if causes:
-        out += ["", "xsparse's first error, by files:"]
+        out += ["", f"{ours}'s first error, by files:"]
         out += [f"{count:>4}  {text}" for text, count in causes.most_common()]
     return "\n".join(out)
 
@@ -332,12 +399,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-mlir", action="store_true", help="do not run MLIR 22's tools"
     )
+    parser.add_argument(
+        "--no-xsparse", action="store_true", help="run MLIR 22's tools only"
+    )
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
         "--timeout", type=float, default=300, help="seconds per RUN line"
     )
     parser.add_argument("--json", type=Path, help="write every RUN line's outcome")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
 
     suite = args.checkout / SUITE
     if not suite.is_dir():
@@ -350,7 +420,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for t in tests
             if any(fnmatch.fnmatch(t.stem, n) or t.name == n for n in args.names)
         ]
-    toolchains = [Toolchain("xsparse", "xsparse-opt", "xsparse-run")]
+    toolchains = (
+        [] if args.no_xsparse else [Toolchain("xsparse", "xsparse-opt", "xsparse-run")]
+    )
     if not args.no_mlir:
         if shutil.which("mlir-opt-22") is None:
             print("mlir_suite: error: mlir-opt-22 is not installed", file=sys.stderr)
@@ -364,6 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tests,
             )
         )
+    if not toolchains:
+        print("mlir_suite: error: nothing to run", file=sys.stderr)
+        return 2
     print(report(results, [t.name for t in toolchains]))
     if args.json:
         args.json.write_text(
