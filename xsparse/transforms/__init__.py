@@ -58,6 +58,14 @@ def get_sparse_vector_peel() -> type[ModulePass]:
     return SparseVectorPeelPass
 
 
+def get_pre_sparsification_rewrite() -> type[ModulePass]:
+    from xsparse.transforms.sparsifier.pre_sparsification import (
+        PreSparsificationRewritePass,
+    )
+
+    return PreSparsificationRewritePass
+
+
 def get_reassociate_fp_reductions() -> type[ModulePass]:
     from xsparse.transforms.sparsifier.vectorization import ReassociateFPReductionsPass
 
@@ -150,4 +158,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "sparse-vectorization": get_sparse_vectorization,
         "sparse-vector-peel": get_sparse_vector_peel,
         "reassociate-fp-reductions": get_reassociate_fp_reductions,
+        "pre-sparsification-rewrite": get_pre_sparsification_rewrite,
     }

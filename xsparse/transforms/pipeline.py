@@ -28,6 +28,9 @@ from xsparse.transforms.sparsifier.lower_indexing import LowerIndexingPass
 from xsparse.transforms.sparsifier.post_sparsification import (
     PostSparsificationRewritePass,
 )
+from xsparse.transforms.sparsifier.pre_sparsification import (
+    PreSparsificationRewritePass,
+)
 from xsparse.transforms.sparsifier.reinterpret_map import SparseReinterpretMapPass
 from xsparse.transforms.sparsifier.sparsification import (
     DenseLinalgToLoopsPass,
@@ -72,6 +75,7 @@ def sparsifier_passes(
     """
     passes: list[ModulePass] = [
         GeneralizeNamedTensorOpsPass(),
+        PreSparsificationRewritePass(),
         BufferizeTileLoopsPass(),
         LowerSubsetPass(),
         LowerJaggedPass(),

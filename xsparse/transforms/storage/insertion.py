@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, bufferization, scf
+from xdsl.dialects import arith, bufferization, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -50,7 +50,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
+from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp, PrintOp
 from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
 from xsparse.dialects.sparse_tensor.storage import (
     StorageField,
@@ -60,6 +60,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.upstream import arith as upstream_arith
+from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
@@ -552,6 +553,31 @@ def receives_insertions(value: SSAValue) -> bool:
 # -- patterns -----------------------------------------------------------------
 
 
+class FinishUnwrittenTensor(RewritePattern):
+    """A sparse `tensor.empty` / `bufferization.alloc_tensor` that is only
+    returned, passed to a function, printed or released (never inserted
+    into) is a complete tensor without entries: a `sparse_tensor.load
+    hasInserts` after it finishes its storage, as MLIR's codegen gives an
+    empty tensor complete storage."""
+
+    FINISHED_USERS = (func.ReturnOp, func.CallOp, PrintOp, DeallocTensorOp)
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorEmptyOp | bufferization.AllocTensorOp, rewriter: PatternRewriter
+    ) -> None:
+        result = op.results[0]
+        if sparse_encoding(result.type) is None or not result.uses:
+            return
+        if isinstance(op, bufferization.AllocTensorOp) and op.copy is not None:
+            return
+        if not all(isinstance(u.operation, self.FINISHED_USERS) for u in result.uses):
+            return
+        load = LoadOp(result, has_inserts=True)
+        rewriter.insert_op(load, InsertPoint.after(op))
+        result.replace_uses_with_if(load.result, lambda use: use.operation is not load)
+
+
 class AllocateSparseTensor(RewritePattern):
     """`tensor.empty` / `bufferization.alloc_tensor` of a sparse type -> empty
     growing buffers: positions [0] per compressed level, then room for the
@@ -828,6 +854,7 @@ def _append_row(
 
 
 INSERTION_PATTERNS: list[RewritePattern] = [
+    FinishUnwrittenTensor(),
     AllocateSparseTensor(),
     LowerSparseInsert(),
     LowerSparseDim(),
