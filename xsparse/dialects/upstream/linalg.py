@@ -17,7 +17,6 @@ from typing import ClassVar
 from xdsl.builder import Builder
 from xdsl.dialects import arith, linalg
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
     AnyFloat,
     ArrayAttr,
     DenseIntElementsAttr,
