@@ -75,9 +75,9 @@ from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
-from xsparse.transforms.storage.generate import BufferizeGenerate
 from xsparse.transforms.storage.conversion import conversion_patterns
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
+from xsparse.transforms.storage.generate import BufferizeGenerate
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
     INSERTION_PATTERNS,
