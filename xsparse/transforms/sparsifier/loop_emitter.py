@@ -110,6 +110,12 @@ class Operand:
     encoding: Encoding | None
     level_loops: list[int] = field(default_factory=list[int])
     """For a sparse operand, the loop that iterates each level."""
+    searched: bool = False
+    """A sparse operand a level of which is indexed by a compound affine
+    expression (`d0 + d2`, a convolution's image): it drives no loop; its
+    element is located level by level once every loop its indices use is
+    entered, a binary search on each level that is not dense (MLIR's
+    "dense-like" fallback for a non-trivial index on a sparse level)."""
 
     @property
     def is_sparse(self) -> bool:
@@ -146,12 +152,14 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
             raise UnsupportedKernel(f"element type {element} is not supported")
         operand = Operand(i, value, vtype, amap, encoding_of(vtype))
         if operand.encoding is not None:
-            for dim in _level_dims(operand.encoding):
-                result = amap.results[dim]
-                if not isinstance(result, AffineDimExpr):
-                    raise UnsupportedKernel(
-                        "sparse operand indexed by a compound affine expression"
-                    )
+            results = [amap.results[dim] for dim in _level_dims(operand.encoding)]
+            if not all(isinstance(r, AffineDimExpr) for r in results):
+                operand.searched = True
+                _check_searchable(operand, is_output=i == len(maps) - 1)
+                operands.append(operand)
+                continue
+            for result in results:
+                assert isinstance(result, AffineDimExpr)
                 operand.level_loops.append(result.position)
             if len(set(operand.level_loops)) != len(operand.level_loops):
                 raise UnsupportedKernel("two levels of a sparse operand on one loop")
@@ -159,12 +167,42 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
     return operands
 
 
+def _check_searchable(operand: Operand, is_output: bool) -> None:
+    """A searched operand (`Operand.searched`) is an input whose levels a
+    binary search can locate a coordinate in: ordered, and unique but where
+    a branchless (singleton) level follows (a COO run)."""
+    assert operand.encoding is not None
+    if is_output:
+        raise UnsupportedKernel(
+            "a sparse output indexed by a compound affine expression"
+        )
+    types = operand.encoding.lvl_types
+    for level, lt in enumerate(types):
+        if lt.format.is_dense:
+            continue
+        if not lt.is_ordered:
+            raise UnsupportedKernel(
+                "a sparse operand indexed by a compound affine expression "
+                f"needs ordered levels (level {level} is {lt})"
+            )
+        below = types[level + 1] if level + 1 < len(types) else None
+        if lt.nonunique and (below is None or not below.format.is_branchless):
+            raise UnsupportedKernel(
+                "a sparse operand indexed by a compound affine expression "
+                f"needs unique levels, or a singleton below (level {level} is {lt})"
+            )
+
+
 def _access_order(operand: Operand) -> list[int]:
     """The loops an operand is accessed by, outermost storage dimension first
-    (levels for a sparse operand, dimensions in row-major order otherwise)."""
-    if operand.is_sparse:
+    (levels for a sparse operand, dimensions in row-major order otherwise; a
+    searched operand's plain indices, in level order)."""
+    if operand.is_sparse and not operand.searched:
         return operand.level_loops
-    return [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
+    results = operand.map.results
+    if operand.encoding is not None:
+        results = tuple(results[dim] for dim in _level_dims(operand.encoding))
+    return [r.position for r in results if isinstance(r, AffineDimExpr)]
 
 
 def _topological_order(
@@ -193,8 +231,8 @@ def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
     sparse operand's levels outermost first (required) and, when that is
     also possible, every dense operand in row-major order (so that SpMM's
     innermost loop runs along rows of B and C, contiguously)."""
-    sparse = [_access_order(o) for o in operands if o.is_sparse]
-    dense = [_access_order(o) for o in operands if not o.is_sparse]
+    sparse = [_access_order(o) for o in operands if o.is_sparse and not o.searched]
+    dense = [_access_order(o) for o in operands if not o.is_sparse or o.searched]
     order = _topological_order(num_loops, sparse + dense) or _topological_order(
         num_loops, sparse
     )
@@ -299,6 +337,11 @@ class SparseKernelEmitter:
         if len(generic.outputs) != 1:
             raise UnsupportedKernel("sparse kernels with several outputs")
         self.operands = analyze_operands(generic)
+        if any(o.searched for o in self.operands) and self._may_skip_entries():
+            raise UnsupportedKernel(
+                "a sparse operand indexed by a compound affine expression in a "
+                "kernel with sparse_tensor semiring ops"
+            )
         self.output = self.operands[-1]
         self.inserting = self.output.is_sparse and _is_materializing(self.output.value)
         """The output starts empty: its entries are inserted (MLIR's
@@ -493,7 +536,10 @@ class SparseKernelEmitter:
                 for dim, result in enumerate(operand.map.results):
                     if isinstance(result, AffineDimExpr) and result.position == loop:
                         static = operand.type.get_shape()[dim]
-                        if static >= 0:
+                        if operand.encoding is not None:
+                            level = _level_dims(operand.encoding).index(dim)
+                            size = self.level_size(operand, level)
+                        elif static >= 0:
                             size = self.index_constant(static)
                         else:
                             buf = self.buffer("dense", operand)
@@ -870,7 +916,7 @@ class SparseKernelEmitter:
         return lt.format.segment(lt, access, parent)
 
     def _ready(self, operand: Operand, state: State) -> bool:
-        if operand.is_sparse:
+        if operand.is_sparse and not operand.searched:
             return state.depth[operand.index] == len(operand.level_loops)
         return all(d in state.coords for r in operand.map.results for d in _dims(r))
 
@@ -891,6 +937,16 @@ class SparseKernelEmitter:
     def _load_element(
         self, operand: Operand, state: State, builder: Builder
     ) -> SSAValue:
+        if operand.searched:
+            assert operand.encoding is not None
+            results = operand.map.results
+            coords = [
+                self._affine(results[dim], state, builder)
+                for dim in _level_dims(operand.encoding)
+            ]
+            return self._search(
+                operand, 0, self.index_constant(0), None, coords, builder
+            )
         if operand.is_sparse:
             values = self.buffer("values", operand)
             return builder.insert(
@@ -899,6 +955,76 @@ class SparseKernelEmitter:
         buf = self.buffer("dense", operand)
         indices = [self._affine(r, state, builder) for r in operand.map.results]
         return builder.insert(memref.LoadOp.get(buf, indices)).res
+
+    def _search(
+        self,
+        operand: Operand,
+        level: int,
+        parent: SSAValue,
+        run_end: SSAValue | None,
+        coords: Sequence[SSAValue],
+        builder: Builder,
+    ) -> SSAValue:
+        """The element of a searched operand at `coords` from `level` on, under
+        the position `parent` (the run [parent, run_end) below a non-unique
+        level): a dense level by arithmetic, another by a binary search of its
+        segment; zero where a level stores no such coordinate."""
+        if level == len(coords):
+            return builder.insert(
+                memref.LoadOp.get(self.buffer("values", operand), [parent])
+            ).res
+        lt = operand.level_type(level)
+        e = self._at(builder)
+        if lt.format.is_dense:
+            position = e.add(
+                e.mul(parent, self.level_size(operand, level)), coords[level]
+            )
+            return self._search(operand, level + 1, position, None, coords, builder)
+        lo, hi = self._level_bounds(operand, level, lt, parent, run_end, builder)
+        crd = self.buffer("coordinates", operand, level)
+        first = self._bisect(builder, crd, lo, hi, coords[level], "ult")
+        end = self._bisect(builder, crd, first, hi, coords[level], "ule")
+        found = e.cmp(first, "ult", end)
+        then, other = Block(), Block()
+        inner = Builder(InsertPoint.at_end(then))
+        below = end if lt.nonunique else None
+        value = self._search(operand, level + 1, first, below, coords, inner)
+        inner.insert(scf.YieldOp(value))
+        zero = Builder(InsertPoint.at_end(other)).insert(_zero_constant(value.type))
+        other.add_op(scf.YieldOp(zero.results[0]))
+        branch = scf.IfOp(found, [value.type], Region(then), Region(other))
+        return builder.insert(branch).results[0]
+
+    def _bisect(
+        self,
+        builder: Builder,
+        crd: SSAValue,
+        lo: SSAValue,
+        hi: SSAValue,
+        coord: SSAValue,
+        before: str,
+    ) -> SSAValue:
+        """The first position p in [lo, hi) where `crd[p] <before> coord` no
+        longer holds (`ult`: the first coordinate >= coord; `ule`: > coord), hi
+        if none: a binary search of a sorted segment."""
+        index = IndexType()
+        test, step = Block(arg_types=[index, index]), Block(arg_types=[index, index])
+        t = self._at(Builder(InsertPoint.at_end(test)))
+        test.add_op(
+            scf.ConditionOp(t.cmp(test.args[0], "ult", test.args[1]), *test.args)
+        )
+        s = self._at(Builder(InsertPoint.at_end(step)))
+        low, high = step.args
+        mid = s.add(low, s.value(arith.ShRUIOp(s.sub(high, low), s.index(1))))
+        right = s.cmp(s.to_index(s.load(crd, [mid])), before, coord)
+        step.add_op(
+            scf.YieldOp(
+                s.select(right, s.add(mid, s.index(1)), low),
+                s.select(right, high, mid),
+            )
+        )
+        loop = scf.WhileOp([lo, hi], [index, index], Region(test), Region(step))
+        return builder.insert(loop).results[0]
 
     def _affine(self, expr: AffineExpr, state: State, builder: Builder) -> SSAValue:
         if isinstance(expr, AffineDimExpr):
