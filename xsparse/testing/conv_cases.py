@@ -191,8 +191,7 @@ class ConvCase:
             [
                 *encodings,
                 head,
-                init
-                + f"  %r = {self.op.name}{attrs} ins(%img, %filt : {image_t}, "
+                init + f"  %r = {self.op.name}{attrs} ins(%img, %filt : {image_t}, "
                 f"{filter_t}) outs(%out : {out_t}) -> {out_t}",
                 f"  return %r : {out_t}",
                 "}",
@@ -313,7 +312,9 @@ def expected(case: ConvCase) -> Array:
         index: list[slice] = [slice(None)] * case.image.ndim
         for k, (pos, size) in enumerate(zip(at, out_sizes, strict=True)):
             begin = pos * case.dilations[k]
-            index[first + k] = slice(begin, begin + size * case.strides[k], case.strides[k])
+            index[first + k] = slice(
+                begin, begin + size * case.strides[k], case.strides[k]
+            )
         window = case.image[tuple(index)]
         result = result + op.term(window, case.filter, at).astype(result.dtype)
     return result

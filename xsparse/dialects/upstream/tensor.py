@@ -56,10 +56,11 @@ class GenerateOp(IRDLOperation):
         result_type = self.result.type
         assert isinstance(result_type, TensorType)
         shape = result_type.get_shape()
-        if shape.count(DYNAMIC_INDEX) != len(self.dynamic_extents):
+        expected = shape.count(DYNAMIC_INDEX)
+        if expected != len(self.dynamic_extents):
             raise VerifyException(
-                "must have as many index operands as dynamic extents in the "
-                "result type"
+                f"incorrect number of dynamic sizes, has "
+                f"{len(self.dynamic_extents)}, expected {expected}"
             )
         block = self.body.block
         if len(block.args) != len(shape):
@@ -67,9 +68,9 @@ class GenerateOp(IRDLOperation):
         if not all(isinstance(arg.type, IndexType) for arg in block.args):
             raise VerifyException("all body arguments must be index")
         last = block.last_op
-        if not isinstance(last, tensor.YieldOp) or [
-            v.type for v in last.operands
-        ] != [result_type.element_type]:
+        if not isinstance(last, tensor.YieldOp) or [v.type for v in last.operands] != [
+            result_type.element_type
+        ]:
             raise VerifyException(
                 "body must be terminated with a `yield` operation of the tensor "
                 "element type"
