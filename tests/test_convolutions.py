@@ -1,9 +1,10 @@
 """MLIR's named convolutions and pooling (`xsparse.testing.conv_cases`) on
 sparse operands compute numpy's result: random ops, sizes, strides,
 dilations, formats (a sparse image is located by search, a sparse filter
-drives its loops), dense and sparse outputs, with and without vectorization
-and parallel loops. Images whose levels a search cannot locate in are
-located refusals."""
+drives its loops), zero-padded images (`tensor.pad`, folded into the kernel
+where sparse), dense and sparse outputs, with and without vectorization and
+parallel loops. Images whose levels a search cannot locate in, and pads a
+kernel cannot fold, are located refusals."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 import xsparse
 from xsparse import SparseTensor, XSparseError
-from xsparse.testing.conv_cases import ConvCase, expected, random_conv_case
+from xsparse.testing.conv_cases import OPS, ConvCase, expected, random_conv_case
 
 SEEDS = range(48)
 STRATEGIES = ("none", "any-storage-outer-loop")
@@ -56,6 +57,9 @@ def test_cases_cover_the_ops_and_sparse_images() -> None:
     assert any("compressed(nonunique)" in levels for levels in images)
     assert any(levels[-1] == "compressed" for levels in images)
     assert any(case.sparse_out for case in cases)
+    padded = [case for case in cases if case.pads is not None]
+    assert any(case.image_levels is None for case in padded)
+    assert any(case.image_levels is not None for case in padded)
 
 
 def _with_image(case: ConvCase, levels: tuple[str, ...]) -> ConvCase:
@@ -70,6 +74,7 @@ def _with_image(case: ConvCase, levels: tuple[str, ...]) -> ConvCase:
         levels,
         case.filter_levels,
         case.sparse_out,
+        case.pads,
     )
 
 
@@ -101,3 +106,32 @@ def test_unsearchable_image_is_refused(levels: tuple[str, ...], message: str) ->
     ) as e:
         run(case)
     assert message in str(e.value)
+
+
+def test_pad_by_nonzero_is_refused() -> None:
+    """A sparse image padded with ones is not sparse in the padding: refused
+    (MLIR folds only zero padding into a kernel)."""
+    conv_2d = next(op for op in OPS if op.name == "linalg.conv_2d")
+    ones = np.ones((3, 3), np.int32)
+    case = ConvCase(
+        conv_2d,
+        "i32",
+        (1, 1),
+        (1, 1),
+        ones,
+        ones[:2, :2],
+        ones,
+        ("dense", "compressed"),
+        None,
+        False,
+        ((1, 0), (0, 1)),
+    )
+    np.testing.assert_array_equal(run(case), expected(case))
+    source = case.source().replace(
+        "%zero = arith.constant 0", "%zero = arith.constant 1"
+    )
+    assert "%zero = arith.constant 1" in source
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xsparse.ConversionWarning)
+        with pytest.raises(XSparseError, match="padded with a value other than 0"):
+            xsparse.compile(source, "conv")

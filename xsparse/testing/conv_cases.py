@@ -4,8 +4,9 @@ A case is one of MLIR 22's named ops (`linalg.conv_*`, `depthwise_conv_*`,
 `pooling_nhwc_sum`, `dot`) with random sizes, strides and dilations, its image
 and filter each dense or sparse in a random format (dense, compressed,
 compressed(nonunique) over singleton levels), random sparse data (with empty
-rows and all-zero operands), and an output that is a dense argument updated
-in place or a sparse tensor built by insertion. The image is indexed by
+rows and all-zero operands), an image perhaps zero-padded by `tensor.pad`
+(folded into the kernel where the image is sparse), and an output that is a
+dense argument updated in place or a sparse tensor built by insertion. The image is indexed by
 compound expressions (`oh * s + kh * d`): a sparse image is the operand the
 sparsifier locates by search. `random_conv_case(seed)` draws one; the same
 seed gives the same case. `expected(case)` computes the result with numpy
@@ -152,15 +153,18 @@ class ConvCase:
     """The image's level types (None: a dense tensor)."""
     filter_levels: tuple[str, ...] | None
     sparse_out: bool
+    pads: tuple[tuple[int, int], ...] | None = None
+    """Zeros before and after each dimension of the image (`tensor.pad`)."""
 
     def source(self) -> str:
         """The MLIR module: `@conv` computing the op on the case's types."""
         encodings: list[str] = []
         types: list[str] = []
         element = self.dtype
+        padded = self.padded_image().shape
         for k, (shape, levels) in enumerate(
             (
-                (self.image.shape, self.image_levels),
+                (padded, self.image_levels),
                 (self.filter.shape, self.filter_levels),
                 (self.output.shape, _sparse_levels(self.output.ndim)),
             )
@@ -178,15 +182,18 @@ class ConvCase:
                 f"strides = dense<{list(self.strides)}> : tensor<{rank}xi64>}}"
             )
         image_t, filter_t, out_t = types
+        arg_t = _tensor_type(self.image.shape, element, self.image_levels, "#E0")
+        arg = "%img" if self.pads is None else "%arg"
         if self.sparse_out:
-            head = f"func.func @conv(%img: {image_t}, %filt: {filter_t}) -> {out_t} {{"
+            head = f"func.func @conv({arg}: {arg_t}, %filt: {filter_t}) -> {out_t} {{"
             init = f"  %out = tensor.empty() : {out_t}\n"
         else:
             head = (
-                f"func.func @conv(%img: {image_t}, %filt: {filter_t}, "
+                f"func.func @conv({arg}: {arg_t}, %filt: {filter_t}, "
                 f"%out: {out_t}) -> {out_t} {{"
             )
             init = ""
+        init += self._pad(arg_t, image_t)
         return "\n".join(
             [
                 *encodings,
@@ -197,6 +204,24 @@ class ConvCase:
                 "}",
             ]
         )
+
+    def _pad(self, arg_t: str, image_t: str) -> str:
+        """The ops defining `%img` from the argument `%arg` where `pads`."""
+        if self.pads is None:
+            return ""
+        zero = "0" if self.dtype.startswith("i") else "0.0"
+        args = ", ".join(f"%i{d}: index" for d in range(self.image.ndim))
+        return (
+            f"  %zero = arith.constant {zero} : {self.dtype}\n"
+            f"  %img = tensor.pad %arg low{[lo for lo, _ in self.pads]} "
+            f"high{[hi for _, hi in self.pads]} {{\n"
+            f"  ^bb0({args}):\n"
+            f"    tensor.yield %zero : {self.dtype}\n"
+            f"  }} : {arg_t} to {image_t}\n"
+        )
+
+    def padded_image(self) -> Array:
+        return self.image if self.pads is None else np.pad(self.image, self.pads)
 
     def arguments(self) -> list[Array]:
         args = [self.image, self.filter]
@@ -275,6 +300,11 @@ def random_conv_case(seed: int) -> ConvCase:
     image_shape = op.image(n, c, f, spatial, window)
     filter_shape = op.filter(n, c, f, window)
     out_shape = op.output(n, c, f, out)
+    pads = _random_pads(rng, op, image_shape)
+    if pads is not None:
+        image_shape = tuple(
+            size - lo - hi for size, (lo, hi) in zip(image_shape, pads, strict=True)
+        )
     image = _random_data(rng, image_shape, dtype, rng.random() < 0.05)
     filt = _random_data(rng, filter_shape, dtype, rng.random() < 0.05)
     sparse_out = rng.random() < 0.25
@@ -294,7 +324,25 @@ def random_conv_case(seed: int) -> ConvCase:
         _random_levels(rng, len(image_shape)),
         _random_levels(rng, len(filter_shape)),
         sparse_out,
+        pads,
     )
+
+
+def _random_pads(
+    rng: random.Random, op: ConvOp, shape: tuple[int, ...]
+) -> tuple[tuple[int, int], ...] | None:
+    """None, or zeros around the spatial dimensions of an image of `shape`
+    (the padded one), leaving at least one element of each."""
+    if rng.random() >= 0.3:
+        return None
+    first = _spatial_first(op)
+    pads: list[tuple[int, int]] = []
+    for axis, size in enumerate(shape):
+        lo, hi = (rng.randint(0, 2), rng.randint(0, 2))
+        if not first <= axis < first + op.spatial or lo + hi >= size:
+            lo = hi = 0
+        pads.append((lo, hi))
+    return tuple(pads)
 
 
 def expected(case: ConvCase) -> Array:
@@ -315,6 +363,6 @@ def expected(case: ConvCase) -> Array:
             index[first + k] = slice(
                 begin, begin + size * case.strides[k], case.strides[k]
             )
-        window = case.image[tuple(index)]
+        window = case.padded_image()[tuple(index)]
         result = result + op.term(window, case.filter, at).astype(result.dtype)
     return result

@@ -31,6 +31,8 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import InsertOp as TensorInsertOp
+from xdsl.dialects.tensor import PadOp
+from xdsl.dialects.tensor import YieldOp as TensorYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -116,6 +118,11 @@ class Operand:
     element is located level by level once every loop its indices use is
     entered, a binary search on each level that is not dense (MLIR's
     "dense-like" fallback for a non-trivial index on a sparse level)."""
+    pad_low: tuple[int, ...] | None = None
+    """For a zero-padded sparse tensor (`tensor.pad` folded into the kernel,
+    as MLIR's LoopEmitter reads padded tensors): how many zeros come before
+    each dimension of `value`, the pad's source; it is searched, zero outside
+    the source."""
 
     @property
     def is_sparse(self) -> bool:
@@ -144,16 +151,21 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
     values = [*generic.inputs, *generic.outputs]
     operands: list[Operand] = []
     for i, (value, amap) in enumerate(zip(values, maps, strict=True)):
+        pad_low: tuple[int, ...] | None = None
+        if (unpadded := _unpadded(value)) is not None:
+            value, pad_low = unpadded
         vtype = value.type
         if not is_tensor_type(vtype):
             raise UnsupportedKernel("sparsification expects tensor operands")
         element = vtype.element_type
         if not isinstance(element, IntegerType | IndexType | AnyFloat):
             raise UnsupportedKernel(f"element type {element} is not supported")
-        operand = Operand(i, value, vtype, amap, encoding_of(vtype))
+        operand = Operand(i, value, vtype, amap, encoding_of(vtype), pad_low=pad_low)
         if operand.encoding is not None:
             results = [amap.results[dim] for dim in _level_dims(operand.encoding)]
-            if not all(isinstance(r, AffineDimExpr) for r in results):
+            if pad_low is not None or not all(
+                isinstance(r, AffineDimExpr) for r in results
+            ):
                 operand.searched = True
                 _check_searchable(operand, is_output=i == len(maps) - 1)
                 operands.append(operand)
@@ -165,6 +177,23 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
                 raise UnsupportedKernel("two levels of a sparse operand on one loop")
         operands.append(operand)
     return operands
+
+
+def _unpadded(value: SSAValue) -> tuple[SSAValue, tuple[int, ...]] | None:
+    """For a `tensor.pad` of a sparse tensor by static amounts with zeros
+    (what MLIR's sparsifier folds into a kernel): its source and low pads."""
+    pad = value.owner
+    if not isinstance(pad, PadOp) or encoding_of(pad.source.type) is None:
+        return None
+    if pad.low or pad.high:
+        raise UnsupportedKernel("a sparse operand padded by dynamic amounts")
+    yielded = pad.region.block.last_op
+    zero = yielded.operands[0].owner if isinstance(yielded, TensorYieldOp) else None
+    if not isinstance(zero, arith.ConstantOp) or not (
+        isinstance(zero.value, IntegerAttr | FloatAttr) and zero.value.value.data == 0
+    ):
+        raise UnsupportedKernel("a sparse operand padded with a value other than 0")
+    return pad.source, tuple(pad.static_low.get_values())
 
 
 def _check_searchable(operand: Operand, is_output: bool) -> None:
@@ -533,6 +562,8 @@ class SparseKernelEmitter:
                 break
         if size is None:
             for operand in self.operands:
+                if operand.pad_low is not None:
+                    continue  # its sizes are the source's
                 for dim, result in enumerate(operand.map.results):
                     if isinstance(result, AffineDimExpr) and result.position == loop:
                         static = operand.type.get_shape()[dim]
@@ -938,15 +969,7 @@ class SparseKernelEmitter:
         self, operand: Operand, state: State, builder: Builder
     ) -> SSAValue:
         if operand.searched:
-            assert operand.encoding is not None
-            results = operand.map.results
-            coords = [
-                self._affine(results[dim], state, builder)
-                for dim in _level_dims(operand.encoding)
-            ]
-            return self._search(
-                operand, 0, self.index_constant(0), None, coords, builder
-            )
+            return self._load_searched(operand, state, builder)
         if operand.is_sparse:
             values = self.buffer("values", operand)
             return builder.insert(
@@ -955,6 +978,37 @@ class SparseKernelEmitter:
         buf = self.buffer("dense", operand)
         indices = [self._affine(r, state, builder) for r in operand.map.results]
         return builder.insert(memref.LoadOp.get(buf, indices)).res
+
+    def _load_searched(
+        self, operand: Operand, state: State, builder: Builder
+    ) -> SSAValue:
+        """The element of a searched operand at the loops' point: its
+        coordinates (less the pads), searched level by level; zero in the
+        padding."""
+        assert operand.encoding is not None
+        e = self._at(builder)
+        dims = _level_dims(operand.encoding)
+        low = operand.pad_low or (0,) * len(dims)
+        coords: list[SSAValue] = []
+        inside: list[SSAValue] = []
+        for level, dim in enumerate(dims):
+            coord = self._affine(operand.map.results[dim], state, builder)
+            if operand.pad_low is not None:
+                coord = e.sub(coord, self.index_constant(low[dim]))
+                size = self.level_size(operand, level)
+                inside.append(e.cmp(coord, "ult", size))  # negative: huge
+            coords.append(coord)
+        root = self.index_constant(0)
+        if not inside:
+            return self._search(operand, 0, root, None, coords, builder)
+        then, other = Block(), Block()
+        inner = Builder(InsertPoint.at_end(then))
+        value = self._search(operand, 0, root, None, coords, inner)
+        inner.insert(scf.YieldOp(value))
+        zero = Builder(InsertPoint.at_end(other)).insert(_zero_constant(value.type))
+        other.add_op(scf.YieldOp(zero.results[0]))
+        branch = scf.IfOp(e.all_of(inside), [value.type], Region(then), Region(other))
+        return builder.insert(branch).results[0]
 
     def _search(
         self,

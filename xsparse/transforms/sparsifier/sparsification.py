@@ -15,6 +15,7 @@ from xdsl.dialects import bufferization
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
+from xdsl.dialects.tensor import PadOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -97,7 +98,12 @@ class SparsifyGeneric(RewritePattern):
             result = SparseKernelEmitter(op, self.parallelization_strategy).emit()
         except UnsupportedKernel as e:
             raise PassFailure(op, f"cannot be sparsified: {e}") from None
+        inputs = list(op.inputs)
         rewriter.replace(op, [], [result] if op.res else [])
+        for value in inputs:
+            # A zero-padded sparse input, read through its source now.
+            if isinstance(value.owner, PadOp) and not value.uses:
+                rewriter.erase_op(value.owner)
 
 
 class LowerDenseGeneric(RewritePattern):

@@ -76,8 +76,12 @@ from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
 from xsparse.transforms.storage.conversion import conversion_patterns
+from xsparse.transforms.storage.dense_tensors import (
+    BufferizeDenseInsert,
+    BufferizeGenerate,
+    BufferizePad,
+)
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
-from xsparse.transforms.storage.generate import BufferizeGenerate
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
     INSERTION_PATTERNS,
@@ -750,6 +754,8 @@ class SparseTensorCodegenPass(ModulePass):
                         LowerDeallocTensor(),
                         BufferizeNewTensor(),
                         BufferizeGenerate(),
+                        BufferizePad(),
+                        BufferizeDenseInsert(),
                         BufferizeDenseCast(),
                         BufferizeExtract(),
                         LowerTransferRead(),
