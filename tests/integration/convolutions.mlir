@@ -1,7 +1,9 @@
 // MLIR's named convolution, pooling and dot ops on sparse operands, as MLIR's
 // sparse integration tests write them: a sparse image is indexed by compound
 // expressions (`oh * s + kh * d` on a compressed level), located by search; a
-// sparse filter drives its loops; tensor.generate builds a dense operand.
+// sparse filter drives its loops; a zero tensor.pad of a sparse image folds
+// into the kernel (a dense one is a padded copy); tensor.generate and
+// tensor.insert build dense operands.
 // Dense results are printed through an all-dense encoding.
 
 #CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
@@ -54,6 +56,27 @@ module {
     %0 = linalg.pooling_nhwc_sum ins(%img, %window : tensor<1x4x4x1xf64, #COO4>, tensor<2x2xf64>)
       outs(%out : tensor<1x3x3x1xf64>) -> tensor<1x3x3x1xf64>
     return %0 : tensor<1x3x3x1xf64>
+  }
+
+  // Zero padding of a sparse image, folded into the kernel; of a dense one.
+  func.func @conv2d_padded(%img: tensor<3x3xf64, #CSR>, %dense: tensor<3x3xf64>,
+                           %filt: tensor<2x2xf64>) -> (tensor<4x4xf64>, tensor<4x4xf64>) {
+    %zero = arith.constant 0.0 : f64
+    %p = tensor.pad %img low[1, 1] high[1, 1] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %zero : f64
+    } : tensor<3x3xf64, #CSR> to tensor<5x5xf64, #CSR>
+    %init = tensor.empty() : tensor<4x4xf64>
+    %out = linalg.fill ins(%zero : f64) outs(%init : tensor<4x4xf64>) -> tensor<4x4xf64>
+    %0 = linalg.conv_2d ins(%p, %filt : tensor<5x5xf64, #CSR>, tensor<2x2xf64>)
+                        outs(%out : tensor<4x4xf64>) -> tensor<4x4xf64>
+    %q = tensor.pad %dense low[2, 0] high[0, 2] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %zero : f64
+    } : tensor<3x3xf64> to tensor<5x5xf64>
+    %1 = linalg.conv_2d ins(%q, %filt : tensor<5x5xf64>, tensor<2x2xf64>)
+                        outs(%out : tensor<4x4xf64>) -> tensor<4x4xf64>
+    return %0, %1 : tensor<4x4xf64>, tensor<4x4xf64>
   }
 
   func.func @dot(%a: tensor<8xf64, #SV>, %b: tensor<8xf64>, %s: tensor<f64>) -> tensor<f64> {
@@ -138,6 +161,21 @@ module {
     %p4 = sparse_tensor.convert %4 : tensor<1x3x3x1xf64> to tensor<1x3x3x1xf64, #D4>
     sparse_tensor.print %p4 : tensor<1x3x3x1xf64, #D4>
 
+    %small = arith.constant dense<[[1.0, 0.0, 2.0], [0.0, 0.0, 3.0], [4.0, 0.0, 0.0]]> : tensor<3x3xf64>
+    %c2i = arith.constant 2 : index
+    %seven = arith.constant 7.0 : f64
+    %small2 = tensor.insert %seven into %small[%c1, %c1] : tensor<3x3xf64>
+    %scsr = sparse_tensor.convert %small2 : tensor<3x3xf64> to tensor<3x3xf64, #CSR>
+    %pf = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>
+    %6:2 = call @conv2d_padded(%scsr, %small2, %pf)
+      : (tensor<3x3xf64, #CSR>, tensor<3x3xf64>, tensor<2x2xf64>) -> (tensor<4x4xf64>, tensor<4x4xf64>)
+    %p6 = sparse_tensor.convert %6#0 : tensor<4x4xf64> to tensor<4x4xf64, #DD>
+    sparse_tensor.print %p6 : tensor<4x4xf64, #DD>
+    %p7 = sparse_tensor.convert %6#1 : tensor<4x4xf64> to tensor<4x4xf64, #DD>
+    sparse_tensor.print %p7 : tensor<4x4xf64, #DD>
+    %old = tensor.extract %small[%c1, %c1] : tensor<3x3xf64>
+    vector.print %old : f64
+
     %va = arith.constant dense<[1.0, 0.0, 2.0, 0.0, 0.0, 3.0, 0.0, 4.0]> : tensor<8xf64>
     %sa = sparse_tensor.convert %va : tensor<8xf64> to tensor<8xf64, #SV>
     %vb = arith.constant dense<[0.5, 5.0, 6.0, 0.0, 1.0, 0.25, 0.0, -1.0]> : tensor<8xf64>
@@ -148,6 +186,7 @@ module {
     return
   }
 }
+
 
 // CHECK: ---- Sparse Tensor ----
 // CHECK-NEXT: nse = 16
@@ -183,4 +222,17 @@ module {
 // CHECK-NEXT: lvl = ( 1, 3, 3, 1 )
 // CHECK-NEXT: values : ( 4, 3, 2, 3, 3, 4, 5, 6, 10 )
 // CHECK-NEXT: ----
+// CHECK-NEXT: ---- Sparse Tensor ----
+// CHECK-NEXT: nse = 16
+// CHECK-NEXT: dim = ( 4, 4 )
+// CHECK-NEXT: lvl = ( 4, 4 )
+// CHECK-NEXT: values : ( 4, 3, 8, 6, 2, 29, 37, 11, 16, 26, 13, 3, 8, 4, 0, 0 )
+// CHECK-NEXT: ----
+// CHECK-NEXT: ---- Sparse Tensor ----
+// CHECK-NEXT: nse = 16
+// CHECK-NEXT: dim = ( 4, 4 )
+// CHECK-NEXT: lvl = ( 4, 4 )
+// CHECK-NEXT: values : ( 0, 0, 0, 0, 3, 8, 6, 0, 29, 37, 11, 0, 26, 13, 3, 0 )
+// CHECK-NEXT: ----
+// CHECK-NEXT: 0
 // CHECK-NEXT: 9.75

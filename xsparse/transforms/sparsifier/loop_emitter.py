@@ -593,7 +593,7 @@ class SparseKernelEmitter:
             return self._emit_insertions()
         if self.output.is_sparse:
             return self._emit_in_place()
-        out_buf = self.buffer("dense", self.output)
+        out_buf = self._output_buffer()
         if not self.output_read and (
             any(o.is_sparse for o in self.operands) or self._may_skip_entries()
         ):
@@ -610,6 +610,22 @@ class SparseKernelEmitter:
             operands=[out_buf], result_types=[result_type]
         )
         return self.builder.insert(to_tensor).results[0]
+
+    def _output_buffer(self) -> SSAValue:
+        """The dense output's buffer, updated in place; a copy of it where the
+        output tensor has other uses (they read its value before the kernel,
+        which must stay: MLIR's one-shot bufferization copies then too)."""
+        shared = self.output.value.has_more_than_one_use()
+        buffer = self.buffer("dense", self.output)
+        if not shared:
+            return buffer
+        t = buffer.type
+        assert isinstance(t, MemRefType)
+        e = self._at(Builder(InsertPoint.before(self._prologue_anchor)))
+        copy = e.alloc(t, e.sizes(buffer))
+        e.op(memref.CopyOp(buffer, copy))
+        self._buffers[("dense", self.output.index, 0)] = copy
+        return copy
 
     def is_identity(self, expr: TensorExpr) -> bool:
         if isinstance(expr, OperandLeaf) and expr.operand == self.output.index:

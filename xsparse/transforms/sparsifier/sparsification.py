@@ -11,11 +11,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects import bufferization
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.tensor import PadOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -125,7 +133,8 @@ class LowerDenseGeneric(RewritePattern):
 
 class BufferizeTensorFill(RewritePattern):
     """`linalg.fill` of a tensor -> the same fill on its buffer (codegen lowers
-    the memref form to loops)."""
+    the memref form to loops); on a fresh buffer where the tensor has other
+    uses, which read its value before the fill."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FillOp, rewriter: PatternRewriter) -> None:
@@ -139,11 +148,22 @@ class BufferizeTensorFill(RewritePattern):
         buffer = bufferization.ToBufferOp.create(
             operands=[target], result_types=[memref_type]
         )
+        ops: list[Operation] = [buffer]
+        if target.has_more_than_one_use():
+            sizes: list[SSAValue] = []
+            for d, n in enumerate(target_type.get_shape()):
+                if n == DYNAMIC_INDEX:
+                    index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+                    dim = memref.DimOp(buffer.results[0], index)
+                    ops += [index, dim]
+                    sizes.append(dim.result)
+            buffer = memref.AllocOp(sizes, [], memref_type)
+            ops.append(buffer)
         fill = FillOp(list(op.inputs), [buffer.results[0]], res=())
         result = bufferization.ToTensorOp.create(
             operands=[buffer.results[0]], result_types=[op.res[0].type]
         )
-        rewriter.replace(op, [buffer, fill, result])
+        rewriter.replace(op, [*ops, fill, result])
 
 
 @dataclass(frozen=True)
