@@ -1037,8 +1037,9 @@ class SparseKernelEmitter:
     ) -> SSAValue:
         """The element of a searched operand at `coords` from `level` on, under
         the position `parent` (the run [parent, run_end) below a non-unique
-        level): a dense level by arithmetic, another by a binary search of its
-        segment; zero where a level stores no such coordinate."""
+        level): a dense level by arithmetic, another by binary searches of its
+        segment for the run of entries at the coordinate (one entry at most
+        where the level is unique); zero where a level stores none."""
         if level == len(coords):
             return builder.insert(
                 memref.LoadOp.get(self.buffer("values", operand), [parent])
@@ -1053,6 +1054,8 @@ class SparseKernelEmitter:
         lo, hi = self._level_bounds(operand, level, lt, parent, run_end, builder)
         crd = self.buffer("coordinates", operand, level)
         first = self._bisect(builder, crd, lo, hi, coords[level], "ult")
+        if not lt.nonunique:  # one entry at most: is it at `first`?
+            hi = e.value(arith.MinUIOp(e.add(first, self.index_constant(1)), hi))
         end = self._bisect(builder, crd, first, hi, coords[level], "ule")
         found = e.cmp(first, "ult", end)
         then, other = Block(), Block()
