@@ -16,6 +16,7 @@ from enum import Enum
 from xdsl.builder import Builder
 from xdsl.dialects import arith, bufferization, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     FloatAttr,
     IndexType,
@@ -553,37 +554,44 @@ class SparseKernelEmitter:
         return self._buffers[key]
 
     def loop_size(self, loop: int) -> SSAValue:
+        """The size of `loop`: a dimension that an operand indexes by it alone,
+        the sparse inputs' first (their level sizes), then the dense ones',
+        then that of an output being built (its `tensor.empty` sizes)."""
         if loop in self._sizes:
             return self._sizes[loop]
-        size: SSAValue | None = None
-        for operand in self.operands:
-            if operand.is_sparse and loop in operand.level_loops:
-                size = self.level_size(operand, operand.level_loops.index(loop))
-                break
-        if size is None:
-            for operand in self.operands:
-                if operand.pad_low is not None:
-                    continue  # its sizes are the source's
-                for dim, result in enumerate(operand.map.results):
-                    if isinstance(result, AffineDimExpr) and result.position == loop:
-                        static = operand.type.get_shape()[dim]
-                        if operand.encoding is not None:
-                            level = _level_dims(operand.encoding).index(dim)
-                            size = self.level_size(operand, level)
-                        elif static >= 0:
-                            size = self.index_constant(static)
-                        else:
-                            buf = self.buffer("dense", operand)
-                            size = self._hoisted(
-                                memref.DimOp(buf, self.index_constant(dim))
-                            )
-                        break
-                if size is not None:
-                    break
-        if size is None:
-            raise UnsupportedKernel(f"cannot infer the size of loop {loop}")
-        self._sizes[loop] = size
-        return size
+        built = self.output if self.inserting else None
+        ordered = [o for o in self.operands if o.is_sparse and o is not built]
+        ordered += [o for o in self.operands if not o.is_sparse]
+        ordered += [built] if built is not None else []
+        for operand in ordered:
+            size = self._size_from(operand, loop)
+            if size is not None:
+                self._sizes[loop] = size
+                return size
+        raise UnsupportedKernel(f"cannot infer the size of loop {loop}")
+
+    def _size_from(self, operand: Operand, loop: int) -> SSAValue | None:
+        """The size of `loop` as the dimension of `operand` it indexes alone
+        (None where it indexes none; a padded operand's are not the loops')."""
+        if operand.pad_low is not None:
+            return None
+        for dim, result in enumerate(operand.map.results):
+            if not isinstance(result, AffineDimExpr) or result.position != loop:
+                continue
+            static = operand.type.get_shape()[dim]
+            if static >= 0:
+                return self.index_constant(static)
+            if operand is self.output and self.inserting:
+                owner = operand.value.owner
+                assert isinstance(owner, TensorEmptyOp | bufferization.AllocTensorOp)
+                dynamic = operand.type.get_shape()[:dim].count(DYNAMIC_INDEX)
+                return owner.dynamic_sizes[dynamic]
+            if operand.encoding is not None:
+                level = _level_dims(operand.encoding).index(dim)
+                return self.level_size(operand, level)
+            buf = self.buffer("dense", operand)
+            return self._hoisted(memref.DimOp(buf, self.index_constant(dim)))
+        return None
 
     # -- emission -----------------------------------------------------------
 
