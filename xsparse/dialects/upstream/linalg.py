@@ -32,7 +32,6 @@ from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, Region, SSAVal
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.irdl import irdl_op_definition, opt_prop_def
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -160,14 +159,14 @@ class LayoutNamedOp(NamedOperation, ABC):
         maps: list[AffineMap] = []
         for layout in self.LAYOUTS:
             results: list[AffineExpr] = []
+            windows = iter(zip(strides, dilations, strict=True))
             for index in layout:
                 if isinstance(index, str):
                     results.append(loop[index])
                     continue
-                k = sum(isinstance(r, tuple) for r in layout[: layout.index(index)])
-                out, window = index
+                (out, window), (stride, dilation) = index, next(windows)
                 results.append(
-                    scaled(loop[out], strides[k]) + scaled(loop[window], dilations[k])
+                    scaled(loop[out], stride) + scaled(loop[window], dilation)
                 )
             maps.append(AffineMap(len(self.LOOPS), 0, tuple(results)))
         return maps
@@ -224,13 +223,10 @@ class WindowedOp(LayoutNamedOp, ABC):
 
     @classmethod
     def parse(cls, parser: Parser) -> WindowedOp:
+        """xDSL's parse, the properties in MLIR's (sorted) printing order."""
         op = super().parse(parser)
         op.properties = dict(sorted(op.properties.items()))
         return op
-
-    def print(self, printer: Printer) -> None:
-        self.properties = dict(sorted(self.properties.items()))
-        super().print(printer)
 
     def verify_(self) -> None:
         rank = len(super().window()[0])
