@@ -144,12 +144,13 @@ class BufferizeTensorFill(RewritePattern):
         target_type = target.type
         if not is_tensor_type(target_type) or is_sparse_generic(op):
             return
+        shared = target.has_more_than_one_use()
         memref_type = MemRefType(target_type.element_type, target_type.get_shape())
         buffer = bufferization.ToBufferOp.create(
             operands=[target], result_types=[memref_type]
         )
         ops: list[Operation] = [buffer]
-        if target.has_more_than_one_use():
+        if shared:
             sizes: list[SSAValue] = []
             for d, n in enumerate(target_type.get_shape()):
                 if n == DYNAMIC_INDEX:
