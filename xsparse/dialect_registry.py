@@ -60,6 +60,12 @@ def get_scf() -> Dialect:
     return Scf
 
 
+def get_tensor() -> Dialect:
+    from xsparse.dialects.upstream.tensor import Tensor
+
+    return Tensor
+
+
 def get_vector() -> Dialect:
     from xsparse.dialects.upstream.vector import Vector
 
@@ -77,6 +83,7 @@ def get_upstream_dialects() -> dict[str, Callable[[], Dialect]]:
         "llvm": get_llvm,
         "memref": get_memref,
         "scf": get_scf,
+        "tensor": get_tensor,
         "vector": get_vector,
     }
 

@@ -16,6 +16,7 @@ from enum import Enum
 from xdsl.builder import Builder
 from xdsl.dialects import arith, bufferization, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     FloatAttr,
     IndexType,
@@ -31,6 +32,8 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import InsertOp as TensorInsertOp
+from xdsl.dialects.tensor import PadOp
+from xdsl.dialects.tensor import YieldOp as TensorYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -110,6 +113,17 @@ class Operand:
     encoding: Encoding | None
     level_loops: list[int] = field(default_factory=list[int])
     """For a sparse operand, the loop that iterates each level."""
+    searched: bool = False
+    """A sparse operand a level of which is indexed by a compound affine
+    expression (`d0 + d2`, a convolution's image): it drives no loop; its
+    element is located level by level once every loop its indices use is
+    entered, a binary search on each level that is not dense (MLIR's
+    "dense-like" fallback for a non-trivial index on a sparse level)."""
+    pad_low: tuple[int, ...] | None = None
+    """For a zero-padded sparse tensor (`tensor.pad` folded into the kernel,
+    as MLIR's LoopEmitter reads padded tensors): how many zeros come before
+    each dimension of `value`, the pad's source; it is searched, zero outside
+    the source."""
 
     @property
     def is_sparse(self) -> bool:
@@ -138,20 +152,27 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
     values = [*generic.inputs, *generic.outputs]
     operands: list[Operand] = []
     for i, (value, amap) in enumerate(zip(values, maps, strict=True)):
+        pad_low: tuple[int, ...] | None = None
+        if (unpadded := _unpadded(value)) is not None:
+            value, pad_low = unpadded
         vtype = value.type
         if not is_tensor_type(vtype):
             raise UnsupportedKernel("sparsification expects tensor operands")
         element = vtype.element_type
         if not isinstance(element, IntegerType | IndexType | AnyFloat):
             raise UnsupportedKernel(f"element type {element} is not supported")
-        operand = Operand(i, value, vtype, amap, encoding_of(vtype))
+        operand = Operand(i, value, vtype, amap, encoding_of(vtype), pad_low=pad_low)
         if operand.encoding is not None:
-            for dim in _level_dims(operand.encoding):
-                result = amap.results[dim]
-                if not isinstance(result, AffineDimExpr):
-                    raise UnsupportedKernel(
-                        "sparse operand indexed by a compound affine expression"
-                    )
+            results = [amap.results[dim] for dim in _level_dims(operand.encoding)]
+            if pad_low is not None or not all(
+                isinstance(r, AffineDimExpr) for r in results
+            ):
+                operand.searched = True
+                _check_searchable(operand, is_output=i == len(maps) - 1)
+                operands.append(operand)
+                continue
+            for result in results:
+                assert isinstance(result, AffineDimExpr)
                 operand.level_loops.append(result.position)
             if len(set(operand.level_loops)) != len(operand.level_loops):
                 raise UnsupportedKernel("two levels of a sparse operand on one loop")
@@ -159,12 +180,59 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
     return operands
 
 
+def _unpadded(value: SSAValue) -> tuple[SSAValue, tuple[int, ...]] | None:
+    """For a `tensor.pad` of a sparse tensor by static amounts with zeros
+    (what MLIR's sparsifier folds into a kernel): its source and low pads."""
+    pad = value.owner
+    if not isinstance(pad, PadOp) or encoding_of(pad.source.type) is None:
+        return None
+    if pad.low or pad.high:
+        raise UnsupportedKernel("a sparse operand padded by dynamic amounts")
+    yielded = pad.region.block.last_op
+    zero = yielded.operands[0].owner if isinstance(yielded, TensorYieldOp) else None
+    if not isinstance(zero, arith.ConstantOp) or not (
+        isinstance(zero.value, IntegerAttr | FloatAttr) and zero.value.value.data == 0
+    ):
+        raise UnsupportedKernel("a sparse operand padded with a value other than 0")
+    return pad.source, tuple(pad.static_low.get_values())
+
+
+def _check_searchable(operand: Operand, is_output: bool) -> None:
+    """A searched operand (`Operand.searched`) is an input whose levels a
+    binary search can locate a coordinate in: ordered, and unique but where
+    a branchless (singleton) level follows (a COO run)."""
+    assert operand.encoding is not None
+    if is_output:
+        raise UnsupportedKernel(
+            "a sparse output indexed by a compound affine expression"
+        )
+    types = operand.encoding.lvl_types
+    for level, lt in enumerate(types):
+        if lt.format.is_dense:
+            continue
+        if not lt.is_ordered:
+            raise UnsupportedKernel(
+                "a sparse operand indexed by a compound affine expression "
+                f"needs ordered levels (level {level} is {lt})"
+            )
+        below = types[level + 1] if level + 1 < len(types) else None
+        if lt.nonunique and (below is None or not below.format.is_branchless):
+            raise UnsupportedKernel(
+                "a sparse operand indexed by a compound affine expression "
+                f"needs unique levels, or a singleton below (level {level} is {lt})"
+            )
+
+
 def _access_order(operand: Operand) -> list[int]:
     """The loops an operand is accessed by, outermost storage dimension first
-    (levels for a sparse operand, dimensions in row-major order otherwise)."""
-    if operand.is_sparse:
+    (levels for a sparse operand, dimensions in row-major order otherwise; a
+    searched operand's plain indices, in level order)."""
+    if operand.is_sparse and not operand.searched:
         return operand.level_loops
-    return [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
+    results = operand.map.results
+    if operand.encoding is not None:
+        results = tuple(results[dim] for dim in _level_dims(operand.encoding))
+    return [r.position for r in results if isinstance(r, AffineDimExpr)]
 
 
 def _topological_order(
@@ -193,8 +261,8 @@ def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
     sparse operand's levels outermost first (required) and, when that is
     also possible, every dense operand in row-major order (so that SpMM's
     innermost loop runs along rows of B and C, contiguously)."""
-    sparse = [_access_order(o) for o in operands if o.is_sparse]
-    dense = [_access_order(o) for o in operands if not o.is_sparse]
+    sparse = [_access_order(o) for o in operands if o.is_sparse and not o.searched]
+    dense = [_access_order(o) for o in operands if not o.is_sparse or o.searched]
     order = _topological_order(num_loops, sparse + dense) or _topological_order(
         num_loops, sparse
     )
@@ -299,6 +367,11 @@ class SparseKernelEmitter:
         if len(generic.outputs) != 1:
             raise UnsupportedKernel("sparse kernels with several outputs")
         self.operands = analyze_operands(generic)
+        if any(o.searched for o in self.operands) and self._may_skip_entries():
+            raise UnsupportedKernel(
+                "a sparse operand indexed by a compound affine expression in a "
+                "kernel with sparse_tensor semiring ops"
+            )
         self.output = self.operands[-1]
         self.inserting = self.output.is_sparse and _is_materializing(self.output.value)
         """The output starts empty: its entries are inserted (MLIR's
@@ -481,32 +554,44 @@ class SparseKernelEmitter:
         return self._buffers[key]
 
     def loop_size(self, loop: int) -> SSAValue:
+        """The size of `loop`: a dimension that an operand indexes by it alone,
+        the sparse inputs' first (their level sizes), then the dense ones',
+        then that of an output being built (its `tensor.empty` sizes)."""
         if loop in self._sizes:
             return self._sizes[loop]
-        size: SSAValue | None = None
-        for operand in self.operands:
-            if operand.is_sparse and loop in operand.level_loops:
-                size = self.level_size(operand, operand.level_loops.index(loop))
-                break
-        if size is None:
-            for operand in self.operands:
-                for dim, result in enumerate(operand.map.results):
-                    if isinstance(result, AffineDimExpr) and result.position == loop:
-                        static = operand.type.get_shape()[dim]
-                        if static >= 0:
-                            size = self.index_constant(static)
-                        else:
-                            buf = self.buffer("dense", operand)
-                            size = self._hoisted(
-                                memref.DimOp(buf, self.index_constant(dim))
-                            )
-                        break
-                if size is not None:
-                    break
-        if size is None:
-            raise UnsupportedKernel(f"cannot infer the size of loop {loop}")
-        self._sizes[loop] = size
-        return size
+        built = self.output if self.inserting else None
+        ordered = [o for o in self.operands if o.is_sparse and o is not built]
+        ordered += [o for o in self.operands if not o.is_sparse]
+        ordered += [built] if built is not None else []
+        for operand in ordered:
+            size = self._size_from(operand, loop)
+            if size is not None:
+                self._sizes[loop] = size
+                return size
+        raise UnsupportedKernel(f"cannot infer the size of loop {loop}")
+
+    def _size_from(self, operand: Operand, loop: int) -> SSAValue | None:
+        """The size of `loop` as the dimension of `operand` it indexes alone
+        (None where it indexes none; a padded operand's are not the loops')."""
+        if operand.pad_low is not None:
+            return None
+        for dim, result in enumerate(operand.map.results):
+            if not isinstance(result, AffineDimExpr) or result.position != loop:
+                continue
+            static = operand.type.get_shape()[dim]
+            if static >= 0:
+                return self.index_constant(static)
+            if operand is self.output and self.inserting:
+                owner = operand.value.owner
+                assert isinstance(owner, TensorEmptyOp | bufferization.AllocTensorOp)
+                dynamic = operand.type.get_shape()[:dim].count(DYNAMIC_INDEX)
+                return owner.dynamic_sizes[dynamic]
+            if operand.encoding is not None:
+                level = _level_dims(operand.encoding).index(dim)
+                return self.level_size(operand, level)
+            buf = self.buffer("dense", operand)
+            return self._hoisted(memref.DimOp(buf, self.index_constant(dim)))
+        return None
 
     # -- emission -----------------------------------------------------------
 
@@ -516,7 +601,7 @@ class SparseKernelEmitter:
             return self._emit_insertions()
         if self.output.is_sparse:
             return self._emit_in_place()
-        out_buf = self.buffer("dense", self.output)
+        out_buf = self._output_buffer()
         if not self.output_read and (
             any(o.is_sparse for o in self.operands) or self._may_skip_entries()
         ):
@@ -533,6 +618,22 @@ class SparseKernelEmitter:
             operands=[out_buf], result_types=[result_type]
         )
         return self.builder.insert(to_tensor).results[0]
+
+    def _output_buffer(self) -> SSAValue:
+        """The dense output's buffer, updated in place; a copy of it where the
+        output tensor has other uses (they read its value before the kernel,
+        which must stay: MLIR's one-shot bufferization copies then too)."""
+        shared = self.output.value.has_more_than_one_use()
+        buffer = self.buffer("dense", self.output)
+        if not shared:
+            return buffer
+        t = buffer.type
+        assert isinstance(t, MemRefType)
+        e = self._at(Builder(InsertPoint.before(self._prologue_anchor)))
+        copy = e.alloc(t, e.sizes(buffer))
+        e.op(memref.CopyOp(buffer, copy))
+        self._buffers[("dense", self.output.index, 0)] = copy
+        return copy
 
     def is_identity(self, expr: TensorExpr) -> bool:
         if isinstance(expr, OperandLeaf) and expr.operand == self.output.index:
@@ -870,7 +971,7 @@ class SparseKernelEmitter:
         return lt.format.segment(lt, access, parent)
 
     def _ready(self, operand: Operand, state: State) -> bool:
-        if operand.is_sparse:
+        if operand.is_sparse and not operand.searched:
             return state.depth[operand.index] == len(operand.level_loops)
         return all(d in state.coords for r in operand.map.results for d in _dims(r))
 
@@ -891,6 +992,8 @@ class SparseKernelEmitter:
     def _load_element(
         self, operand: Operand, state: State, builder: Builder
     ) -> SSAValue:
+        if operand.searched:
+            return self._load_searched(operand, state, builder)
         if operand.is_sparse:
             values = self.buffer("values", operand)
             return builder.insert(
@@ -899,6 +1002,110 @@ class SparseKernelEmitter:
         buf = self.buffer("dense", operand)
         indices = [self._affine(r, state, builder) for r in operand.map.results]
         return builder.insert(memref.LoadOp.get(buf, indices)).res
+
+    def _load_searched(
+        self, operand: Operand, state: State, builder: Builder
+    ) -> SSAValue:
+        """The element of a searched operand at the loops' point: its
+        coordinates (less the pads), searched level by level; zero in the
+        padding."""
+        assert operand.encoding is not None
+        e = self._at(builder)
+        dims = _level_dims(operand.encoding)
+        low = operand.pad_low or (0,) * len(dims)
+        coords: list[SSAValue] = []
+        inside: list[SSAValue] = []
+        for level, dim in enumerate(dims):
+            coord = self._affine(operand.map.results[dim], state, builder)
+            if operand.pad_low is not None:
+                coord = e.sub(coord, self.index_constant(low[dim]))
+                size = self.level_size(operand, level)
+                inside.append(e.cmp(coord, "ult", size))  # negative: huge
+            coords.append(coord)
+        root = self.index_constant(0)
+        if not inside:
+            return self._search(operand, 0, root, None, coords, builder)
+        then, other = Block(), Block()
+        inner = Builder(InsertPoint.at_end(then))
+        value = self._search(operand, 0, root, None, coords, inner)
+        inner.insert(scf.YieldOp(value))
+        zero = Builder(InsertPoint.at_end(other)).insert(_zero_constant(value.type))
+        other.add_op(scf.YieldOp(zero.results[0]))
+        branch = scf.IfOp(e.all_of(inside), [value.type], Region(then), Region(other))
+        return builder.insert(branch).results[0]
+
+    def _search(
+        self,
+        operand: Operand,
+        level: int,
+        parent: SSAValue,
+        run_end: SSAValue | None,
+        coords: Sequence[SSAValue],
+        builder: Builder,
+    ) -> SSAValue:
+        """The element of a searched operand at `coords` from `level` on, under
+        the position `parent` (the run [parent, run_end) below a non-unique
+        level): a dense level by arithmetic, another by binary searches of its
+        segment for the run of entries at the coordinate (one entry at most
+        where the level is unique); zero where a level stores none."""
+        if level == len(coords):
+            return builder.insert(
+                memref.LoadOp.get(self.buffer("values", operand), [parent])
+            ).res
+        lt = operand.level_type(level)
+        e = self._at(builder)
+        if lt.format.is_dense:
+            position = e.add(
+                e.mul(parent, self.level_size(operand, level)), coords[level]
+            )
+            return self._search(operand, level + 1, position, None, coords, builder)
+        lo, hi = self._level_bounds(operand, level, lt, parent, run_end, builder)
+        crd = self.buffer("coordinates", operand, level)
+        first = self._bisect(builder, crd, lo, hi, coords[level], "ult")
+        if not lt.nonunique:  # one entry at most: is it at `first`?
+            hi = e.value(arith.MinUIOp(e.add(first, self.index_constant(1)), hi))
+        end = self._bisect(builder, crd, first, hi, coords[level], "ule")
+        found = e.cmp(first, "ult", end)
+        then, other = Block(), Block()
+        inner = Builder(InsertPoint.at_end(then))
+        below = end if lt.nonunique else None
+        value = self._search(operand, level + 1, first, below, coords, inner)
+        inner.insert(scf.YieldOp(value))
+        zero = Builder(InsertPoint.at_end(other)).insert(_zero_constant(value.type))
+        other.add_op(scf.YieldOp(zero.results[0]))
+        branch = scf.IfOp(found, [value.type], Region(then), Region(other))
+        return builder.insert(branch).results[0]
+
+    def _bisect(
+        self,
+        builder: Builder,
+        crd: SSAValue,
+        lo: SSAValue,
+        hi: SSAValue,
+        coord: SSAValue,
+        before: str,
+    ) -> SSAValue:
+        """The first position p in [lo, hi) where `crd[p] <before> coord` no
+        longer holds (`ult`: the first coordinate >= coord; `ule`: > coord), hi
+        if none: a binary search of a sorted segment."""
+        index = IndexType()
+        test, step = Block(arg_types=[index, index]), Block(arg_types=[index, index])
+        t = self._at(Builder(InsertPoint.at_end(test)))
+        test.add_op(
+            scf.ConditionOp(t.cmp(test.args[0], "ult", test.args[1]), *test.args)
+        )
+        s = self._at(Builder(InsertPoint.at_end(step)))
+        low, high = step.args
+        mid = s.add(low, s.value(arith.ShRUIOp(s.sub(high, low), s.index(1))))
+        right = s.cmp(s.to_index(s.load(crd, [mid])), before, coord)
+        step.add_op(
+            scf.YieldOp(
+                s.select(right, s.add(mid, s.index(1)), low),
+                s.select(right, high, mid),
+            )
+        )
+        loop = scf.WhileOp([lo, hi], [index, index], Region(test), Region(step))
+        return builder.insert(loop).results[0]
 
     def _affine(self, expr: AffineExpr, state: State, builder: Builder) -> SSAValue:
         if isinstance(expr, AffineDimExpr):

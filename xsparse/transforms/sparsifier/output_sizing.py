@@ -128,10 +128,14 @@ def entries_bound(kernel: SparseKernelEmitter) -> SetExpr | None:
 
 def _counted(operand: Operand) -> bool:
     """A sparse operand whose stored entries the hint can count: not one
-    with `batch` levels, whose buffers are batched memrefs (`memref<4x?xf64>`:
+    located by search (it drives no loop), nor one with `batch` levels, whose buffers are batched memrefs (`memref<4x?xf64>`:
     their first size is the batch count, not the number of entries)."""
     enc = operand.encoding
-    return enc is not None and not any(lt.format.is_batched for lt in enc.lvl_types)
+    return (
+        enc is not None
+        and not operand.searched
+        and not any(lt.format.is_batched for lt in enc.lvl_types)
+    )
 
 
 def _only_inputs(s: SetExpr) -> bool:

@@ -11,10 +11,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects import bufferization
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
+from xdsl.dialects.tensor import PadOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -97,7 +106,12 @@ class SparsifyGeneric(RewritePattern):
             result = SparseKernelEmitter(op, self.parallelization_strategy).emit()
         except UnsupportedKernel as e:
             raise PassFailure(op, f"cannot be sparsified: {e}") from None
+        inputs = list(op.inputs)
         rewriter.replace(op, [], [result] if op.res else [])
+        for value in inputs:
+            # A zero-padded sparse input, read through its source now.
+            if isinstance(value.owner, PadOp) and not value.uses:
+                rewriter.erase_op(value.owner)
 
 
 class LowerDenseGeneric(RewritePattern):
@@ -119,7 +133,8 @@ class LowerDenseGeneric(RewritePattern):
 
 class BufferizeTensorFill(RewritePattern):
     """`linalg.fill` of a tensor -> the same fill on its buffer (codegen lowers
-    the memref form to loops)."""
+    the memref form to loops); on a fresh buffer where the tensor has other
+    uses, which read its value before the fill."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FillOp, rewriter: PatternRewriter) -> None:
@@ -129,15 +144,27 @@ class BufferizeTensorFill(RewritePattern):
         target_type = target.type
         if not is_tensor_type(target_type) or is_sparse_generic(op):
             return
+        shared = target.has_more_than_one_use()
         memref_type = MemRefType(target_type.element_type, target_type.get_shape())
         buffer = bufferization.ToBufferOp.create(
             operands=[target], result_types=[memref_type]
         )
+        ops: list[Operation] = [buffer]
+        if shared:
+            sizes: list[SSAValue] = []
+            for d, n in enumerate(target_type.get_shape()):
+                if n == DYNAMIC_INDEX:
+                    index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+                    dim = memref.DimOp(buffer.results[0], index)
+                    ops += [index, dim]
+                    sizes.append(dim.result)
+            buffer = memref.AllocOp(sizes, [], memref_type)
+            ops.append(buffer)
         fill = FillOp(list(op.inputs), [buffer.results[0]], res=())
         result = bufferization.ToTensorOp.create(
             operands=[buffer.results[0]], result_types=[op.res[0].type]
         )
-        rewriter.replace(op, [buffer, fill, result])
+        rewriter.replace(op, [*ops, fill, result])
 
 
 @dataclass(frozen=True)

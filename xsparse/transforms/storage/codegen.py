@@ -76,6 +76,11 @@ from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
 from xsparse.transforms.storage.conversion import conversion_patterns
+from xsparse.transforms.storage.dense_tensors import (
+    BufferizeDenseInsert,
+    BufferizeGenerate,
+    BufferizePad,
+)
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
@@ -748,6 +753,9 @@ class SparseTensorCodegenPass(ModulePass):
                         ReturnBuffers(),
                         LowerDeallocTensor(),
                         BufferizeNewTensor(),
+                        BufferizeGenerate(),
+                        BufferizePad(),
+                        BufferizeDenseInsert(),
                         BufferizeDenseCast(),
                         BufferizeExtract(),
                         LowerTransferRead(),
