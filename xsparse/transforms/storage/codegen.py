@@ -72,6 +72,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.upstream import memref as upstream_memref
 from xsparse.dialects.upstream.bufferization import DeallocTensorOp
+from xsparse.dialects.upstream.builtin import SparseElementsAttr
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
@@ -89,11 +90,13 @@ from xsparse.transforms.storage.level_buffers import (
     buffer_of,
     build_storage,
     build_storage_at_runtime,
+    build_storage_of_entries,
     constant_buffer,
     copy_buffer,
     dense_buffer_type,
     dense_constant_of,
     global_of,
+    sparse_constant_of,
     storage_of,
     storage_value,
 )
@@ -359,8 +362,21 @@ class LowerMemrefFill(RewritePattern):
         rewriter.erase(op)
 
 
+def _converted_to_sparse(op: arith.ConstantOp) -> bool:
+    """Whether every use of a constant is a `sparse_tensor.convert` to a
+    sparse encoding (which reads a `sparse<...>` constant's entries)."""
+    uses = list(op.result.uses)
+    return bool(uses) and all(
+        isinstance(u.operation, ConvertOp)
+        and sparse_encoding(u.operation.dest.type) is not None
+        for u in uses
+    )
+
+
 class LowerDenseConstant(RewritePattern):
-    """`arith.constant dense<...> : tensor<...>` -> a constant global."""
+    """`arith.constant dense<...> : tensor<...>` -> a constant global; a
+    `sparse<...>` one too, as its dense contents, unless only conversions to
+    sparse encodings read it (`ConvertConstantToSparse` takes its entries)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -369,12 +385,22 @@ class LowerDenseConstant(RewritePattern):
         t = op.result.type
         if not is_tensor_type(t) or sparse_encoding(t) is not None:
             return
-        if not isinstance(op.value, DenseIntOrFPElementsAttr):
-            raise PassFailure(op, "only dense<...> tensor constants are supported")
+        value = op.value
+        if isinstance(value, SparseElementsAttr):
+            if not op.result.uses:
+                rewriter.erase(op)  # its conversions took its entries
+                return
+            if _converted_to_sparse(op):
+                return
+            value = value.to_dense()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise PassFailure(
+                op, "only dense<...> and sparse<...> tensor constants are supported"
+            )
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         # Complex constants never reach here: the sparsifier has no complex types.
-        data = cast(list[int | float], list(op.value.get_values()))
+        data = cast(list[int | float], list(value.get_values()))
         if isinstance(t.element_type, IntegerType | IndexType):
             data = [int(v) for v in data]
         buffer = e.global_constant("cst", dense_buffer_type(t), data)
@@ -383,7 +409,9 @@ class LowerDenseConstant(RewritePattern):
 
 class ConvertConstantToSparse(RewritePattern):
     """`sparse_tensor.convert` of a dense constant -> its storage, built at
-    compile time: constant globals copied into fresh buffers."""
+    compile time: constant globals copied into fresh buffers. A `sparse<...>`
+    constant gives its listed entries (explicit zeros kept, as MLIR does),
+    never its dense form."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
@@ -391,11 +419,15 @@ class ConvertConstantToSparse(RewritePattern):
         enc = sparse_encoding(dest_type)
         if enc is None or sparse_encoding(op.source.type) is not None:
             return
-        constant = dense_constant_of(op.source)
-        if constant is None:
-            return
         assert is_tensor_type(dest_type)
-        storage = build_storage(constant, dest_type)
+        entries = sparse_constant_of(op.source)
+        if entries is not None:
+            storage = build_storage_of_entries(entries, dest_type)
+        else:
+            constant = dense_constant_of(op.source)
+            if constant is None:
+                return
+            storage = build_storage(constant, dest_type)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         fields: list[SSAValue] = []
