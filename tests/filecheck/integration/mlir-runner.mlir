@@ -34,3 +34,6 @@
 // RUN: %mlir-opt --sparsifier %S/../../integration/reshape.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.reshape.mlir-runner
 // RUN: xsparse-run %S/../../integration/reshape.mlir > %t.reshape.xsparse
 // RUN: diff %t.reshape.mlir-runner %t.reshape.xsparse
+// RUN: %mlir-opt --sparsifier %S/../../integration/sparse_constants.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.sparse_constants.mlir-runner
+// RUN: xsparse-run %S/../../integration/sparse_constants.mlir > %t.sparse_constants.xsparse
+// RUN: diff %t.sparse_constants.mlir-runner %t.sparse_constants.xsparse

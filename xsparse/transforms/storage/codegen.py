@@ -38,7 +38,7 @@ from xdsl.dialects.tensor import CastOp as TensorCastOp
 from xdsl.dialects.tensor import DimOp as TensorDimOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import (
     AffineDimExpr,
 )
@@ -362,21 +362,18 @@ class LowerMemrefFill(RewritePattern):
         rewriter.erase(op)
 
 
-def _converted_to_sparse(op: arith.ConstantOp) -> bool:
-    """Whether every use of a constant is a `sparse_tensor.convert` to a
-    sparse encoding (which reads a `sparse<...>` constant's entries)."""
-    uses = list(op.result.uses)
-    return bool(uses) and all(
-        isinstance(u.operation, ConvertOp)
-        and sparse_encoding(u.operation.dest.type) is not None
-        for u in uses
-    )
+def _reads_entries(use: Use) -> bool:
+    """Whether `use` is a `sparse_tensor.convert` to a sparse encoding (which
+    takes a `sparse<...>` constant's listed entries)."""
+    user = use.operation
+    return isinstance(user, ConvertOp) and sparse_encoding(user.dest.type) is not None
 
 
 class LowerDenseConstant(RewritePattern):
     """`arith.constant dense<...> : tensor<...>` -> a constant global; a
-    `sparse<...>` one too, as its dense contents, unless only conversions to
-    sparse encodings read it (`ConvertConstantToSparse` takes its entries)."""
+    `sparse<...>` one too, as its dense contents, for its uses other than
+    conversions to sparse encodings (`ConvertConstantToSparse` takes its
+    entries; it is erased once they have)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -388,9 +385,9 @@ class LowerDenseConstant(RewritePattern):
         value = op.value
         if isinstance(value, SparseElementsAttr):
             if not op.result.uses:
-                rewriter.erase(op)  # its conversions took its entries
+                rewriter.erase(op)
                 return
-            if _converted_to_sparse(op):
+            if all(_reads_entries(use) for use in op.result.uses):
                 return
             value = value.to_dense()
         if not isinstance(value, DenseIntOrFPElementsAttr):
@@ -404,7 +401,13 @@ class LowerDenseConstant(RewritePattern):
         if isinstance(t.element_type, IntegerType | IndexType):
             data = [int(v) for v in data]
         buffer = e.global_constant("cst", dense_buffer_type(t), data)
-        rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
+        dense = as_tensor(buffer, t, rewriter, at)
+        if isinstance(op.value, SparseElementsAttr):
+            rewriter.replace_uses_with_if(
+                op.result, dense, lambda use: not _reads_entries(use)
+            )
+        else:
+            rewriter.replace(op, [], [dense])
 
 
 class ConvertConstantToSparse(RewritePattern):
