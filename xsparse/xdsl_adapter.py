@@ -78,8 +78,12 @@ def tensor_literal_shape(parser: AttrParser) -> list[int]:
 
     xDSL reads tensor literals only inside `dense<...>`; MLIR's `sparse<...>`
     holds two of them."""
-    # Private: xDSL's tensor-literal parser has no public name.
-    return parser._parse_tensor_literal()[1]  # pyright: ignore[reportPrivateUsage]
+    try:
+        # Private: xDSL's tensor-literal parser has no public name.
+        return parser._parse_tensor_literal()[1]  # pyright: ignore[reportPrivateUsage]
+    except AssertionError:
+        # xDSL asserts the `)` of a complex element (`(1.0, 2.0 -1`).
+        parser.raise_error("expected ')' after complex elements")
 
 
 KEYWORD_ATTRIBUTES = ("sparse",)
