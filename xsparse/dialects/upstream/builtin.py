@@ -13,6 +13,7 @@ entry's value is the element's, as MLIR's `getValues` reads it.
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 import numpy as np
@@ -50,6 +51,10 @@ HEX_THRESHOLD = 100
 """MLIR prints the values of an elements attribute of more elements than this
 as a hex string."""
 UINT64 = (1 << 64) - 1
+MAX_DENSE_ELEMENTS = 1 << 24
+"""The most elements `to_dense` expands to (as `diagnostics.MAX_DENSE_ELEMENTS`
+bounds dense literals): a `sparse<...>` constant of a larger shape is used by
+its entries only."""
 
 Values = list[int] | list[float] | list[tuple[int, int]] | list[tuple[float, float]]
 
@@ -112,30 +117,38 @@ class SparseElementsAttr(TypedAttribute, BuiltinAttribute, KeywordAttribute):
     def entries(self) -> tuple[NDArray[np.int64], list[Any]]:
         """The coordinates and values of the elements, each index once (its
         first entry's value, as MLIR's `getValues` reads it), in row-major
-        order of the coordinates."""
+        order of the coordinates (of any shape: no flat positions)."""
         coords = self.coordinates()
         values = list(self.values.get_values())
-        _, first = np.unique(self._flat_positions(coords), return_index=True)
+        if not len(coords):
+            return coords, values
+        if coords.shape[1] == 0:
+            return coords[:1], values[:1]
+        _, first = np.unique(coords, axis=0, return_index=True)
         return coords[first], [values[i] for i in first.tolist()]
 
-    def _flat_positions(self, coords: NDArray[np.int64]) -> NDArray[np.int64]:
-        shape = self.type.get_shape()
-        if not shape:
-            return np.zeros(len(coords), dtype=np.int64)
-        return np.ravel_multi_index(tuple(coords.T), shape).astype(np.int64)
+    def dense_size(self) -> int:
+        """The number of elements of the constant's type."""
+        return math.prod(self.type.get_shape())
 
     def dense_values(self) -> Values:
-        """Every element in row-major order (zero where no index is listed)."""
+        """Every element in row-major order (zero where no index is listed);
+        at most MAX_DENSE_ELEMENTS of them."""
+        count = self.dense_size()
+        if count > MAX_DENSE_ELEMENTS:
+            raise ValueError(f"sparse<...> of {count} elements expanded densely")
         element = self.type.get_element_type()
         scalar = element.element_type if isinstance(element, ComplexType) else element
         zero: Any = 0.0 if isinstance(scalar, AnyFloat) else 0
         if isinstance(element, ComplexType):
             zero = (zero, zero)
-        data: list[Any] = [zero] * int(np.prod(self.type.get_shape()))
+        data: list[Any] = [zero] * count
         coords, values = self.entries()
-        for at, value in zip(
-            self._flat_positions(coords).tolist(), values, strict=True
-        ):
+        shape = self.type.get_shape()
+        flat = (
+            np.ravel_multi_index(tuple(coords.T), shape) if shape else [0] * len(coords)
+        )
+        for at, value in zip(np.asarray(flat).tolist(), values, strict=True):
             data[at] = value
         return cast(Values, data)
 

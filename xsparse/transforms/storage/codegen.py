@@ -72,7 +72,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.upstream import memref as upstream_memref
 from xsparse.dialects.upstream.bufferization import DeallocTensorOp
-from xsparse.dialects.upstream.builtin import SparseElementsAttr
+from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
@@ -389,6 +389,13 @@ class LowerDenseConstant(RewritePattern):
                 return
             if all(_reads_entries(use) for use in op.result.uses):
                 return
+            if value.dense_size() > MAX_DENSE_ELEMENTS:
+                raise PassFailure(
+                    op,
+                    f"a sparse<...> constant of {value.dense_size()} elements is "
+                    "too large for xsparse to read as a dense tensor (convert it "
+                    "to a sparse encoding)",
+                )
             value = value.to_dense()
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise PassFailure(

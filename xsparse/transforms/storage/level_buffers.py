@@ -56,7 +56,7 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.dialects.upstream import memref as upstream_memref
-from xsparse.dialects.upstream.builtin import SparseElementsAttr
+from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, to_tensor
@@ -214,6 +214,8 @@ def dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
     if isinstance(owner, arith.ConstantOp):
         attr = owner.value
         if isinstance(attr, SparseElementsAttr):
+            if attr.dense_size() > MAX_DENSE_ELEMENTS:
+                return None  # read by its entries, or refused where lowered
             attr = attr.to_dense()
     elif isinstance(owner, bufferization.ToTensorOp):
         get_global = global_of(owner.memref)
