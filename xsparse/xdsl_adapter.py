@@ -141,7 +141,8 @@ class AdaptedParser(Parser):
         parsed = super()._parse_optional_builtin_parametrized_attr()  # pyright: ignore[reportPrivateUsage]
         if parsed is not None:
             return parsed
-        token = peek(self)
+        # Private: the current token, not lexed again for each attribute.
+        token = self._current_token  # pyright: ignore[reportPrivateUsage]
         if token.kind != MLIRTokenKind.BARE_IDENT:
             return None
         if token.text not in KEYWORD_ATTRIBUTES:
