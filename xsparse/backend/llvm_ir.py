@@ -38,7 +38,10 @@ from xsparse.dialects.upstream.llvm import (
     ExtractElementOp,
     FPToSIOp,
     FPToUIOp,
+    MaskedGatherOp,
     MaskedLoadOp,
+    MaskedScatterOp,
+    MaskedStoreOp,
     MemcpyOp,
     PoisonOp,
     UIToFPOp,
@@ -599,19 +602,87 @@ def _ctlz(p: _FunctionPrinter, op: Operation) -> str:
     )
 
 
+def _masked_access(
+    p: _FunctionPrinter,
+    name: str,
+    result: str,
+    operands: list[tuple[str, str]],
+) -> str:
+    """A call of a `llvm.masked.*` intrinsic, declared as LLVM 22's textual IR
+    reader upgrades it: the alignment an `i32` operand after the pointer(s).
+    `operands`: (type, typed text) in the call's order."""
+    types = ", ".join(t for t, _ in operands)
+    p.module.intrinsics[name] = f"declare {result} @{name}({types})"
+    return f"call {result} @{name}({', '.join(text for _, text in operands)})"
+
+
 @_handles(MaskedLoadOp)
 def _masked_load(p: _FunctionPrinter, op: Operation) -> str:
     assert isinstance(op, MaskedLoadOp)
-    t = op.res.type
-    name = f"llvm.masked.load.{mangle(t)}.p0"
-    p.module.intrinsics[name] = (
-        f"declare {type_text(t)} @{name}(ptr, i32, {type_text(op.mask.type)}, "
-        f"{type_text(t)})"
+    t = type_text(op.res.type)
+    pass_thru = p.typed(op.pass_thru[0]) if op.pass_thru else f"{t} poison"
+    call = _masked_access(
+        p,
+        f"llvm.masked.load.{mangle(op.res.type)}.p0",
+        t,
+        [
+            ("ptr", p.typed(op.data)),
+            ("i32", f"i32 {op.alignment.value.data}"),
+            (type_text(op.mask.type), p.typed(op.mask)),
+            (t, pass_thru),
+        ],
     )
-    pass_thru = p.typed(op.pass_thru[0]) if op.pass_thru else f"{type_text(t)} poison"
-    return (
-        f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.data)}, "
-        f"i32 {op.alignment.value.data}, {p.typed(op.mask)}, {pass_thru})"
+    return f"{p._result(op)} = {call}"
+
+
+@_handles(MaskedGatherOp)
+def _masked_gather(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, MaskedGatherOp)
+    t = type_text(op.res.type)
+    pass_thru = p.typed(op.pass_thru[0]) if op.pass_thru else f"{t} poison"
+    call = _masked_access(
+        p,
+        f"llvm.masked.gather.{mangle(op.res.type)}.{mangle(op.ptrs.type)}",
+        t,
+        [
+            (type_text(op.ptrs.type), p.typed(op.ptrs)),
+            ("i32", f"i32 {op.alignment.value.data}"),
+            (type_text(op.mask.type), p.typed(op.mask)),
+            (t, pass_thru),
+        ],
+    )
+    return f"{p._result(op)} = {call}"
+
+
+@_handles(MaskedStoreOp)
+def _masked_store(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, MaskedStoreOp)
+    return _masked_access(
+        p,
+        f"llvm.masked.store.{mangle(op.value.type)}.p0",
+        "void",
+        [
+            (type_text(op.value.type), p.typed(op.value)),
+            ("ptr", p.typed(op.data)),
+            ("i32", f"i32 {op.alignment.value.data}"),
+            (type_text(op.mask.type), p.typed(op.mask)),
+        ],
+    )
+
+
+@_handles(MaskedScatterOp)
+def _masked_scatter(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, MaskedScatterOp)
+    return _masked_access(
+        p,
+        f"llvm.masked.scatter.{mangle(op.value.type)}.{mangle(op.ptrs.type)}",
+        "void",
+        [
+            (type_text(op.value.type), p.typed(op.value)),
+            (type_text(op.ptrs.type), p.typed(op.ptrs)),
+            ("i32", f"i32 {op.alignment.value.data}"),
+            (type_text(op.mask.type), p.typed(op.mask)),
+        ],
     )
 
 
@@ -693,8 +764,11 @@ class _ModulePrinter:
         linkage = op.linkage.linkage.data
         kind = "constant" if op.constant is not None else "global"
         value = op.value
-        init = constant_text(value, t) if value is not None else "zeroinitializer"
-        if isinstance(value, StringAttr):
+        if value is None:
+            init = "zeroinitializer"
+        elif not isinstance(value, StringAttr):
+            init = constant_text(value, t)
+        else:
             init = (
                 'c"'
                 + "".join(

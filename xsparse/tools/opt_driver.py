@@ -9,8 +9,10 @@ How diagnostics are checked is `DiagnosticsMode`'s.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+import textwrap
 from argparse import ArgumentParser
 from collections.abc import Sequence
 from enum import Enum, auto
@@ -21,6 +23,7 @@ from typing import IO
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
+from xdsl.printer import Printer
 from xdsl.targets import get_all_targets as get_xdsl_targets
 from xdsl.transforms import get_all_passes as get_xdsl_passes
 from xdsl.utils.arg_spec import parse_spec
@@ -57,7 +60,7 @@ from xsparse.tools.command_line import (
     read_bounded,
 )
 from xsparse.tools.mlir_target import get_mlir_target
-from xsparse.tools.pass_pipeline import build_passes, read_pipeline
+from xsparse.tools.pass_pipeline import build_passes, pass_help, read_pipeline
 from xsparse.tools.verify_diagnostics import (
     Diagnostic,
     Expectation,
@@ -109,6 +112,9 @@ class XSparseOptMain(xDSLOptMain):
             "xsparse-opt", "xsparse's modular optimizer driver (mlir-opt's flags)"
         )
         self.register_all_arguments(parser)
+        if any(arg in ("-h", "--help", "-help") for arg in args):
+            parser.formatter_class = argparse.RawDescriptionHelpFormatter
+            parser.epilog = self.passes_help()
         arguments, self.flag_passes = self.take_pass_flags(args, parser.long_flags)
         self.args = parser.parse_command_line(arguments)
         self.check_target()
@@ -146,8 +152,8 @@ class XSparseOptMain(xDSLOptMain):
             default="",
             help="passes to run, 'pass,pass{option=value other-option=value}', or "
             "a pipeline as --pass-pipeline takes it; as in mlir-opt, each pass is "
-            "also a flag ('--pass', '--pass=\"option=value\"'). Passes: "
-            + ", ".join(self.available_passes),
+            "also a flag ('--pass', '--pass=\"option=value\"'); the passes are "
+            "listed below",
         )
         add(
             "--pass-pipeline",
@@ -187,11 +193,37 @@ class XSparseOptMain(xDSLOptMain):
             help="the same as --print-debuginfo",
         )
         add(
+            "--mlir-print-ir-after-all",
+            dest="print_ir_after_all",
+            action="store_true",
+            help="print the IR on stderr after each pass, as mlir-opt does",
+        )
+        add(
+            "--mlir-timing",
+            dest="time_passes",
+            action="store_true",
+            help="the same as --time-passes",
+        )
+        add(
             "--mlir-print-local-scope",
             action="store_true",
             help="accepted as mlir-opt takes it: xsparse-opt prints attributes "
             "and types in place, never as aliases",
         )
+
+    def passes_help(self) -> str:
+        """xsparse's passes with their options, as `mlir-opt --help` lists
+        them, then the names of xDSL's."""
+        ours = get_all_passes()
+        lines = ["Passes (xsparse's; each is also a flag, as in mlir-opt):"]
+        for name, factory in sorted(ours.items()):
+            lines += pass_help(name, factory())
+        xdsl = [name for name in self.available_passes if name not in ours]
+        lines += ["", "xDSL's passes (-p NAME; options as xdsl-opt takes them):"]
+        lines += textwrap.wrap(
+            ", ".join(xdsl), 79, initial_indent="  ", subsequent_indent="  "
+        )
+        return "\n".join(lines)
 
     def take_pass_flags(
         self, args: Sequence[str], flags: set[str]
@@ -251,6 +283,14 @@ class XSparseOptMain(xDSLOptMain):
         def callback(
             previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
         ) -> None:
+            if previous is not None and self.args.print_ir_after_all:
+                print(
+                    f"// -----// IR Dump After {type(previous).__name__} "
+                    f"({previous.name}) //----- //",
+                    file=sys.stderr,
+                )
+                Printer(stream=sys.stderr).print_op(module)
+                print("\n", file=sys.stderr)
             if xdsl_callback is None:
                 return
             skip = previous is None and not self.args.disable_verify

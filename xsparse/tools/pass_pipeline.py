@@ -16,8 +16,11 @@ A mistake raises UsageError with a one-line message.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
 import re
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -234,6 +237,71 @@ def build_pass(text: PassText, available: PassFactories) -> ModulePass:
 
 def option_fields(pass_type: type[ModulePass]) -> list[str]:
     return [f.name for f in dataclasses.fields(pass_type) if f.init]
+
+
+def field_docs(pass_type: type) -> dict[str, str]:
+    """Each field's docstring (the string after it in the class body), on
+    one line; along the bases."""
+    docs: dict[str, str] = {}
+    for klass in reversed(pass_type.__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = (
+            tree.body[0].body
+            if tree.body and isinstance(tree.body[0], ast.ClassDef)
+            else []
+        )
+        for field, doc in zip(body, body[1:], strict=False):
+            if (
+                isinstance(field, ast.AnnAssign)
+                and isinstance(field.target, ast.Name)
+                and isinstance(doc, ast.Expr)
+                and isinstance(doc.value, ast.Constant)
+                and isinstance(doc.value.value, str)
+            ):
+                docs[field.target.id] = " ".join(doc.value.value.split())
+    return docs
+
+
+def pass_help(name: str, pass_type: type[ModulePass]) -> list[str]:
+    """The pass and its options as `mlir-opt --help` lists them: `--name`
+    and its summary, then `--option=<value>` with what it takes."""
+    paragraph = " ".join((pass_type.__doc__ or "").strip().split("\n\n")[0].split())
+    summary = paragraph.split(". ")[0].rstrip(".")
+    lines = [f"      --{name:<40} -   {summary}"]
+    hints = get_type_hints(pass_type)
+    docs = field_docs(pass_type)
+    for field in dataclasses.fields(pass_type):
+        if not field.init:
+            continue
+        hint = hints[field.name]
+        flag = option_name(field.name)
+        if hint is not bool:
+            flag += "=<value>" if get_origin(hint) is Literal else f"=<{_kind(hint)}>"
+        default = field.default
+        choices = get_origin(hint) is Literal
+        text = docs.get(field.name) or ("" if choices else describe(hint))
+        if default is not dataclasses.MISSING and default is not None:
+            shown = str(default).lower() if isinstance(default, bool) else default
+            text += f" (default: {shown})" if text else f"default: {shown}"
+        lines.append(f"        --{flag:<38} - {text}")
+        if choices:
+            lines += [f"          ={value}" for value in get_args(hint)]
+    return lines
+
+
+def _kind(hint: Any) -> str:
+    kinds = {int: "int", float: "number", bool: "bool"}
+    if get_origin(hint) is tuple:
+        return "list"
+    if get_origin(hint) in (Union, UnionType):
+        return next(
+            (kinds.get(a, "string") for a in get_args(hint) if a is not NoneType),
+            "string",
+        )
+    return kinds.get(hint, "string")
 
 
 def option_name(field: str) -> str:

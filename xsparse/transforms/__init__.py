@@ -58,6 +58,12 @@ def get_sparse_vector_peel() -> type[ModulePass]:
     return SparseVectorPeelPass
 
 
+def get_reassociate_fp_reductions() -> type[ModulePass]:
+    from xsparse.transforms.sparsifier.vectorization import ReassociateFPReductionsPass
+
+    return ReassociateFPReductionsPass
+
+
 def get_dense_linalg_to_loops() -> type[ModulePass]:
     from xsparse.transforms.sparsifier.sparsification import DenseLinalgToLoopsPass
 
@@ -143,4 +149,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "sparse-tensor-codegen": get_sparse_tensor_codegen,
         "sparse-vectorization": get_sparse_vectorization,
         "sparse-vector-peel": get_sparse_vector_peel,
+        "reassociate-fp-reductions": get_reassociate_fp_reductions,
     }

@@ -252,6 +252,70 @@ class GEPOp(llvm.GEPOp):
             llvm.GEPOp.verify_(self)
 
 
+@irdl_op_definition
+class MaskedStoreOp(IRDLOperation):
+    """`llvm.intr.masked.store %value, %ptr, %mask {alignment = 8 : i32} :
+    vector<8xf64>, vector<8xi1> into !llvm.ptr`: the lanes of `mask` stored
+    (MLIR's `LLVM_MaskedStoreOp`)."""
+
+    name = "llvm.intr.masked.store"
+
+    value = operand_def(VectorType)
+    data = operand_def(LLVMPointerType)
+    mask = operand_def(VectorType)
+    alignment = prop_def(IntegerAttr[I32])
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = (
+        "$value `,` $data `,` $mask attr-dict `:` type($value) `,` type($mask) "
+        "`into` type($data)"
+    )
+
+
+@irdl_op_definition
+class MaskedGatherOp(IRDLOperation):
+    """`llvm.intr.masked.gather %ptrs, %mask, %pass_thru {alignment = 8 : i32} :
+    (vector<8x!llvm.ptr>, vector<8xi1>, vector<8xf64>) -> vector<8xf64>`: each
+    lane of `mask` loaded from its own pointer (MLIR's `LLVM_masked_gather`)."""
+
+    name = "llvm.intr.masked.gather"
+
+    ptrs = operand_def(VectorType)
+    mask = operand_def(VectorType)
+    pass_thru = var_operand_def(VectorType)
+    res = result_def(VectorType)
+    alignment = prop_def(IntegerAttr[I32])
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = (
+        "$ptrs `,` $mask (`,` $pass_thru^)? attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+
+@irdl_op_definition
+class MaskedScatterOp(IRDLOperation):
+    """`llvm.intr.masked.scatter %value, %ptrs, %mask {alignment = 8 : i32} :
+    vector<8xf64>, vector<8xi1> into vector<8x!llvm.ptr>`: each lane of `mask`
+    stored to its own pointer (MLIR's `LLVM_masked_scatter`)."""
+
+    name = "llvm.intr.masked.scatter"
+
+    value = operand_def(VectorType)
+    ptrs = operand_def(VectorType)
+    mask = operand_def(VectorType)
+    alignment = prop_def(IntegerAttr[I32])
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = (
+        "$value `,` $ptrs `,` $mask attr-dict `:` type($value) `,` type($mask) "
+        "`into` type($ptrs)"
+    )
+
+
 ZExtOp = elementwise(llvm.ZExtOp)
 SExtOp = elementwise(llvm.SExtOp)
 TruncOp = elementwise(llvm.TruncOp)
@@ -269,6 +333,9 @@ OPS: tuple[type[Operation], ...] = (
     MemcpyOp,
     CountLeadingZerosOp,
     MaskedLoadOp,
+    MaskedStoreOp,
+    MaskedGatherOp,
+    MaskedScatterOp,
     SelectOp,
     GEPOp,
     ZExtOp,

@@ -23,8 +23,10 @@ from typing import cast
 
 from xdsl.dialects import llvm, memref
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -693,12 +695,22 @@ class GlobalToLLVM(ToLLVMPattern):
             ints = cast("DenseIntOrFPElementsAttr[IntegerType] | None", value)
             value = None if ints is None else packed_constant(ints)
         private = op.sym_visibility.data == "private"
+        initial: Attribute | None = value
+        if value is not None and t.get_num_dims() == 0:
+            # A 0-d global holds one scalar: MLIR's initializer is its value.
+            element = value.get_element_type()
+            (scalar,) = value.get_values()
+            initial = (
+                FloatAttr(float(scalar), element)
+                if isinstance(element, AnyFloat)
+                else IntegerAttr(int(scalar), cast(IntegerType, element))
+            )
         new = llvm.GlobalOp(
             _global_array_type(t),
             op.sym_name,
             "internal" if private else "external",
             constant=op.constant is not None,
-            value=value,
+            value=initial,
             alignment=op.alignment.value.data if op.alignment is not None else None,
         )
         rewriter.replace(op, new)

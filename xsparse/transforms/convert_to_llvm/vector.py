@@ -31,7 +31,14 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_memref_type, is_vector_type
 from xsparse.dialects.upstream import llvm as upstream_llvm
-from xsparse.dialects.upstream.llvm import ExtractElementOp, PoisonOp
+from xsparse.dialects.upstream.llvm import (
+    ExtractElementOp,
+    MaskedGatherOp,
+    MaskedLoadOp,
+    MaskedScatterOp,
+    MaskedStoreOp,
+    PoisonOp,
+)
 from xsparse.dialects.upstream.vector import (
     ConstantMaskOp,
     GatherOp,
@@ -66,10 +73,42 @@ def _vector_type(t: Attribute) -> VectorType[Attribute]:
     return t
 
 
-def _alignment(memref: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+def _alignment(memref: SSAValue) -> IntegerAttr:
+    """The `alignment` of a masked access to `memref`: its element's size."""
     t = memref.type
     assert is_memref_type(t)
-    return const(element_size(t.element_type), rewriter, i32)
+    return IntegerAttr(element_size(t.element_type), i32)
+
+
+def _masked_gather(
+    op: vector.MaskedLoadOp | GatherOp,
+    pointers: SSAValue,
+    t: Attribute,
+    rewriter: PatternRewriter,
+) -> MaskedGatherOp:
+    """`llvm.intr.masked.gather` of `op`'s lanes from `pointers`."""
+    return MaskedGatherOp.build(
+        operands=[
+            pointers,
+            lowered(op.mask, rewriter),
+            [lowered(op.pass_thru, rewriter)],
+        ],
+        result_types=[t],
+        properties={"alignment": _alignment(op.base)},
+    )
+
+
+def _masked_scatter(
+    op: vector.MaskedStoreOp | ScatterOp,
+    value: SSAValue,
+    pointers: SSAValue,
+    rewriter: PatternRewriter,
+) -> MaskedScatterOp:
+    """`llvm.intr.masked.scatter` of `op`'s lanes of `value` to `pointers`."""
+    return MaskedScatterOp.build(
+        operands=[value, pointers, lowered(op.mask, rewriter)],
+        properties={"alignment": _alignment(op.base)},
+    )
 
 
 def _address(
@@ -224,16 +263,8 @@ class MaskedLoadToLLVM(ToLLVMPattern):
             pointers = _strided_lanes(
                 op.base, op.indices, _vector_type(t), stride, rewriter
             )
-            args = [
-                pointers,
-                _alignment(op.base, rewriter),
-                lowered(op.mask, rewriter),
-                lowered(op.pass_thru, rewriter),
-            ]
-            name = f"llvm.masked.gather.{mangle(t)}.{mangle(pointers.type)}"
-            result = call_intrinsic(name, args, t, rewriter)
-            assert result is not None
-            replace_with(op, [], [result], rewriter, partial=self.partial)
+            gather = _masked_gather(op, pointers, t, rewriter)
+            replace_with(op, [gather], gather.results, rewriter, partial=self.partial)
             return
         address = _address(op.base, op.indices, rewriter)
         if _is_all_true(op.mask):  # every lane on: a plain vector load
@@ -246,15 +277,16 @@ class MaskedLoadToLLVM(ToLLVMPattern):
                 op, [load], [load.dereferenced_value], rewriter, partial=self.partial
             )
             return
-        args = [
-            address,
-            _alignment(op.base, rewriter),
-            lowered(op.mask, rewriter),
-            lowered(op.pass_thru, rewriter),
-        ]
-        result = call_intrinsic(f"llvm.masked.load.{mangle(t)}.p0", args, t, rewriter)
-        assert result is not None
-        replace_with(op, [], [result], rewriter, partial=self.partial)
+        load = MaskedLoadOp.build(
+            operands=[
+                address,
+                lowered(op.mask, rewriter),
+                [lowered(op.pass_thru, rewriter)],
+            ],
+            result_types=[t],
+            properties={"alignment": _alignment(op.base)},
+        )
+        replace_with(op, [load], load.results, rewriter, partial=self.partial)
 
 
 class MaskedStoreToLLVM(ToLLVMPattern):
@@ -269,14 +301,7 @@ class MaskedStoreToLLVM(ToLLVMPattern):
         if stride is not None:  # a strided buffer: scatter the lanes
             t = _vector_type(value.type)
             pointers = _strided_lanes(op.base, op.indices, t, stride, rewriter)
-            args = [
-                value,
-                pointers,
-                _alignment(op.base, rewriter),
-                lowered(op.mask, rewriter),
-            ]
-            name = f"llvm.masked.scatter.{mangle(t)}.{mangle(pointers.type)}"
-            call_intrinsic(name, args, None, rewriter)
+            rewriter.insert(_masked_scatter(op, value, pointers, rewriter))
             rewriter.erase(op)
             return
         address = _address(op.base, op.indices, rewriter)
@@ -289,14 +314,11 @@ class MaskedStoreToLLVM(ToLLVMPattern):
             rewriter.insert(store)
             rewriter.erase(op)
             return
-        args = [
-            value,
-            address,
-            _alignment(op.base, rewriter),
-            lowered(op.mask, rewriter),
-        ]
-        call_intrinsic(
-            f"llvm.masked.store.{mangle(value.type)}.p0", args, None, rewriter
+        rewriter.insert(
+            MaskedStoreOp.build(
+                operands=[value, address, lowered(op.mask, rewriter)],
+                properties={"alignment": _alignment(op.base)},
+            )
         )
         rewriter.erase(op)
 
@@ -418,16 +440,8 @@ class GatherToLLVM(ToLLVMPattern):
             replace_with(op, [], [value], rewriter, partial=self.partial)
             return
         pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
-        args = [
-            pointers,
-            _alignment(op.base, rewriter),
-            lowered(op.mask, rewriter),
-            lowered(op.pass_thru, rewriter),
-        ]
-        name = f"llvm.masked.gather.{mangle(t)}.{mangle(pointers.type)}"
-        result = call_intrinsic(name, args, t, rewriter)
-        assert result is not None
-        replace_with(op, [], [result], rewriter, partial=self.partial)
+        gather = _masked_gather(op, pointers, t, rewriter)
+        replace_with(op, [gather], gather.results, rewriter, partial=self.partial)
 
 
 class ScatterToLLVM(ToLLVMPattern):
@@ -448,14 +462,7 @@ class ScatterToLLVM(ToLLVMPattern):
             rewriter.erase(op)
             return
         pointers = _lane_pointers(op.base, op.indices, op.index_vec, rewriter)
-        args = [
-            value,
-            pointers,
-            _alignment(op.base, rewriter),
-            lowered(op.mask, rewriter),
-        ]
-        name = f"llvm.masked.scatter.{mangle(value.type)}.{mangle(pointers.type)}"
-        call_intrinsic(name, args, None, rewriter)
+        rewriter.insert(_masked_scatter(op, value, pointers, rewriter))
         rewriter.erase(op)
 
 

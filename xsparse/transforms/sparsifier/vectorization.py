@@ -76,6 +76,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -1208,6 +1209,14 @@ def _from_sparsifier_loop(value: SSAValue) -> bool:
     return False
 
 
+def mark_reassociable(op: vector.ReductionOp, rewriter: PatternRewriter) -> None:
+    """Adds `reassoc` to the reduction's fast-math flags, unless implied."""
+    flags = op.fastmath.data
+    if "reassoc" not in flags and "fast" not in flags:
+        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
+        rewriter.notify_op_modified(op)
+
+
 class ReassociateLoopReduction(RewritePattern):
     """Marks the final `vector.reduction` of a vector loop `fastmath<reassoc>`.
 
@@ -1220,13 +1229,32 @@ class ReassociateLoopReduction(RewritePattern):
     def match_and_rewrite(
         self, op: vector.ReductionOp, rewriter: PatternRewriter
     ) -> None:
-        flags = op.fastmath.data
-        if "reassoc" in flags or "fast" in flags:
-            return
-        if not _from_sparsifier_loop(op.vector):
-            return
-        op.fastmath = FastMathFlagsAttr([*flags, FastMathFlag.REASSOC])
-        rewriter.notify_op_modified(op)
+        if _from_sparsifier_loop(op.vector):
+            mark_reassociable(op, rewriter)
+
+
+class ReassociateFloatReduction(RewritePattern):
+    """Marks every float `add`/`mul` `vector.reduction` `fastmath<reassoc>`:
+    the `reassociate-fp-reductions` option of MLIR's pipeline (its
+    convert-vector-to-llvm then reduces a vector as a tree)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: vector.ReductionOp, rewriter: PatternRewriter
+    ) -> None:
+        if op.kind.data.value in ("add", "mul") and isinstance(op.dest.type, AnyFloat):
+            mark_reassociable(op, rewriter)
+
+
+@dataclass(frozen=True)
+class ReassociateFPReductionsPass(ModulePass):
+    """MLIR's `reassociate-fp-reductions` (an option of its pipeline and of
+    convert-vector-to-llvm), as a pass of its own before xsparse's lowering."""
+
+    name = "reassociate-fp-reductions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(ReassociateFloatReduction()).rewrite_module(op)
 
 
 @dataclass(frozen=True)
@@ -1248,6 +1276,7 @@ __all__ = [
     "ReducChainBroadcastRewriter",
     "ReducChainInsertRewriter",
     "PeelVectorLoop",
+    "ReassociateFPReductionsPass",
     "ReassociateLoopReduction",
     "SparseVectorPeelPass",
     "SparseVectorizationPass",

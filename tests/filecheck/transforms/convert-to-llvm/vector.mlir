@@ -1,9 +1,9 @@
 // RUN: xsparse-opt --disable-verify %s -p convert-to-llvm | filecheck %s
 
 // CHECK-LABEL: llvm.func @kernel
-// CHECK:         llvm.call_intrinsic "llvm.masked.load.v8f64.p0"
+// CHECK:         llvm.intr.masked.load %{{.*}} {alignment = 8 : i32} : (!llvm.ptr, vector<8xi1>, vector<8xf64>) -> vector<8xf64>
 // CHECK:         llvm.call_intrinsic "llvm.vector.reduce.fadd.v8f64"
-// CHECK:         llvm.call_intrinsic "llvm.masked.gather.v8f64.v8p0"
+// CHECK:         llvm.intr.masked.gather %{{.*}} {alignment = 8 : i32} : (vector<8x!llvm.ptr>, vector<8xi1>, vector<8xf64>) -> vector<8xf64>
 // CHECK:         llvm.call_intrinsic "llvm.vector.reduce.smax.v8i64"
 // CHECK:         llvm.call @printOpen() : () -> ()
 func.func @kernel(%a: memref<?xf64>, %n: index, %idx: vector<8xindex>, %iv: vector<8xi64>) -> f64 {
