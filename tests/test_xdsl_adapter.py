@@ -15,7 +15,14 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from xsparse.xdsl_adapter import advance, peek, share_ssa_name
+from xsparse.xdsl_adapter import (
+    AdaptedParser,
+    advance,
+    dialect_with,
+    peek,
+    share_ssa_name,
+    tensor_literal_shape,
+)
 
 
 def parser_for(text: str) -> Parser:
@@ -71,6 +78,55 @@ def test_share_ssa_name() -> None:
 
 PRIVATE = re.compile(r"\._(current_token|consume_token|ssa_values)\b")
 """The xDSL private names the adapter wraps."""
+
+
+def test_tensor_literal_shape() -> None:
+    """The shapes MLIR's `TensorLiteralParser` infers, the parser after the
+    literal."""
+    cases = {
+        "[[0, 0], [1, 2]]": [2, 2],
+        "[1, 5]": [2],
+        "7": [],
+        "[]": [0],
+        "[[]]": [1, 0],
+        "[(1.0, 2.0)]": [1],
+    }
+    for text, shape in cases.items():
+        parser = parser_for(text + " ,")
+        assert tensor_literal_shape(parser) == shape, text
+        assert parser.parse_optional_punctuation(",") == ","
+
+
+def test_dialect_with_keeps_the_interfaces() -> None:
+    """builtin's resource handles (`dense_resource<...>`) stay readable in
+    the builtin dialect that adds `sparse<...>`."""
+    from xdsl.dialects.builtin import DenseResourceAttr
+
+    from xsparse.dialects.upstream.builtin import SparseElementsAttr
+
+    ours = dialect_with(Builtin, [], [SparseElementsAttr])
+    assert SparseElementsAttr in ours.attributes
+    assert SparseElementsAttr not in Builtin.attributes
+    ctx = Context()
+    ctx.register_dialect("builtin", lambda: ours)
+    parser = AdaptedParser(ctx, "dense_resource<blob> : tensor<4xf32>")
+    assert isinstance(parser.parse_attribute(), DenseResourceAttr)
+
+
+def test_keyword_attributes_come_from_the_context() -> None:
+    """`sparse<...>` parses where the context's builtin dialect holds it, and
+    is xDSL's error elsewhere (xDSL's own builtin dialect, xDSL's parser)."""
+    from xdsl.utils.exceptions import ParseError
+
+    from xsparse.dialect_registry import make_context
+    from xsparse.dialects.upstream.builtin import SparseElementsAttr
+
+    text = "sparse<[[1]], [2.0]> : tensor<4xf32>"
+    attr = AdaptedParser(make_context(), text).parse_attribute()
+    assert isinstance(attr, SparseElementsAttr)
+    for parser in (AdaptedParser(parser_for("").ctx, text), parser_for(text)):
+        with pytest.raises(ParseError):
+            parser.parse_attribute()
 
 
 def test_the_sparse_tensor_dialect_goes_through_the_adapter() -> None:

@@ -24,6 +24,12 @@ def get_arith() -> Dialect:
     return Arith
 
 
+def get_builtin() -> Dialect:
+    from xsparse.dialects.upstream.builtin import Builtin
+
+    return Builtin
+
+
 def get_bufferization() -> Dialect:
     from xsparse.dialects.upstream.bufferization import Bufferization
 
@@ -77,6 +83,7 @@ def get_upstream_dialects() -> dict[str, Callable[[], Dialect]]:
     xsparse reads and writes them (`xsparse.dialects.upstream`)."""
     return {
         "arith": get_arith,
+        "builtin": get_builtin,
         "bufferization": get_bufferization,
         "gpu": get_gpu,
         "linalg": get_linalg,

@@ -8,6 +8,7 @@ fails here rather than the dialects built on it.
 
 import dataclasses
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -15,12 +16,12 @@ from xdsl.context import Context
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, OpDef
 from xdsl.irdl.operations import get_accessors_from_op_def
-from xdsl.parser import BaseParser, Parser
+from xdsl.parser import AttrParser, BaseParser, Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Input
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 
 def peek(parser: BaseParser) -> MLIRToken:
@@ -70,15 +71,50 @@ class LinearStringLexer(MLIRLexer):
     )
 
 
+def tensor_literal_shape(parser: AttrParser) -> list[int]:
+    """Parse a tensor literal (`[[1, 2], [3, 4]]`, or one element: a splat)
+    and return its shape (`[]` for one element); the elements are read again
+    from the text by the caller, with the type it then knows.
+
+    xDSL reads tensor literals only inside `dense<...>`; MLIR's `sparse<...>`
+    holds two of them."""
+    try:
+        # Private: xDSL's tensor-literal parser has no public name.
+        return parser._parse_tensor_literal()[1]  # pyright: ignore[reportPrivateUsage]
+    except AssertionError:
+        # xDSL asserts the `)` of a complex element (`(1.0, 2.0 -1`).
+        parser.raise_error("expected ')' after complex elements")
+
+
+KEYWORD_ATTRIBUTES = ("sparse",)
+"""The keywords of builtin attributes that xDSL's parser lacks, looked up in
+the context as `builtin.<keyword>` (a `KeywordAttribute`)."""
+
+
+class KeywordAttribute(ABC):
+    """A builtin attribute spelled `keyword<...>` that xDSL's parser does not
+    know (MLIR's `sparse<...>`): a context whose `builtin` dialect holds one
+    (named `builtin.<keyword>`, the keyword in KEYWORD_ATTRIBUTES) parses it
+    with `AdaptedParser`."""
+
+    @classmethod
+    @abstractmethod
+    def parse_after_keyword(cls, parser: AttrParser, start: Position) -> Attribute:
+        """Parse what follows the keyword, which began at `start`."""
+
+
 class AdaptedParser(Parser):
     """xDSL's parser on `LinearStringLexer`, calling `check_shaped_type` on
     each `tensor<...>` and `memref<...>` type as soon as it is parsed (the
-    parser stands after its `>`; `start` is where its shape began).
+    parser stands after its `>`; `start` is where its shape began), and
+    reading the `KeywordAttribute`s of its context's `builtin` dialect.
 
     xDSL 0.74 parses those types in `AttrParser._parse_tensor_attrs` and
     `_parse_memref_attrs` only, with no hook for their element type or
-    encoding: the subclass overrides them. Only parsers of this class see
-    either change; xDSL's own `Parser` is untouched."""
+    encoding, and builtin attributes by a fixed table of keywords in
+    `_parse_optional_builtin_parametrized_attr`: the subclass overrides them.
+    Only parsers of this class see these changes; xDSL's own `Parser` is
+    untouched."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, "", name)
@@ -101,6 +137,22 @@ class AdaptedParser(Parser):
         self.check_shaped_type(parsed, start)
         return parsed
 
+    def _parse_optional_builtin_parametrized_attr(self) -> Attribute | None:
+        parsed = super()._parse_optional_builtin_parametrized_attr()  # pyright: ignore[reportPrivateUsage]
+        if parsed is not None:
+            return parsed
+        # Private: the current token, not lexed again for each attribute.
+        token = self._current_token  # pyright: ignore[reportPrivateUsage]
+        if token.kind != MLIRTokenKind.BARE_IDENT:
+            return None
+        if token.text not in KEYWORD_ATTRIBUTES:
+            return None
+        found = self.ctx.get_optional_attr(f"builtin.{token.text}")
+        if found is None or not issubclass(found, KeywordAttribute):
+            return None
+        advance(self)
+        return found.parse_after_keyword(self, token.span.start)
+
 
 def dialect_with(
     dialect: Dialect,
@@ -114,7 +166,10 @@ def dialect_with(
     kept = [op for op in dialect.operations if op.name not in names]
     attr_names = {attr.name for attr in attrs}
     kept_attrs = [a for a in dialect.attributes if a.name not in attr_names]
-    return Dialect(dialect.name, [*kept, *ops], [*kept_attrs, *attrs])
+    # Private: a Dialect's interfaces (builtin's resource handles) have no
+    # public accessor.
+    interfaces = list(dialect._interfaces)  # pyright: ignore[reportPrivateUsage]
+    return Dialect(dialect.name, [*kept, *ops], [*kept_attrs, *attrs], interfaces)
 
 
 OpT = TypeVar("OpT", bound=IRDLOperation)

@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.dialects.type_guards import is_vector_type
+from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
     CountLeadingZerosOp,
     ExtractElementOp,
@@ -160,6 +161,12 @@ def constant_text(attr: Attribute, t: Attribute) -> str:
         return _scalar_text(attr.value.data, t)
     if isinstance(attr, FloatAttr):
         return _float_text(attr.value.data, t)
+    if isinstance(attr, SparseElementsAttr):
+        if attr.dense_size() > MAX_DENSE_ELEMENTS:
+            raise DiagnosticException(
+                f"a global of {attr.dense_size()} elements is too large for xsparse"
+            )
+        attr = attr.to_dense()  # MLIR's LLVM IR translation writes every element
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = list(attr.get_values())
         if is_vector_type(t):

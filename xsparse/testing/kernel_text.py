@@ -395,6 +395,25 @@ def dense_literal(data: Array, dtype: str) -> str:
     return f"dense<{nested(data)}>"
 
 
+def sparse_literal(data: Array, dtype: str) -> str:
+    """`sparse<[[i, j], ...], [v, ...]>` of the nonzeros of `data`
+    (`sparse<>` when there are none), as MLIR's integration tests write the
+    inputs they convert to sparse encodings."""
+    if data.ndim == 0:
+        return dense_literal(data, dtype)
+    coords = np.argwhere(data)
+    if len(coords) == 0:
+        return "sparse<>"
+    indices = ", ".join(
+        "[" + ", ".join(str(int(c)) for c in row) + "]" for row in coords
+    )
+    values = ", ".join(
+        constant(float(v) if is_float(dtype) else int(v), dtype)
+        for v in data[tuple(coords.T)]
+    )
+    return f"sparse<[{indices}], [{values}]>"
+
+
 def _print_dense(name: str, shape: Sequence[int], ttype: str, dtype: str) -> list[str]:
     """Print every element of a dense tensor, one `vector.print` each."""
     lines = ["%c0_i = arith.constant 0 : index", "%c1_i = arith.constant 1 : index"]
@@ -422,12 +441,13 @@ def program_text(case: Case) -> str:
     args: list[str] = []
     for k, op in enumerate(case.inputs):
         dense_type = tensor_type(case.shape_of(op), t, None, True)
-        main.append(
-            f"%d{k} = arith.constant {dense_literal(op.data, t)} : {dense_type}"
-        )
         if op.param_format is None:
+            literal = dense_literal(op.data, t)
+            main.append(f"%d{k} = arith.constant {literal} : {dense_type}")
             args.append(f"%d{k}")
             continue
+        literal = sparse_literal(op.data, t)
+        main.append(f"%d{k} = arith.constant {literal} : {dense_type}")
         main.append(
             f"%s{k} = sparse_tensor.convert %d{k} : {dense_type} to {types.inputs[k]}"
         )

@@ -1,6 +1,9 @@
 // REQUIRES: mlir-runner
 // Every program of tests/integration prints under xsparse-run exactly what it prints
 // under mlir-opt-22 --sparsifier | mlir-runner-22 (direct code, no runtime library).
+// RUN: %mlir-opt --sparsifier %S/../../integration/sparse_constants.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.sparse_constants.mlir-runner
+// RUN: xsparse-run %S/../../integration/sparse_constants.mlir > %t.sparse_constants.xsparse
+// RUN: diff %t.sparse_constants.mlir-runner %t.sparse_constants.xsparse
 // RUN: %mlir-opt --sparsifier %S/../../integration/add_union.mlir | %mlir-runner -e main -entry-point-result=void --shared-libs=%mlir-c-runner-utils,%mlir-runner-utils > %t.add_union.mlir-runner
 // RUN: xsparse-run %S/../../integration/add_union.mlir > %t.add_union.xsparse
 // RUN: diff %t.add_union.mlir-runner %t.add_union.xsparse

@@ -9,3 +9,4 @@
 // RUN: xsparse-run %S/../../integration/spmv_csr.mlir | filecheck --strict-whitespace %S/../../integration/spmv_csr.mlir
 // RUN: xsparse-run %S/../../integration/concatenate.mlir | filecheck --strict-whitespace %S/../../integration/concatenate.mlir
 // RUN: xsparse-run %S/../../integration/reshape.mlir | filecheck --strict-whitespace %S/../../integration/reshape.mlir
+// RUN: xsparse-run %S/../../integration/sparse_constants.mlir | filecheck --strict-whitespace %S/../../integration/sparse_constants.mlir

@@ -9,6 +9,7 @@
 // RUN: %mlir-opt %S/../../integration/spmm_csr.mlir --sparsifier="enable-runtime-library=false" | xsparse-run -e main -entry-point-result=void | filecheck --strict-whitespace %S/../../integration/spmm_csr.mlir
 // RUN: %mlir-opt %S/../../integration/sparse_outputs.mlir --sparsifier="enable-runtime-library=false" | xsparse-run -e main -entry-point-result=void | filecheck --strict-whitespace %S/../../integration/sparse_outputs.mlir
 // RUN: %mlir-opt %S/../../integration/concatenate.mlir --sparsifier="enable-runtime-library=false" | xsparse-run -e main -entry-point-result=void | filecheck --strict-whitespace %S/../../integration/concatenate.mlir
+// RUN: %mlir-opt %S/../../integration/sparse_constants.mlir --sparsifier="enable-runtime-library=false" | xsparse-run -e main -entry-point-result=void | filecheck --strict-whitespace %S/../../integration/sparse_constants.mlir
 
 // With MLIR's runtime library (mlir-opt's default), the program runs with
 // the library loaded as mlir-runner loads it (-shared-libs); without it, the

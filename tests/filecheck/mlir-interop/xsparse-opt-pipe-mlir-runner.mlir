@@ -33,5 +33,7 @@
 
 // Bad run-time data: the module's own report, then exit status 1.
 // RUN: xsparse-opt %S/../integration/inputs/assemble_invalid.mlir --sparsifier | not %mlir-runner -e main -entry-point-result=void -shared-libs=%mlir-c-runner-utils,%mlir-runner-utils 2>&1 | filecheck %s --check-prefix=DATA
+// RUN: xsparse-opt %S/../../integration/sparse_constants.mlir --sparsifier | %mlir-runner -e main -entry-point-result=void -shared-libs=%mlir-c-runner-utils,%mlir-runner-utils | filecheck --strict-whitespace %S/../../integration/sparse_constants.mlir
+// RUN: xsparse-opt %S/../../integration/sparse_constants.mlir --sparsifier="vl=8 enable-runtime-library=false" | %mlir-runner -e main -entry-point-result=void -shared-libs=%mlir-c-runner-utils,%mlir-runner-utils | filecheck --strict-whitespace %S/../../integration/sparse_constants.mlir
 // DATA: error: sparse_tensor.assemble: level 1 (compressed): the positions buffer is shorter than its parents need
 // DATA-NOT: values

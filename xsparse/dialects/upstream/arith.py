@@ -1,14 +1,21 @@
 """xDSL's `arith` as MLIR 22 has it: `arith.index_castui`, casts element-wise
-on vectors, and `arith.select` with a vector condition
+on vectors, `arith.select` with a vector condition, and `arith.constant` of
+a `sparse<...>` elements attribute
 (https://mlir.llvm.org/docs/Dialects/ArithOps/)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     IRDLOperation,
+    OpDef,
+    ParamAttrConstraint,
+    VarConstraint,
     base,
     irdl_op_definition,
     operand_def,
@@ -20,6 +27,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from xsparse.dialects.type_guards import is_vector_type
+from xsparse.dialects.upstream.builtin import SparseElementsAttr
 from xsparse.dialects.upstream.elementwise import elementwise, vector_condition
 from xsparse.xdsl_adapter import dialect_with, redefined_op
 
@@ -81,6 +89,24 @@ class SelectOp(arith.SelectOp):
         printer.print_attribute(self.result.type)
 
 
+def sparse_value(definition: OpDef) -> None:
+    """The constant's value may be a `sparse<...>` attribute of its type."""
+    old = definition.properties["value"]
+    result_type = VarConstraint("T", AnyAttr())  # the result's, by name
+    sparse = ParamAttrConstraint(
+        SparseElementsAttr, (result_type, AnyAttr(), AnyAttr())
+    )
+    definition.properties["value"] = dataclasses.replace(
+        old, constr=old.constr | sparse
+    )
+
+
+@redefined_op(sparse_value)
+class ConstantOp(arith.ConstantOp):
+    """`arith.constant`, whose value may also be MLIR's
+    `sparse<indices, values> : type` (`upstream.builtin.SparseElementsAttr`)."""
+
+
 ExtFOp = elementwise(arith.ExtFOp)
 TruncFOp = elementwise(arith.TruncFOp)
 FPToSIOp = elementwise(arith.FPToSIOp)
@@ -94,6 +120,7 @@ IndexCastOp = elementwise(arith.IndexCastOp)
 BitcastOp = elementwise(arith.BitcastOp)
 
 OPS: tuple[type[Operation], ...] = (
+    ConstantOp,
     IndexCastUIOp,
     SelectOp,
     ExtFOp,

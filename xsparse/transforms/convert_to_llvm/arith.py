@@ -42,6 +42,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.dialects.upstream.arith import IndexCastUIOp
+from xsparse.dialects.upstream.builtin import SparseElementsAttr
 from xsparse.dialects.upstream.llvm import FPToSIOp, FPToUIOp, UIToFPOp
 from xsparse.transforms.convert_to_llvm.common import (
     ToLLVMPattern,
@@ -248,6 +249,8 @@ def _constant_attr(value: Attribute, t: Attribute) -> Attribute:
         return IntegerAttr(value.value.data, t)
     if isinstance(value, FloatAttr):
         return cast(Attribute, value)
+    if isinstance(value, SparseElementsAttr):
+        value = value.to_dense()
     if isinstance(value, DenseIntOrFPElementsAttr) and is_vector_type(t):
         if isinstance(value.get_element_type(), IndexType):
             # an index vector constant: `t` is its converted integer vector type

@@ -38,7 +38,7 @@ from xdsl.dialects.tensor import CastOp as TensorCastOp
 from xdsl.dialects.tensor import DimOp as TensorDimOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import (
     AffineDimExpr,
 )
@@ -72,6 +72,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type, is_vector_type
 from xsparse.dialects.upstream import memref as upstream_memref
 from xsparse.dialects.upstream.bufferization import DeallocTensorOp
+from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.transforms.codegen_utils.emitter import GLOBAL_PREFIX, Emitter
 from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimension
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
@@ -94,11 +95,13 @@ from xsparse.transforms.storage.level_buffers import (
     buffer_of,
     build_storage,
     build_storage_at_runtime,
+    build_storage_of_entries,
     constant_buffer,
     copy_buffer,
     dense_buffer_type,
     dense_constant_of,
     global_of,
+    sparse_constant_of,
     storage_of,
     storage_value,
 )
@@ -364,8 +367,18 @@ class LowerMemrefFill(RewritePattern):
         rewriter.erase(op)
 
 
+def _reads_entries(use: Use) -> bool:
+    """Whether `use` is a `sparse_tensor.convert` to a sparse encoding (which
+    takes a `sparse<...>` constant's listed entries)."""
+    user = use.operation
+    return isinstance(user, ConvertOp) and sparse_encoding(user.dest.type) is not None
+
+
 class LowerDenseConstant(RewritePattern):
-    """`arith.constant dense<...> : tensor<...>` -> a constant global."""
+    """`arith.constant dense<...> : tensor<...>` -> a constant global; a
+    `sparse<...>` one too, as its dense contents, for its uses other than
+    conversions to sparse encodings (`ConvertConstantToSparse` takes its
+    entries; it is erased once they have)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -374,21 +387,46 @@ class LowerDenseConstant(RewritePattern):
         t = op.result.type
         if not is_tensor_type(t) or sparse_encoding(t) is not None:
             return
-        if not isinstance(op.value, DenseIntOrFPElementsAttr):
-            raise PassFailure(op, "only dense<...> tensor constants are supported")
+        value = op.value
+        if isinstance(value, SparseElementsAttr):
+            if not op.result.uses:
+                rewriter.erase(op)
+                return
+            if all(_reads_entries(use) for use in op.result.uses):
+                return
+            if value.dense_size() > MAX_DENSE_ELEMENTS:
+                raise PassFailure(
+                    op,
+                    f"a sparse<...> constant of {value.dense_size()} elements is "
+                    "too large for xsparse to read as a dense tensor (convert it "
+                    "to a sparse encoding)",
+                )
+            value = value.to_dense()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise PassFailure(
+                op, "only dense<...> and sparse<...> tensor constants are supported"
+            )
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         # Complex constants never reach here: the sparsifier has no complex types.
-        data = cast(list[int | float], list(op.value.get_values()))
+        data = cast(list[int | float], list(value.get_values()))
         if isinstance(t.element_type, IntegerType | IndexType):
             data = [int(v) for v in data]
         buffer = e.global_constant("cst", dense_buffer_type(t), data)
-        rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
+        dense = as_tensor(buffer, t, rewriter, at)
+        if isinstance(op.value, SparseElementsAttr):
+            rewriter.replace_uses_with_if(
+                op.result, dense, lambda use: not _reads_entries(use)
+            )
+        else:
+            rewriter.replace(op, [], [dense])
 
 
 class ConvertConstantToSparse(RewritePattern):
     """`sparse_tensor.convert` of a dense constant -> its storage, built at
-    compile time: constant globals copied into fresh buffers."""
+    compile time: constant globals copied into fresh buffers. A `sparse<...>`
+    constant gives its listed entries (explicit zeros kept, as MLIR does),
+    never its dense form."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
@@ -396,11 +434,15 @@ class ConvertConstantToSparse(RewritePattern):
         enc = sparse_encoding(dest_type)
         if enc is None or sparse_encoding(op.source.type) is not None:
             return
-        constant = dense_constant_of(op.source)
-        if constant is None:
-            return
         assert is_tensor_type(dest_type)
-        storage = build_storage(constant, dest_type)
+        entries = sparse_constant_of(op.source)
+        if entries is not None:
+            storage = build_storage_of_entries(entries, dest_type)
+        else:
+            constant = dense_constant_of(op.source)
+            if constant is None:
+                return
+            storage = build_storage(constant, dest_type)
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
         fields: list[SSAValue] = []

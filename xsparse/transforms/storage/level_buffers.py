@@ -56,6 +56,7 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.dialects.upstream import memref as upstream_memref
+from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, to_tensor
@@ -93,6 +94,35 @@ def build_storage(
     assert enc is not None
     nonzero = np.argwhere(dense).astype(np.int64)
     return build_level_buffers(enc, dense.shape, nonzero, dense[tuple(nonzero.T)])
+
+
+def build_storage_of_entries(
+    attr: SparseElementsAttr, tensor_type: TensorType[Attribute]
+) -> LevelBuffers:
+    """The storage of the listed entries of a `sparse<...>` constant in the
+    encoding of `tensor_type`, explicit zeros included, without its dense
+    form (as MLIR's `foreachInSparseConstant` visits them); an index listed
+    twice keeps its first value, as the constant reads densely."""
+    enc = sparse_encoding(tensor_type)
+    assert enc is not None
+    coords, values = attr.entries()
+    shape = attr.type.get_shape()
+    return build_level_buffers(enc, shape, coords, np.array(values))
+
+
+def constant_attr_of(value: SSAValue) -> Attribute | None:
+    """The attribute of the `arith.constant` that defines `value`, directly
+    or through `tensor.cast`."""
+    owner = value.owner
+    while isinstance(owner, TensorCastOp):
+        owner = owner.source.owner
+    return owner.value if isinstance(owner, arith.ConstantOp) else None
+
+
+def sparse_constant_of(value: SSAValue) -> SparseElementsAttr | None:
+    """The `sparse<...>` attribute of a constant tensor `value`, if it is one."""
+    attr = constant_attr_of(value)
+    return attr if isinstance(attr, SparseElementsAttr) else None
 
 
 def buffer_of(value: SSAValue, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
@@ -174,14 +204,19 @@ def constant_buffer(
 
 
 def dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
-    """The contents of a dense tensor that is a constant (directly, through
-    `tensor.cast`, or already lowered to a global), as a numpy array."""
+    """The contents of a dense tensor that is a constant (`dense<...>` or
+    `sparse<...>`, directly, through `tensor.cast`, or already lowered to a
+    global), as a numpy array."""
     owner = value.owner
     while isinstance(owner, TensorCastOp):
         owner = owner.source.owner
     attr: Attribute | None = None
     if isinstance(owner, arith.ConstantOp):
         attr = owner.value
+        if isinstance(attr, SparseElementsAttr):
+            if attr.dense_size() > MAX_DENSE_ELEMENTS:
+                return None  # read by its entries, or refused where lowered
+            attr = attr.to_dense()
     elif isinstance(owner, bufferization.ToTensorOp):
         get_global = global_of(owner.memref)
         if get_global is not None:
