@@ -99,6 +99,7 @@ from xsparse.transforms.storage.level_buffers import (
 )
 from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
+from xsparse.transforms.storage.vector_unrolling import VECTOR_UNROLLING_PATTERNS
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
@@ -750,6 +751,7 @@ class SparseTensorCodegenPass(ModulePass):
                         BufferizeNewTensor(),
                         BufferizeDenseCast(),
                         BufferizeExtract(),
+                        *VECTOR_UNROLLING_PATTERNS,
                         LowerTransferRead(),
                         *INSERTION_PATTERNS,
                     ]
