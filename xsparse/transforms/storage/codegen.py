@@ -30,6 +30,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    UnrankedMemRefType,
+    UnrankedTensorType,
     UnrealizedConversionCastOp,
     VectorType,
 )
@@ -110,7 +112,13 @@ def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
         return [f.type for f in storage_fields(arg_type)]
     if is_tensor_type(arg_type):
         return [dense_buffer_type(arg_type)]
+    if isinstance(arg_type, UnrankedTensorType):  # e.g. printMemrefF64's
+        return [UnrankedMemRefType.from_type(arg_type.element_type)]
     return [arg_type]
+
+
+def _is_any_tensor(t: Attribute) -> bool:
+    return is_tensor_type(t) or isinstance(t, UnrankedTensorType)
 
 
 class ExpandFunctionArguments(RewritePattern):
@@ -170,7 +178,7 @@ class ExpandFunctionDeclaration(RewritePattern):
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         t = op.function_type
         if not op.is_declaration or not any(
-            is_tensor_type(x) for x in (*t.inputs.data, *t.outputs.data)
+            _is_any_tensor(x) for x in (*t.inputs.data, *t.outputs.data)
         ):
             return
         op.function_type = FunctionType.from_lists(
@@ -481,7 +489,7 @@ class ExpandCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
-        if not any(is_tensor_type(t) for t in (*op.arguments.types, *op.result_types)):
+        if not any(_is_any_tensor(t) for t in (*op.arguments.types, *op.result_types)):
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
@@ -494,6 +502,13 @@ class ExpandCall(RewritePattern):
                 operands.extend(storage)
             elif is_tensor_type(value.type):
                 operands.append(copy_buffer(e, buffer_of(value, rewriter, at)))
+            elif isinstance(value.type, UnrankedTensorType):
+                # the buffer behind the cast itself: the callees that take
+                # unranked tensors (printMemref*) read it
+                owner = value.owner
+                if not isinstance(owner, bufferization.ToTensorOp):
+                    return  # once the cast is bufferized
+                operands.append(owner.memref)
             else:
                 operands.append(value)
         result_types = [t for r in op.result_types for t in lowered_argument_types(r)]
@@ -580,6 +595,26 @@ class BufferizeDenseCast(RewritePattern):
         at = InsertPoint.before(op)
         buffer = buffer_of(op.source, rewriter, at)
         cast = upstream_memref.CastOp(buffer, dense_buffer_type(t))
+        rewriter.insert(cast, at)
+        rewriter.replace(op, [], [as_tensor(cast.results[0], t, rewriter, at)])
+
+
+class BufferizeUnrankedCast(RewritePattern):
+    """`tensor.cast` of a dense tensor to `tensor<*xT>` -> `memref.cast` of its
+    buffer to `memref<*xT>` (as MLIR's bufferization passes a tensor to
+    `printMemrefF64(tensor<*xf64>)`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorCastOp, rewriter: PatternRewriter) -> None:
+        t = op.dest.type
+        source = op.source
+        if not isinstance(t, UnrankedTensorType) or not isinstance(
+            source.owner, bufferization.ToTensorOp
+        ):
+            return
+        at = InsertPoint.before(op)
+        (buffer_type,) = lowered_argument_types(t)
+        cast = upstream_memref.CastOp(source.owner.memref, buffer_type)
         rewriter.insert(cast, at)
         rewriter.replace(op, [], [as_tensor(cast.results[0], t, rewriter, at)])
 
@@ -750,6 +785,7 @@ class SparseTensorCodegenPass(ModulePass):
                         LowerDeallocTensor(),
                         BufferizeNewTensor(),
                         BufferizeDenseCast(),
+                        BufferizeUnrankedCast(),
                         BufferizeExtract(),
                         *VECTOR_UNROLLING_PATTERNS,
                         LowerTransferRead(),
