@@ -40,6 +40,7 @@ from xdsl.dialects.tensor import CastOp as TensorCastOp
 from xdsl.dialects.tensor import DimOp as TensorDimOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
+from xdsl.dialects.tensor import FromElementsOp as TensorFromElementsOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineDimExpr,
@@ -582,6 +583,30 @@ class BufferizeNewTensor(RewritePattern):
         rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
 
 
+class BufferizeFromElements(RewritePattern):
+    """`tensor.from_elements` of a dense tensor -> a fresh buffer holding the
+    elements in row-major order (MLIR's bufferization of the op)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorFromElementsOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.result.type
+        if not is_tensor_type(t) or sparse_encoding(t) is not None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        buffer = e.alloc(dense_buffer_type(t), [])
+        shape = t.get_shape()
+        for flat, element in enumerate(op.elements):
+            indices: list[int] = []
+            for n in reversed(shape):
+                flat, i = divmod(flat, n)
+                indices.insert(0, i)
+            e.store(element, buffer, [e.index(i) for i in indices])
+        rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
+
+
 class BufferizeDenseCast(RewritePattern):
     """`tensor.cast` of a dense tensor -> `memref.cast` of its buffer."""
 
@@ -784,6 +809,7 @@ class SparseTensorCodegenPass(ModulePass):
                         ReturnBuffers(),
                         LowerDeallocTensor(),
                         BufferizeNewTensor(),
+                        BufferizeFromElements(),
                         BufferizeDenseCast(),
                         BufferizeUnrankedCast(),
                         BufferizeExtract(),
