@@ -58,6 +58,20 @@ number:
   {_PRINTF}(ptr @.xsparse.fmt.g, double %x)
   ret void
 }}""",
+    # MLIR passes f16 and bf16 as their bits; printed as the float they widen to
+    "printF16": """define internal void @printF16(i16 %x) {
+  %h = bitcast i16 %x to half
+  %f = fpext half %h to float
+  call void @printF32(float %f)
+  ret void
+}""",
+    "printBF16": """define internal void @printBF16(i16 %x) {
+  %wide = zext i16 %x to i32
+  %bits = shl i32 %wide, 16
+  %f = bitcast i32 %bits to float
+  call void @printF32(float %f)
+  ret void
+}""",
     "printString": f"""define internal void @printString(ptr %s) {{
   {_PRINTF}(ptr @.xsparse.fmt.s, ptr %s)
   ret void
@@ -245,9 +259,12 @@ done:
 }""",
 }
 
-_MEMREF_HELPER_DEPENDENCIES: dict[str, tuple[str, ...]] = {
+_HELPER_DEPENDENCIES: dict[str, tuple[str, ...]] = {
     ".xsparse.memref.meta": (".xsparse.memref.list",),
+    "printF16": ("printF32",),
+    "printBF16": ("printF32",),
 }
+"""The runtime symbols and helpers each definition calls."""
 
 
 def _element_printer(key: str) -> str:
@@ -355,12 +372,12 @@ for _key in _ELEMENTS:
     _MEMREF_HELPERS[f".xsparse.memref.element.{_key}"] = _element_printer(_key)
     _MEMREF_HELPERS[f".xsparse.memref.data.{_key}"] = _data_printer(_key)
     _MEMREF_HELPERS[f".xsparse.memref.print.{_key}"] = _memref_printer(_key)
-    _MEMREF_HELPER_DEPENDENCIES[f".xsparse.memref.data.{_key}"] = (
+    _HELPER_DEPENDENCIES[f".xsparse.memref.data.{_key}"] = (
         f".xsparse.memref.element.{_key}",
         ".xsparse.memref.separator",
         ".xsparse.memref.spaces",
     )
-    _MEMREF_HELPER_DEPENDENCIES[f".xsparse.memref.print.{_key}"] = (
+    _HELPER_DEPENDENCIES[f".xsparse.memref.print.{_key}"] = (
         ".xsparse.memref.meta",
         f".xsparse.memref.data.{_key}",
     )
@@ -432,7 +449,7 @@ def _with_helpers(symbols: Iterable[str]) -> list[str]:
         deps = (
             _MEMREF_PRINTERS[name][1]
             if name in _MEMREF_PRINTERS
-            else _MEMREF_HELPER_DEPENDENCIES.get(name, ())
+            else _HELPER_DEPENDENCIES.get(name, ())
         )
         for dep in deps:
             visit(dep)

@@ -1,11 +1,12 @@
 """xDSL's `arith` as MLIR 22 has it: `arith.index_castui`, casts element-wise
-on vectors, `arith.select` with a vector condition, and `arith.constant` of
-a `sparse<...>` elements attribute
-(https://mlir.llvm.org/docs/Dialects/ArithOps/)."""
+on vectors, `arith.select` with a vector condition, `arith.constant` of a
+`sparse<...>` elements attribute, and `arith.cmpi`/`cmpf` whose predicate may
+be quoted (https://mlir.llvm.org/docs/Dialects/ArithOps/)."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
@@ -107,6 +108,76 @@ class ConstantOp(arith.ConstantOp):
     `sparse<indices, values> : type` (`upstream.builtin.SparseElementsAttr`)."""
 
 
+def _parse_predicate(parser: Parser, op_name: str, predicates: Sequence[str]) -> str:
+    """A comparison predicate as MLIR's enum parser reads it: a keyword or a
+    string literal (`arith.cmpf "olt", ...`)."""
+    pos = parser.pos
+    quoted = parser.parse_optional_str_literal()
+    if quoted is not None:
+        if quoted not in predicates:
+            parser.raise_error(
+                f"custom op '{op_name}' invalid predicate attribute specification: "
+                f'"{quoted}"',
+                pos,
+                parser.pos,
+            )
+        return quoted
+    keyword = parser.parse_optional_identifier()
+    if keyword not in predicates:
+        parser.raise_error(
+            f"custom op '{op_name}' expected string or keyword containing one of "
+            f"the following enum values for attribute 'predicate' "
+            f"[{', '.join(predicates)}]",
+            pos,
+            parser.pos,
+        )
+    return keyword
+
+
+@redefined_op()
+class CmpiOp(arith.CmpiOp):
+    """`arith.cmpi slt, %a, %b : T`, the predicate a keyword or a string."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmpiOp:
+        predicate = _parse_predicate(
+            parser, cls.name, list(arith.CMPI_COMPARISON_OPERATIONS)
+        )
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        operands = parser.resolve_operands([lhs, rhs], [t, t], parser.pos)
+        return cls(*operands, predicate)
+
+
+@redefined_op()
+class CmpfOp(arith.CmpfOp):
+    """`arith.cmpf olt, %a, %b [fastmath<..>] : T`, the predicate a keyword or
+    a string."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmpfOp:
+        predicate = _parse_predicate(
+            parser, cls.name, list(arith.CMPF_COMPARISON_OPERATIONS)
+        )
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        fastmath = arith.FastMathFlagsAttr("none")
+        if parser.parse_optional_keyword("fastmath"):
+            fastmath = arith.FastMathFlagsAttr(
+                arith.FastMathFlagsAttr.parse_parameter(parser)
+            )
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        operands = parser.resolve_operands([lhs, rhs], [t, t], parser.pos)
+        return cls(*operands, predicate, fastmath)
+
+
 ExtFOp = elementwise(arith.ExtFOp)
 TruncFOp = elementwise(arith.TruncFOp)
 FPToSIOp = elementwise(arith.FPToSIOp)
@@ -123,6 +194,8 @@ OPS: tuple[type[Operation], ...] = (
     ConstantOp,
     IndexCastUIOp,
     SelectOp,
+    CmpiOp,
+    CmpfOp,
     ExtFOp,
     TruncFOp,
     FPToSIOp,

@@ -252,8 +252,9 @@ def _constant_attr(value: Attribute, t: Attribute) -> Attribute:
     if isinstance(value, SparseElementsAttr):
         value = value.to_dense()
     if isinstance(value, DenseIntOrFPElementsAttr) and is_vector_type(t):
-        if isinstance(value.get_element_type(), IndexType):
-            # an index vector constant: `t` is its converted integer vector type
+        if value.get_element_type() != t.element_type:
+            # an index, signed or unsigned vector constant: `t` is its
+            # converted (signless) integer vector type
             int_vector = cast("VectorType[IntegerType]", t)
             return DenseIntOrFPElementsAttr.from_list(int_vector, value.get_values())
         return cast(Attribute, value)

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    Signedness,
     StridedLayoutAttr,
     StringAttr,
     UnrankedMemRefType,
@@ -91,15 +92,25 @@ def convert_type(t: Attribute) -> Attribute:
         return descriptor_type(t.get_num_dims())
     if isinstance(t, UnrankedMemRefType):
         return UNRANKED_DESCRIPTOR
-    if is_vector_type(t) and isinstance(t.element_type, IndexType):
-        return VectorType(i64, t.get_shape(), t.scalable_dims)
+    if _is_signed_or_unsigned(t):
+        return IntegerType(t.width)  # MLIR's LLVM types are signless
+    if is_vector_type(t) and (
+        isinstance(t.element_type, IndexType) or _is_signed_or_unsigned(t.element_type)
+    ):
+        return VectorType(convert_type(t.element_type), t.get_shape(), t.scalable_dims)
     return t
 
 
+def _is_signed_or_unsigned(t: Attribute) -> typing.TypeGuard[IntegerType]:
+    return isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS
+
+
 def is_legal(t: Attribute) -> bool:
+    if isinstance(t, VectorType):
+        t = t.element_type
     return not isinstance(
         t, IndexType | MemRefType | UnrankedMemRefType | JaggedBufferType
-    ) and not (isinstance(t, VectorType) and isinstance(t.element_type, IndexType))
+    ) and not _is_signed_or_unsigned(t)
 
 
 def lowered(value: SSAValue, rewriter: PatternRewriter | Rewriter) -> SSAValue:

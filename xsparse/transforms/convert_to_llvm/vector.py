@@ -12,16 +12,21 @@ from typing import cast
 from xdsl.dialects import arith, llvm, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     Signedness,
+    TensorType,
     VectorType,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -43,6 +48,7 @@ from xsparse.dialects.upstream.vector import (
     ConstantMaskOp,
     GatherOp,
     PrintOp,
+    PrintPunctuation,
     ScatterOp,
     StepOp,
     VectorScaleOp,
@@ -58,6 +64,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     declare_function,
     element_address,
     element_size,
+    enclosing_module,
     is_float,
     lowered,
     lowering,
@@ -728,22 +735,32 @@ class FMAToLLVM(ToLLVMPattern):
 def _print_element(
     value: SSAValue, source_type: Attribute, op: Operation, rewriter: PatternRewriter
 ) -> None:
-    """Call the runtime printer of one scalar (ints widened to 64 bits as MLIR does)."""
+    """Call the runtime printer of one scalar as MLIR's `VectorPrintOpConversion`
+    does: index and unsigned integers zero-extended to `printU64`, i1
+    zero-extended and other integers sign-extended to `printI64`, f16 and bf16
+    as their bits to `printF16`/`printBF16`."""
     t = value.type
-    if isinstance(t, IntegerType) and isinstance(source_type, IndexType):
-        callee, arg = "printU64", value
-    elif isinstance(t, IntegerType):
-        if t.signedness.data != Signedness.SIGNLESS:
-            raise DiagnosticException("vector.print of signed/unsigned integer types")
-        callee, arg = "printI64", value
+    arg = value
+    if isinstance(t, IntegerType):  # signless by now: `source_type` tells
+        unsigned = isinstance(source_type, IndexType) or (
+            isinstance(source_type, IntegerType)
+            and source_type.signedness.data == Signedness.UNSIGNED
+        )
+        callee = "printU64" if unsigned else "printI64"
         if t.width.data < 64:
-            widen = (llvm.ZExtOp if t.width.data == 1 else llvm.SExtOp)(value, i64)
+            extend = unsigned or t.width.data == 1
+            widen = (llvm.ZExtOp if extend else llvm.SExtOp)(value, i64)
             rewriter.insert(widen)
             arg = widen.res
+    elif isinstance(t, Float16Type | BFloat16Type):
+        callee = "printF16" if isinstance(t, Float16Type) else "printBF16"
+        bits = llvm.BitcastOp(value, IntegerType(16))
+        rewriter.insert(bits)
+        arg = bits.result
     elif isinstance(t, Float32Type):
-        callee, arg = "printF32", value
-    elif is_float(t):
-        callee, arg = "printF64", value
+        callee = "printF32"
+    elif isinstance(t, Float64Type):
+        callee = "printF64"
     else:
         raise DiagnosticException(f"vector.print of {t} is not supported")
     declare_function(op, callee, llvm.LLVMFunctionType([arg.type]))
@@ -755,31 +772,81 @@ def _print_call(name: str, op: Operation, rewriter: PatternRewriter) -> None:
     rewriter.insert(llvm.CallOp(name))
 
 
+_PUNCTUATION_CALLS: dict[PrintPunctuation, str | None] = {
+    PrintPunctuation.NO_PUNCTUATION: None,
+    PrintPunctuation.NEWLINE: "printNewline",
+    PrintPunctuation.COMMA: "printComma",
+    PrintPunctuation.OPEN: "printOpen",
+    PrintPunctuation.CLOSE: "printClose",
+}
+
+
+def _string_address(op: Operation, text: str, rewriter: PatternRewriter) -> SSAValue:
+    """The address of a new constant global holding `text` NUL-terminated
+    (MLIR's `vector_print_str`, numbered when there are several)."""
+    module = enclosing_module(op)
+    taken = {o.sym_name.data for o in module.ops if isinstance(o, llvm.GlobalOp)}
+    name, k = "vector_print_str", 0
+    while name in taken:
+        name, k = f"vector_print_str_{k}", k + 1
+    data = text.encode() + b"\0"
+    module.body.block.add_op(
+        llvm.GlobalOp(
+            llvm.LLVMArrayType(len(data), i8),
+            name,
+            "internal",
+            constant=True,
+            value=DenseIntOrFPElementsAttr.from_list(
+                TensorType(i8, [len(data)]), list(data)
+            ),
+        )
+    )
+    address = llvm.AddressOfOp(name, PTR)
+    rewriter.insert(address)
+    return address.result
+
+
+def _print_vector(
+    value: SSAValue, t: VectorType, op: Operation, rewriter: PatternRewriter
+) -> None:
+    """`( a, b, c )` of a 1-D vector (n-D ones are decomposed before:
+    `storage.vector_unrolling`)."""
+    t = _vector_type(t)
+    if t.get_num_scalable_dims():
+        raise DiagnosticException("vector.print of scalable vectors is not supported")
+    (n,) = t.get_shape()
+    _print_call("printOpen", op, rewriter)
+    for i in range(n):
+        element = ExtractElementOp(value, const(i, rewriter))
+        rewriter.insert(element)
+        _print_element(element.res, t.element_type, op, rewriter)
+        if i + 1 < n:
+            _print_call("printComma", op, rewriter)
+    _print_call("printClose", op, rewriter)
+
+
 class PrintToLLVM(ToLLVMPattern):
-    """`vector.print` -> `( a, b, c )` + newline through the runtime's print calls."""
+    """`vector.print` -> `( a, b, c )`, a scalar or a string, then its
+    punctuation, through the runtime's print calls."""
 
     @lowering
     def match_and_rewrite(self, op: PrintOp, rewriter: PatternRewriter) -> None:
-        source_type = op.source.type
-        value = lowered(op.source, rewriter)
-        if is_vector_type(source_type):
-            t = _vector_type(source_type)
-            if t.get_num_scalable_dims():
-                raise DiagnosticException(
-                    "vector.print of scalable vectors is not supported"
-                )
-            (n,) = t.get_shape()
-            _print_call("printOpen", op, rewriter)
-            for i in range(n):
-                element = ExtractElementOp(value, const(i, rewriter))
-                rewriter.insert(element)
-                _print_element(element.res, t.element_type, op, rewriter)
-                if i + 1 < n:
-                    _print_call("printComma", op, rewriter)
-            _print_call("printClose", op, rewriter)
-        else:
-            _print_element(value, source_type, op, rewriter)
-        _print_call("printNewline", op, rewriter)
+        if op.string is not None:
+            address = _string_address(op, op.string.data, rewriter)
+            declare_function(op, "printString", llvm.LLVMFunctionType([PTR]))
+            rewriter.insert(llvm.CallOp("printString", address))
+            rewriter.erase(op)
+            return
+        if op.source is not None:
+            source_type = op.source.type
+            value = lowered(op.source, rewriter)
+            if is_vector_type(source_type):
+                _print_vector(value, source_type, op, rewriter)
+            else:
+                _print_element(value, source_type, op, rewriter)
+        punctuation = _PUNCTUATION_CALLS[op.punctuation.data]
+        if punctuation is not None:
+            _print_call(punctuation, op, rewriter)
         rewriter.erase(op)
 
 

@@ -30,6 +30,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    UnrankedMemRefType,
+    UnrankedTensorType,
     UnrealizedConversionCastOp,
     VectorType,
 )
@@ -38,6 +40,7 @@ from xdsl.dialects.tensor import CastOp as TensorCastOp
 from xdsl.dialects.tensor import DimOp as TensorDimOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import ExtractOp as TensorExtractOp
+from xdsl.dialects.tensor import FromElementsOp as TensorFromElementsOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import (
     AffineDimExpr,
@@ -107,6 +110,7 @@ from xsparse.transforms.storage.level_buffers import (
 )
 from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
+from xsparse.transforms.storage.vector_unrolling import VECTOR_UNROLLING_PATTERNS
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
@@ -117,7 +121,13 @@ def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
         return [f.type for f in storage_fields(arg_type)]
     if is_tensor_type(arg_type):
         return [dense_buffer_type(arg_type)]
+    if isinstance(arg_type, UnrankedTensorType):  # e.g. printMemrefF64's
+        return [UnrankedMemRefType.from_type(arg_type.element_type)]
     return [arg_type]
+
+
+def _is_any_tensor(t: Attribute) -> bool:
+    return is_tensor_type(t) or isinstance(t, UnrankedTensorType)
 
 
 class ExpandFunctionArguments(RewritePattern):
@@ -177,7 +187,7 @@ class ExpandFunctionDeclaration(RewritePattern):
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         t = op.function_type
         if not op.is_declaration or not any(
-            is_tensor_type(x) for x in (*t.inputs.data, *t.outputs.data)
+            _is_any_tensor(x) for x in (*t.inputs.data, *t.outputs.data)
         ):
             return
         op.function_type = FunctionType.from_lists(
@@ -527,7 +537,7 @@ class ExpandCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
-        if not any(is_tensor_type(t) for t in (*op.arguments.types, *op.result_types)):
+        if not any(_is_any_tensor(t) for t in (*op.arguments.types, *op.result_types)):
             return
         at = InsertPoint.before(op)
         e = Emitter(rewriter, at)
@@ -540,6 +550,13 @@ class ExpandCall(RewritePattern):
                 operands.extend(storage)
             elif is_tensor_type(value.type):
                 operands.append(copy_buffer(e, buffer_of(value, rewriter, at)))
+            elif isinstance(value.type, UnrankedTensorType):
+                # the buffer behind the cast itself: the callees that take
+                # unranked tensors (printMemref*) read it
+                owner = value.owner
+                if not isinstance(owner, bufferization.ToTensorOp):
+                    return  # once the cast is bufferized
+                operands.append(owner.memref)
             else:
                 operands.append(value)
         result_types = [t for r in op.result_types for t in lowered_argument_types(r)]
@@ -613,6 +630,30 @@ class BufferizeNewTensor(RewritePattern):
         rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
 
 
+class BufferizeFromElements(RewritePattern):
+    """`tensor.from_elements` of a dense tensor -> a fresh buffer holding the
+    elements in row-major order (MLIR's bufferization of the op)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: TensorFromElementsOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.result.type
+        if not is_tensor_type(t) or sparse_encoding(t) is not None:
+            return
+        at = InsertPoint.before(op)
+        e = Emitter(rewriter, at)
+        buffer = e.alloc(dense_buffer_type(t), [])
+        shape = t.get_shape()
+        for flat, element in enumerate(op.elements):
+            indices: list[int] = []
+            for n in reversed(shape):
+                flat, i = divmod(flat, n)
+                indices.insert(0, i)
+            e.store(element, buffer, [e.index(i) for i in indices])
+        rewriter.replace(op, [], [as_tensor(buffer, t, rewriter, at)])
+
+
 class BufferizeDenseCast(RewritePattern):
     """`tensor.cast` of a dense tensor -> `memref.cast` of its buffer."""
 
@@ -626,6 +667,26 @@ class BufferizeDenseCast(RewritePattern):
         at = InsertPoint.before(op)
         buffer = buffer_of(op.source, rewriter, at)
         cast = upstream_memref.CastOp(buffer, dense_buffer_type(t))
+        rewriter.insert(cast, at)
+        rewriter.replace(op, [], [as_tensor(cast.results[0], t, rewriter, at)])
+
+
+class BufferizeUnrankedCast(RewritePattern):
+    """`tensor.cast` of a dense tensor to `tensor<*xT>` -> `memref.cast` of its
+    buffer to `memref<*xT>` (as MLIR's bufferization passes a tensor to
+    `printMemrefF64(tensor<*xf64>)`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorCastOp, rewriter: PatternRewriter) -> None:
+        t = op.dest.type
+        source = op.source
+        if not isinstance(t, UnrankedTensorType) or not isinstance(
+            source.owner, bufferization.ToTensorOp
+        ):
+            return
+        at = InsertPoint.before(op)
+        (buffer_type,) = lowered_argument_types(t)
+        cast = upstream_memref.CastOp(source.owner.memref, buffer_type)
         rewriter.insert(cast, at)
         rewriter.replace(op, [], [as_tensor(cast.results[0], t, rewriter, at)])
 
@@ -798,8 +859,11 @@ class SparseTensorCodegenPass(ModulePass):
                         BufferizeGenerate(),
                         BufferizePad(),
                         BufferizeDenseInsert(),
+                        BufferizeFromElements(),
                         BufferizeDenseCast(),
+                        BufferizeUnrankedCast(),
                         BufferizeExtract(),
+                        *VECTOR_UNROLLING_PATTERNS,
                         LowerTransferRead(),
                         *INSERTION_PATTERNS,
                     ]

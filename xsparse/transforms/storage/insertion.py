@@ -51,7 +51,11 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
 from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp, PrintOp
-from xsparse.dialects.sparse_tensor.ops_insertion import CompressOp, ExpandOp
+from xsparse.dialects.sparse_tensor.ops_insertion import (
+    CompressOp,
+    ExpandOp,
+    PushBackOp,
+)
 from xsparse.dialects.sparse_tensor.storage import (
     StorageField,
     sparse_encoding,
@@ -388,6 +392,48 @@ def _push_back(
         e.for_each(used, needed, lambda b, i: b.store(value, buffer, [i]))
     g.update(kind, level, buffer, needed)
     return used
+
+
+def _grow_by_doubling(e: Emitter, buffer: SSAValue, needed: SSAValue) -> SSAValue:
+    """`buffer`, reallocated to its capacity doubled until `needed` elements
+    fit (a capacity of 0 counted as 1), if it holds fewer."""
+    t = buffer.type
+    assert is_memref_type(t)
+    capacity = e.dim(buffer)
+
+    def grow(b: Emitter) -> list[SSAValue]:
+        start = b.value(arith.MaxUIOp(capacity, b.index(1)))
+        (size,) = b.while_loop(
+            [start],
+            lambda w, c: w.cmp(needed, "ugt", c[0]),
+            lambda w, c: [w.mul(c[0], w.index(2))],
+        )
+        return [b.value(ReallocOp(buffer, size, t))]
+
+    full = e.cmp(needed, "ugt", capacity)
+    return e.branch(full, grow, lambda _: [buffer])[0]
+
+
+class LowerPushBack(RewritePattern):
+    """`sparse_tensor.push_back` -> MLIR's `genPushBack` (SparseBufferRewriting):
+    unless `inbounds`, the buffer's capacity doubles until `cur_size + n`
+    fits; then `n` (default one) copies of the value are stored from
+    `cur_size` on. The results: the buffer and `cur_size + n`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PushBackOp, rewriter: PatternRewriter) -> None:
+        e = Emitter(rewriter, InsertPoint.before(op))
+        count = op.n if op.n is not None else e.index(1)
+        new_size = e.add(op.cur_size, count)
+        buffer = op.in_buffer
+        if op.inbounds is None:
+            buffer = _grow_by_doubling(e, buffer, new_size)
+        value = op.value
+        if op.n is None:
+            e.store(value, buffer, [op.cur_size])
+        else:
+            e.for_each(op.cur_size, new_size, lambda b, i: b.store(value, buffer, [i]))
+        rewriter.replace_op(op, [], [buffer, new_size])
 
 
 def _alloc_scheme(e: Emitter, g: Growing, start: int) -> None:
@@ -865,4 +911,5 @@ INSERTION_PATTERNS: list[RewritePattern] = [
     ExpandSparseWhile(),
     ExpandSparseIf(),
     FoldUnpack(),
+    LowerPushBack(),
 ]
