@@ -19,12 +19,12 @@ from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
+from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
 def is_new_empty_tensor(value: SSAValue) -> bool:
@@ -73,4 +73,4 @@ class PreSparsificationRewritePass(ModulePass):
     name = "pre-sparsification-rewrite"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(FoldZeroYield()).rewrite_module(op)
+        IterativeRewriteWalker(FoldZeroYield()).rewrite_module(op)

@@ -76,7 +76,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -1254,7 +1253,7 @@ class ReassociateFPReductionsPass(ModulePass):
     name = "reassociate-fp-reductions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(ReassociateFloatReduction()).rewrite_module(op)
+        IterativeRewriteWalker(ReassociateFloatReduction()).rewrite_module(op)
 
 
 @dataclass(frozen=True)
