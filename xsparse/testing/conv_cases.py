@@ -52,32 +52,17 @@ def _spatial_first(op: ConvOp) -> int:
 
 
 OPS: tuple[ConvOp, ...] = (
-    ConvOp(
-        "linalg.conv_1d",
-        1,
-        False,
-        lambda n, c, f, i, k: i,
-        lambda n, c, f, k: k,
-        lambda n, c, f, o: o,
-        lambda win, filt, at: win * filt[at],
-    ),
-    ConvOp(
-        "linalg.conv_2d",
-        2,
-        False,
-        lambda n, c, f, i, k: i,
-        lambda n, c, f, k: k,
-        lambda n, c, f, o: o,
-        lambda win, filt, at: win * filt[at],
-    ),
-    ConvOp(
-        "linalg.conv_3d",
-        3,
-        False,
-        lambda n, c, f, i, k: i,
-        lambda n, c, f, k: k,
-        lambda n, c, f, o: o,
-        lambda win, filt, at: win * filt[at],
+    *(
+        ConvOp(
+            f"linalg.conv_{rank}d",
+            rank,
+            False,
+            lambda n, c, f, i, k: i,
+            lambda n, c, f, k: k,
+            lambda n, c, f, o: o,
+            lambda win, filt, at: win * filt[at],
+        )
+        for rank in (1, 2, 3)
     ),
     ConvOp(
         "linalg.conv_1d_nwc_wcf",

@@ -23,7 +23,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
@@ -134,19 +134,26 @@ def _parse_predicate(parser: Parser, op_name: str, predicates: Sequence[str]) ->
     return keyword
 
 
+def _parse_comparison(
+    parser: Parser, op_name: str, predicates: Sequence[str]
+) -> tuple[str, UnresolvedOperand, UnresolvedOperand]:
+    """`predicate, %lhs, %rhs` of a comparison."""
+    predicate = _parse_predicate(parser, op_name, list(predicates))
+    parser.parse_punctuation(",")
+    lhs = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    return predicate, lhs, parser.parse_unresolved_operand()
+
+
 @redefined_op()
 class CmpiOp(arith.CmpiOp):
     """`arith.cmpi slt, %a, %b : T`, the predicate a keyword or a string."""
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpiOp:
-        predicate = _parse_predicate(
-            parser, cls.name, list(arith.CMPI_COMPARISON_OPERATIONS)
+        predicate, lhs, rhs = _parse_comparison(
+            parser, cls.name, arith.CMPI_COMPARISON_OPERATIONS
         )
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         t = parser.parse_type()
         operands = parser.resolve_operands([lhs, rhs], [t, t], parser.pos)
@@ -160,13 +167,9 @@ class CmpfOp(arith.CmpfOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpfOp:
-        predicate = _parse_predicate(
-            parser, cls.name, list(arith.CMPF_COMPARISON_OPERATIONS)
+        predicate, lhs, rhs = _parse_comparison(
+            parser, cls.name, arith.CMPF_COMPARISON_OPERATIONS
         )
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
         fastmath = arith.FastMathFlagsAttr("none")
         if parser.parse_optional_keyword("fastmath"):
             fastmath = arith.FastMathFlagsAttr(
