@@ -111,6 +111,7 @@ from xsparse.transforms.convert_to_llvm.allocation_failures import (
 )
 from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.version import __version__
+from xsparse.xdsl_adapter import walk_iteratively
 
 Size = Dimension | int
 """An argument dimension, or a size fixed in the kernel."""
@@ -154,7 +155,7 @@ def shared_sizes(function: func.FuncOp) -> list[list[Size]]:
     (A's columns and x's length in SpMV; a `tensor.empty` output sized by
     `tensor.dim` of an argument or statically, whose loop the arguments drive)."""
     groups: list[list[Size]] = []
-    for op in function.walk():
+    for op in walk_iteratively(function):
         if not isinstance(op, GenericOp):
             continue
         per_loop: dict[int, list[Size]] = {}

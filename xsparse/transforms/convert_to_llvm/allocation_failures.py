@@ -55,6 +55,7 @@ from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.dialects.upstream.llvm import PoisonOp
 from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
 from xsparse.transforms.convert_to_llvm.common import PTR
+from xsparse.xdsl_adapter import walk_iteratively
 
 ALLOCATION = "xsparse.allocation"
 """Attribute of an `llvm.call` that allocates heap memory: the position of
@@ -446,12 +447,12 @@ def may_fail_allocation(module: ModuleOp) -> bool:
     write its outputs: `fused_checks`), so may fail after writing them."""
     return any(
         isinstance(op, llvm.CallOp) and _callee(op) in ("malloc", "calloc", "realloc")
-        for op in module.walk()
+        for op in walk_iteratively(module)
     )
 
 
 def unmark_allocations(module: ModuleOp) -> None:
     """Drop the `ALLOCATION` marks (allocations left unchecked, as in MLIR)."""
-    for op in module.walk():
+    for op in walk_iteratively(module):
         if isinstance(op, llvm.CallOp):
             op.attributes.pop(ALLOCATION, None)
