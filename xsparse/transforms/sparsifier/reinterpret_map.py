@@ -10,6 +10,12 @@ indexes become its level-to-dimension expressions in the maps of the other
 operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`). Several
 block-encoded operands with the same block map and indexing (BSR + BSR into
 BSR) are demapped together; a block-encoded result is reinterpreted back.
+
+Then, as MLIR's `GenericOpScheduler` resolves cycles: a generic whose sparse
+operands' level orders admit no loop order (`A(j,i)` read from CSR into a CSR
+result) reads a copy of the fewest sparse inputs, converted
+(`sparse_tensor.convert`) to levels in an order the others admit, and
+released after it (`bufferization.dealloc_tensor`).
 """
 
 from __future__ import annotations
@@ -49,10 +55,23 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
+from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.sparsifier.iteration_graph import (
+    resolving_conversions,
+    topological_order,
+)
+from xsparse.transforms.sparsifier.loop_emitter import (
+    Operand,
+    access_order,
+    analyze_operands,
+    constrains_order,
+    is_sparse_generic,
+)
+from xsparse.transforms.sparsifier.merge_lattices import UnsupportedKernel
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
@@ -280,6 +299,76 @@ class DemapGeneric(RewritePattern):
         rewriter.replace(op, [], results)
 
 
+def reordered_encoding(operand: Operand, order: list[int]) -> SparseTensorEncodingAttr:
+    """The operand's encoding (level types, widths, values) with its levels on
+    its dimensions sorted by where `order` puts their loops (MLIR's
+    `withDimToLvl` of the permutation `resolveCycle` finds)."""
+    enc = operand.encoding
+    assert enc is not None
+    loops = [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
+    dims = sorted(range(len(loops)), key=lambda d: order.index(loops[d]))
+    dim_to_lvl = AffineMap(len(dims), 0, tuple(AffineExpr.dimension(d) for d in dims))
+    return SparseTensorEncodingAttr.from_level_types(
+        enc.lvl_types,
+        dim_to_lvl,
+        enc.pos_width,
+        enc.crd_width,
+        enc.explicit_val,
+        enc.implicit_val,
+    )
+
+
+def _convertible(operand: Operand, generic: GenericOp) -> bool:
+    """An input read whole (not a slice) with one loop per dimension."""
+    enc = operand.encoding
+    return (
+        operand.index < len(generic.inputs)
+        and enc is not None
+        and not enc.dim_slices
+        and len(operand.level_loops) == len(operand.map.results)
+    )
+
+
+class ConvertForLoopOrder(RewritePattern):
+    """A sparse generic whose sparse operands' level orders form a cycle ->
+    the same generic on converted copies of the fewest sparse inputs that
+    break it, each freed after the generic (MLIR's `resolveCycle`, which
+    converts one input; the refusal in `sparsification` stays for kernels no
+    conversion of inputs orders)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not is_sparse_generic(op) or len(op.outputs) != 1:
+            return
+        try:
+            operands = analyze_operands(op)
+        except UnsupportedKernel:
+            return  # sparsification reports it, located
+        required = {o.index: access_order(o) for o in operands if constrains_order(o)}
+        num_loops = len(op.iterator_types.data)
+        if topological_order(num_loops, list(required.values())) is not None:
+            return
+        convertible = [k for k in required if _convertible(operands[k], op)]
+        preferred = [access_order(o) for o in operands if not constrains_order(o)]
+        found = resolving_conversions(num_loops, required, convertible, preferred)
+        if found is None:
+            return
+        for k in found.converted:
+            operand = operands[k]
+            encoding = reordered_encoding(operand, found.order)
+            copy_type = TensorType(
+                operand.type.element_type, operand.type.get_shape(), encoding
+            )
+            copy = ConvertOp(operand.value, copy_type)
+            rewriter.insert_op(copy, InsertPoint.before(op))
+            rewriter.replace_uses_with_if(
+                operand.value,
+                copy.dest,
+                lambda use, k=k: use.operation is op and use.index == k,
+            )
+            rewriter.insert_op(DeallocTensorOp(copy.dest), InsertPoint.after(op))
+
+
 @dataclass(frozen=True)
 class SparseReinterpretMapPass(ModulePass):
     """MLIR's `sparse-reinterpret-map` for linalg.generic kernels."""
@@ -292,3 +381,6 @@ class SparseReinterpretMapPass(ModulePass):
         IterativeRewriteWalker(DemapGeneric(), apply_recursively=False).rewrite_module(
             op
         )
+        IterativeRewriteWalker(
+            ConvertForLoopOrder(), apply_recursively=False
+        ).rewrite_module(op)
