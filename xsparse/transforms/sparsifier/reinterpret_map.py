@@ -319,13 +319,15 @@ def reordered_encoding(operand: Operand, order: list[int]) -> SparseTensorEncodi
 
 
 def _convertible(operand: Operand, generic: GenericOp) -> bool:
-    """An input read whole (not a slice) with one loop per dimension."""
+    """An input with one loop per dimension, whose levels may store any
+    dimension (no batch levels, which lead, nor n:m blocks, which hold one
+    dimension's blocks)."""
     enc = operand.encoding
     return (
         operand.index < len(generic.inputs)
         and enc is not None
-        and not enc.dim_slices
         and len(operand.level_loops) == len(operand.map.results)
+        and not any(t.format.is_batched or t.format.is_padded for t in enc.lvl_types)
     )
 
 
@@ -353,20 +355,26 @@ class ConvertForLoopOrder(RewritePattern):
         found = resolving_conversions(num_loops, required, convertible, preferred)
         if found is None:
             return
-        for k in found.converted:
-            operand = operands[k]
-            encoding = reordered_encoding(operand, found.order)
-            copy_type = TensorType(
-                operand.type.element_type, operand.type.get_shape(), encoding
-            )
-            copy = ConvertOp(operand.value, copy_type)
-            rewriter.insert_op(copy, InsertPoint.before(op))
+        copies = [self._convert(operands[k], found.order) for k in found.converted]
+        rewriter.insert(copies, InsertPoint.before(op))
+        for k, copy in zip(found.converted, copies, strict=True):
             rewriter.replace_uses_with_if(
-                operand.value,
+                operands[k].value,
                 copy.dest,
                 lambda use, k=k: use.operation is op and use.index == k,
             )
-            rewriter.insert_op(DeallocTensorOp(copy.dest), InsertPoint.after(op))
+        frees = [DeallocTensorOp(copy.dest) for copy in copies]
+        rewriter.insert(frees, InsertPoint.after(op))
+
+    @staticmethod
+    def _convert(operand: Operand, order: list[int]) -> ConvertOp:
+        """The operand converted to levels in the loop order."""
+        copy_type = TensorType(
+            operand.type.element_type,
+            operand.type.get_shape(),
+            reordered_encoding(operand, order),
+        )
+        return ConvertOp(operand.value, copy_type)
 
 
 @dataclass(frozen=True)
