@@ -20,7 +20,7 @@ released after it (`bufferization.dealloc_tensor`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from xdsl.context import Context
@@ -61,6 +61,7 @@ from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.sparsifier.iteration_graph import (
+    Resolution,
     resolving_conversions,
     topological_order,
 )
@@ -302,14 +303,15 @@ class DemapGeneric(RewritePattern):
 def reordered_encoding(operand: Operand, order: list[int]) -> SparseTensorEncodingAttr:
     """The operand's encoding (level types, widths, values) with its levels on
     its dimensions sorted by where `order` puts their loops (MLIR's
-    `withDimToLvl` of the permutation `resolveCycle` finds)."""
+    `withDimToLvl` of the permutation `resolveCycle` finds); ordered, as the
+    conversion sorts the copy, so that the kernel co-iterates it."""
     enc = operand.encoding
     assert enc is not None
     loops = [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
     dims = sorted(range(len(loops)), key=lambda d: order.index(loops[d]))
     dim_to_lvl = AffineMap(len(dims), 0, tuple(AffineExpr.dimension(d) for d in dims))
     return SparseTensorEncodingAttr.from_level_types(
-        enc.lvl_types,
+        [replace(t, nonordered=False) for t in enc.lvl_types],
         dim_to_lvl,
         enc.pos_width,
         enc.crd_width,
@@ -331,6 +333,37 @@ def _convertible(operand: Operand, generic: GenericOp) -> bool:
     )
 
 
+def _inserts_in_order(output: Operand, order: list[int]) -> bool:
+    """The loop order visits a sparse output's levels outermost first, all
+    but the innermost at least (which the emitter may reach through an
+    expanded workspace); a dense output takes any order."""
+    outer = output.level_loops[:-1]
+    return not output.is_sparse or order[: len(outer)] == outer
+
+
+def loop_order_conversions(op: GenericOp, operands: list[Operand]) -> Resolution | None:
+    """Which inputs to convert, and to which loop order, when the sparse
+    operands' level orders admit none (None when they do, or no conversion
+    gives one)."""
+    required = {o.index: access_order(o) for o in operands if constrains_order(o)}
+    num_loops = len(op.iterator_types.data)
+    if topological_order(num_loops, list(required.values())) is not None:
+        return None
+    parallel = [
+        loop
+        for loop, it in enumerate(op.iterator_types.data)
+        if it.data == IteratorType.PARALLEL
+    ]
+    return resolving_conversions(
+        num_loops,
+        required,
+        [k for k in required if _convertible(operands[k], op)],
+        [access_order(o) for o in operands if not constrains_order(o)],
+        parallel,
+        lambda order: _inserts_in_order(operands[-1], order),
+    )
+
+
 class ConvertForLoopOrder(RewritePattern):
     """A sparse generic whose sparse operands' level orders form a cycle ->
     the same generic on converted copies of the fewest sparse inputs that
@@ -346,13 +379,7 @@ class ConvertForLoopOrder(RewritePattern):
             operands = analyze_operands(op)
         except UnsupportedKernel:
             return  # sparsification reports it, located
-        required = {o.index: access_order(o) for o in operands if constrains_order(o)}
-        num_loops = len(op.iterator_types.data)
-        if topological_order(num_loops, list(required.values())) is not None:
-            return
-        convertible = [k for k in required if _convertible(operands[k], op)]
-        preferred = [access_order(o) for o in operands if not constrains_order(o)]
-        found = resolving_conversions(num_loops, required, convertible, preferred)
+        found = loop_order_conversions(op, operands)
         if found is None:
             return
         copies = [self._convert(operands[k], found.order) for k in found.converted]

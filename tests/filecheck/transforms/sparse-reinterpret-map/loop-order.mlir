@@ -131,3 +131,30 @@ func.func @agree(%a: tensor<3x5xf32, #DCSC>, %e: tensor<5x3xf32, #DCSR>) -> tens
 // CHECK-NOT:     sparse_tensor.convert
 // CHECK-NOT:     bufferization.dealloc_tensor
 // CHECK:         func.return
+
+// -----
+
+// MTTKRP into DCSC: copying A (the first input that breaks the cycle) would
+// put the reductions k, l outermost, which insertion into the result cannot
+// take; B is copied instead, so that the loops run j, i, k, l.
+
+#DCC = #sparse_tensor.encoding<{ map = (i, k, l) -> (i : dense, k : compressed, l : compressed) }>
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#DCSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : compressed, i : compressed) }>
+#mttkrp = {indexing_maps = [affine_map<(i, j, k, l) -> (i, k, l)>, affine_map<(i, j, k, l) -> (k, j)>, affine_map<(i, j, k, l) -> (l, j)>, affine_map<(i, j, k, l) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+func.func @mttkrp(%a: tensor<4x3x6xf64, #DCC>, %b: tensor<3x5xf64, #CSR>, %c: tensor<6x5xf64>, %e: tensor<4x5xf64, #DCSC>) -> tensor<4x5xf64, #DCSC> {
+  %0 = linalg.generic #mttkrp ins(%a, %b, %c : tensor<4x3x6xf64, #DCC>, tensor<3x5xf64, #CSR>, tensor<6x5xf64>) outs(%e : tensor<4x5xf64, #DCSC>) {
+  ^bb0(%x: f64, %y: f64, %z: f64, %o: f64):
+    %m = arith.mulf %x, %y : f64
+    %n = arith.mulf %m, %z : f64
+    %s = arith.addf %o, %n : f64
+    linalg.yield %s : f64
+  } -> tensor<4x5xf64, #DCSC>
+  return %0 : tensor<4x5xf64, #DCSC>
+}
+
+// CHECK-LABEL: func.func @mttkrp
+// CHECK-NEXT:    %[[COPY:.*]] = sparse_tensor.convert %b : {{.*}} to tensor<3x5xf64, #sparse_tensor.encoding<{ map = (d0, d1) -> (d1 : dense, d0 : compressed) }>>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {{.*}} ins(%a, %[[COPY]], %c : {{.*}}) outs(%e : {{.*}}) {
+// CHECK:         bufferization.dealloc_tensor %[[COPY]]
+// CHECK-NEXT:    func.return %[[R]]
