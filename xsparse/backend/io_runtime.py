@@ -75,7 +75,7 @@ from xsparse.dialects.sparse_tensor.storage import (
 )
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR
-from xsparse.transforms.convert_to_llvm.allocation_failures import ALLOCATION_FAILED
+from xsparse.transforms.runtime_symbols import ALLOCATION_FAILED
 from xsparse.transforms.storage.file_io import (
     NEW_TENSOR,
     OUT_BEGIN,

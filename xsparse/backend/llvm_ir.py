@@ -9,7 +9,6 @@ of their op (`fastmathFlags`); `fast_math=True` puts `fast` on all of them.
 
 from __future__ import annotations
 
-import re
 import struct
 from collections.abc import Callable, Sequence
 
@@ -31,6 +30,7 @@ from xdsl.dialects.utils import FastMathAttrBase
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.backend.llvm_names import symbol_text
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
@@ -91,23 +91,6 @@ _CASTS: dict[type[Operation], str] = {
     llvm.PtrToIntOp: "ptrtoint",
     llvm.IntToPtrOp: "inttoptr",
 }
-
-
-BARE_SYMBOL = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*")
-"""A global name LLVM IR writes without quotes."""
-
-
-def symbol_text(name: str) -> str:
-    """`@name` as LLVM IR writes a global's name: quoted, with `\\XX` escapes
-    for quotes, backslashes and bytes outside printable ASCII, where it is no
-    bare identifier (`@"my kernel"`)."""
-    if BARE_SYMBOL.fullmatch(name):
-        return f"@{name}"
-    escaped = "".join(
-        chr(c) if 32 <= c < 127 and chr(c) not in '"\\' else f"\\{c:02X}"
-        for c in name.encode("utf-8", "surrogatepass")
-    )
-    return f'@"{escaped}"'
 
 
 def type_text(t: Attribute) -> str:

@@ -51,10 +51,6 @@ SCRATCH = "xsparse.scratch"
 """Unit attribute of a `memref.alloc` whose buffer only lives during one
 call of the function, and of its `memref.dealloc`: the runtime keeps the
 memory for the next call (`backend.scratch`), so it costs no page faults."""
-SCRATCH_TAKE = "xsparse_scratch_take"
-"""The runtime function a `SCRATCH` allocation calls: `ptr (i64 bytes)`."""
-SCRATCH_GIVE = "xsparse_scratch_give"
-"""The runtime function a `SCRATCH` deallocation calls: `void (ptr)`."""
 
 LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
 
