@@ -51,11 +51,6 @@ from xsparse.backend.index_bounds import (
     bounds_to_json,
     index_bounds,
 )
-from xsparse.backend.native_checks import (
-    add_checkers,
-    checker_guards,
-    reports_while_running,
-)
 from xsparse.backend.outputs import (
     argument_arrays,
     finish_outputs,
@@ -1109,6 +1104,11 @@ def _compile_kernel(
     # The compiler's stages load on the first miss only: a kernel found in a
     # cache is called without them (a first call in a new process).
     from xsparse.backend.lowering import lower_to_llvm
+    from xsparse.backend.native_checks import (
+        add_checkers,
+        checker_guards,
+        reports_while_running,
+    )
     from xsparse.transforms.convert_to_llvm.allocation_failures import (
         may_fail_allocation,
     )

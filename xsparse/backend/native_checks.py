@@ -61,7 +61,8 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.upstream.arith import IndexCastUIOp
 from xsparse.dialects.upstream.vector import GatherOp
-from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR, Emitter
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.runtime_symbols import RUNTIME_ERROR
 from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
 from xsparse.xdsl_adapter import walk_iteratively
 

@@ -28,3 +28,22 @@ RELEASE = "xsparse_owned_release"
 """`void (ptr slots, i64 n)`: free what the slots hold."""
 SIZE_OVERFLOW = (1 << 64) - 1
 """The byte size an allocation asks for when its size overflows 64 bits."""
+
+RUNTIME_ERROR = "xsparse_runtime_error"
+"""The runtime function that compiled code calls with the address of a
+NUL-terminated message when its run-time data is invalid."""
+
+NEW_TENSOR = "xsparse_new_tensor"
+"""`(!llvm.ptr file, index type_text) -> index handle`: read a file."""
+TENSOR_SIZE = "xsparse_tensor_size"
+"""`(index handle, index k) -> index`: the length of storage field k (a level size)."""
+TENSOR_COPY = "xsparse_tensor_copy"
+"""`(index handle, index k, index address)`: copy storage field k to `address`."""
+TENSOR_RELEASE = "xsparse_tensor_release"
+"""`(index handle)`: forget a tensor read by `xsparse_new_tensor`."""
+OUT_BEGIN = "xsparse_out_begin"
+"""`(index type_text) -> index handle`: start a tensor to write."""
+OUT_FIELD = "xsparse_out_field"
+"""`(index handle, index k, index address, index length)`: storage field k."""
+OUT_END = "xsparse_out_end"
+"""`(index handle, !llvm.ptr file)`: write the tensor (stdout for "")."""

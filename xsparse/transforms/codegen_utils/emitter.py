@@ -33,12 +33,10 @@ from xdsl.traits import SymbolTable
 
 from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT
+from xsparse.transforms.runtime_symbols import RUNTIME_ERROR
 
 GLOBAL_PREFIX = "__xsparse_"
 """The names of the constant globals that the sparse lowerings create."""
-RUNTIME_ERROR = "xsparse_runtime_error"
-"""The runtime function that compiled code calls with the address of a
-NUL-terminated message when its run-time data is invalid."""
 
 PER_CHUNK = "xsparse.per_chunk"
 """Unit attribute of a `memref.alloc` at the start of a parallel loop's body,

@@ -70,6 +70,15 @@ from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.runtime_symbols import (
+    NEW_TENSOR,
+    OUT_BEGIN,
+    OUT_END,
+    OUT_FIELD,
+    TENSOR_COPY,
+    TENSOR_RELEASE,
+    TENSOR_SIZE,
+)
 from xsparse.transforms.storage.buffer_checks import (
     CheckedBuffers,
     GivenLevel,
@@ -85,21 +94,6 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_value,
 )
-
-NEW_TENSOR = "xsparse_new_tensor"
-"""`(!llvm.ptr file, index type_text) -> index handle`: read a file."""
-TENSOR_SIZE = "xsparse_tensor_size"
-"""`(index handle, index k) -> index`: the length of storage field k (a level size)."""
-TENSOR_COPY = "xsparse_tensor_copy"
-"""`(index handle, index k, index address)`: copy storage field k to `address`."""
-TENSOR_RELEASE = "xsparse_tensor_release"
-"""`(index handle)`: forget a tensor read by `xsparse_new_tensor`."""
-OUT_BEGIN = "xsparse_out_begin"
-"""`(index type_text) -> index handle`: start a tensor to write."""
-OUT_FIELD = "xsparse_out_field"
-"""`(index handle, index k, index address, index length)`: storage field k."""
-OUT_END = "xsparse_out_end"
-"""`(index handle, !llvm.ptr file)`: write the tensor (stdout for "")."""
 
 
 def _address(e: Emitter, buffer: SSAValue) -> SSAValue:
