@@ -344,8 +344,14 @@ def arguments(case: Case) -> tuple[list[Any], list[Array]]:
     args: list[Any] = []
     stored: list[Array] = []
     for operand in case.inputs:
-        arg, mask = _argument(operand, case.shape_of(operand))
-        args.append(arg)
+        if operand.is_parameter:
+            arg, mask = _argument(operand, case.shape_of(operand))
+            args.append(arg)
+        elif operand.format is None:  # (the dense constant itself)
+            mask = np.ones(case.shape_of(operand), bool)
+        else:  # (what its conversion from the constant stores)
+            tensor = SparseTensor.from_dense(operand.data, operand.format.text)
+            mask = stored_mask(tensor, case.shape_of(operand))
         stored.append(mask)
     if case.out_kind == "dense":
         args.append(laid_out(case.out_init, case.out_layout))
@@ -484,7 +490,9 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
     ]
     for k, operand in enumerate(case.inputs):
         lines.append(f"in{k} = {_literal(operand.data)}")
-    args = [_argument_text(k, op) for k, op in enumerate(case.inputs)]
+    args = [
+        _argument_text(k, op) for k, op in enumerate(case.inputs) if op.is_parameter
+    ]
     lines.append(f"init = {_literal(case.out_init)}")
     if case.out_kind == "dense":
         args.append(_layout_text("init", case.out_layout))
