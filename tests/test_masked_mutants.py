@@ -10,7 +10,11 @@ each other's print to the same module.
 from __future__ import annotations
 
 import collections
+import importlib.util
 import re
+import sys
+from itertools import islice
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +76,27 @@ def test_mlir_opt_judges_where_installed() -> None:
         assert "each other's print" in detail or "both refuse" in detail, detail
     else:
         assert "fixpoint" in detail or "refuse" in detail, detail
+
+
+def test_fuzz_runs_the_masked_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tools/fuzz.py --mode masked` draws these cases, reruns one in process
+    and names its rerun line and reproducer."""
+    path = Path(__file__).resolve().parent.parent / "tools" / "fuzz.py"
+    spec = importlib.util.spec_from_file_location("fuzz_tool", path)
+    assert spec is not None and spec.loader is not None
+    fuzz = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "fuzz_tool", fuzz)
+    spec.loader.exec_module(fuzz)
+    assert list(islice(fuzz.tasks("masked", 3), 2)) == [("masked", 3), ("masked", 4)]
+    verdict, detail, _ = fuzz.run_case("masked", 0, False)
+    assert (verdict, detail) == (check_case(0).verdict.value, check_case(0).detail)
+    assert fuzz._reproducer(("masked", 5)) == masked_program(5).text
+    report = fuzz.Report(tmp_path)
+    report.add(("masked", 9), "wrong", "masked seed 9: ...", "# reproducer\n")
+    rerun = (
+        "python -c 'from xsparse.testing.masked_mutants import check_case; "
+        "print(check_case(9))'"
+    )
+    assert f"rerun: {rerun}" in report.summary(1)
