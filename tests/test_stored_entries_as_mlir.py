@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -87,9 +88,8 @@ def parse_print(text: str, shape: tuple[int, int], fmt: str) -> tuple[int, NDArr
     lvl = shape[::-1] if fmt == "CSC" else shape
     entries: list[tuple[int, int]] = []
     if fmt == "COO":
-        entries = list(
-            zip(map(int, field("crd[0]")), map(int, field("crd[1]")), strict=True)
-        )
+        pairs = [int(c) for c in field("crd[0]")]  # (i, j) pairs: AoS
+        entries = list(zip(pairs[::2], pairs[1::2], strict=True))
     else:
         outer = (
             [int(c) for c in field("crd[0]")]
@@ -230,3 +230,79 @@ def test_select_with_a_dense_condition_stores_where_a_value_is(
     nse, dense = parse_print(text, a.shape, fmt)
     assert nse == np.count_nonzero((a != 0) | (b != 0))
     np.testing.assert_array_equal(dense, np.where(c, a, b))
+
+
+# ---------------------------------------------------------------------------
+# Concatenations
+# ---------------------------------------------------------------------------
+
+
+def concat_program(
+    dim: int, result: str, formats: list[str | None], mats: list[NDArray]
+) -> str:
+    """Concatenate `mats` (dense constants converted to `formats`, None for a
+    dense operand) along `dim` into `result`, and print the result."""
+    shapes = [m.shape for m in mats]
+    total = list(shapes[0])
+    total[dim] = sum(s[dim] for s in shapes)
+    used = {f for f in formats if f is not None} | {result}
+
+    def ty(shape: Sequence[int], fmt: str | None) -> str:
+        enc = "" if fmt is None else f", #{fmt}"
+        return f"tensor<{shape[0]}x{shape[1]}xf64{enc}>"
+
+    out = ty(total, result)
+    lines = []
+    names = []
+    for k, (m, fmt) in enumerate(zip(mats, formats, strict=True)):
+        lines.append(f"  %d{k} = arith.constant {literal(m)}")
+        if fmt is None:
+            names.append(f"%d{k}")
+            continue
+        lines.append(
+            f"  %s{k} = sparse_tensor.convert %d{k} : {ty(m.shape, None)} to "
+            f"{ty(m.shape, fmt)}"
+        )
+        names.append(f"%s{k}")
+    types = ", ".join(ty(m.shape, f) for m, f in zip(mats, formats, strict=True))
+    body = "\n".join(lines)
+    return f"""{header(used)}
+func.func @main() {{
+{body}
+  %r = sparse_tensor.concatenate {", ".join(names)} {{dimension = {dim} : index}}
+    : {types} to {out}
+  sparse_tensor.print %r : {out}
+  return
+}}
+"""
+
+
+CONCATS = [
+    # (dim, result, operand formats): operands whose stored entries include
+    # zeros (a dense level's, a dense operand's) and ones that do not.
+    (0, "DCSR", ["DCSR", "CD", "CSR"]),
+    (0, "CSR", [None, "CD", "CSC"]),
+    (1, "CSR", ["CSR", "CD", None]),
+    (1, "DCSR", ["CD", "DCSR"]),
+    (0, "CD", ["CD", "CSR", None]),
+    (1, "CSC", ["CSC", "CD"]),
+    (0, "COO", ["COO", "CD"]),
+]
+
+
+@pytest.mark.parametrize(("dim", "result", "formats"), CONCATS)
+def test_concatenation_stores_the_nonzeros(
+    tmp_path: Path, dim: int, result: str, formats: list[str | None]
+) -> None:
+    rng = np.random.default_rng(len(formats) * 10 + dim)
+    shapes = [(3 + k, 4) if dim == 0 else (4, 2 + k) for k in range(len(formats))]
+    mats = [matrix(rng, s, False) for s in shapes]
+    mats[0][0, :] = 0  # a row without nonzeros
+    text = run_both(tmp_path, concat_program(dim, result, formats, mats))
+    expected = np.concatenate(mats, axis=dim)
+    nse, dense = parse_print(text, expected.shape, result)
+    np.testing.assert_array_equal(dense, expected)
+    if result == "CD":  # rows with a nonzero, whole
+        assert nse == np.count_nonzero(expected.any(axis=1)) * expected.shape[1]
+    else:
+        assert nse == np.count_nonzero(expected)
