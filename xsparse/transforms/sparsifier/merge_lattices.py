@@ -8,7 +8,9 @@ form that emits the set expressions of the `indexing` dialect directly:
   operands, loop indices and invariants;
 * for one loop, `loop_set` builds the set expression over the sparse levels
   iterated by that loop: products intersect (zero annihilates), sums unite,
-  anything that does not preserve zero needs the full dense range;
+  so do comparisons (`disjSetWithZero`) and `arith.select` over its true and
+  false values (MLIR's GenSemiRingSelect makes it a `binary`), anything that
+  does not preserve zero needs the full dense range;
 * `simplify` specializes the expression to one presence case (the operands
   absent in that case are zero), which gives each case region its body.
 
@@ -201,12 +203,12 @@ def holds_at_zeros(op: Operation) -> bool:
     operands' sets for every predicate (`disjSetWithZero`), so where both are
     absent the result is left out even when `0 <= 0` holds; here such a
     comparison needs the dense range, as its value there is not zero."""
+    assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
     names = (
         arith.CMPF_COMPARISON_OPERATIONS
         if isinstance(op, arith.CmpfOp)
         else arith.CMPI_COMPARISON_OPERATIONS
     )
-    assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
     return names[op.predicate.value.data] in HOLDS_AT_EQUAL
 
 
