@@ -306,3 +306,45 @@ def test_concatenation_stores_the_nonzeros(
         assert nse == np.count_nonzero(expected.any(axis=1)) * expected.shape[1]
     else:
         assert nse == np.count_nonzero(expected)
+
+
+def select_on_sign_program(fmt: str, a: NDArray, b: NDArray) -> str:
+    """`select(a > 0, a, b)`: the condition compares a sparse value with an
+    invariant (MLIR's GenSemiRingSelect admits it, but mlir-opt-22 then fails
+    with "operand #1 does not dominate this use": numpy only)."""
+    m, n = a.shape
+    st = f"tensor<{m}x{n}xf64, #{fmt}>"
+    return f"""{header({fmt})}{ELEMENTWISE % maps(3)}
+func.func @sel(%a: {st}, %b: {st}) -> {st} {{
+  %x = tensor.empty() : {st}
+  %zero = arith.constant 0.0 : f64
+  %0 = linalg.generic #ew ins(%a, %b : {st}, {st}) outs(%x : {st}) {{
+  ^bb0(%av: f64, %bv: f64, %xv: f64):
+    %c = arith.cmpf ogt, %av, %zero : f64
+    %s = arith.select %c, %av, %bv : f64
+    linalg.yield %s : f64
+  }} -> {st}
+  return %0 : {st}
+}}
+func.func @main() {{
+  %da = arith.constant {literal(a)}
+  %db = arith.constant {literal(b)}
+  %a = sparse_tensor.convert %da : tensor<{m}x{n}xf64> to {st}
+  %b = sparse_tensor.convert %db : tensor<{m}x{n}xf64> to {st}
+  %r = call @sel(%a, %b) : ({st}, {st}) -> {st}
+  sparse_tensor.print %r : {st}
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize(("fmt", "seed"), [("DCSR", 21), ("CSR", 22)])
+def test_select_on_a_comparison_stores_where_a_value_is(
+    tmp_path: Path, fmt: str, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    a, b = matrix(rng, (5, 4), False), matrix(rng, (5, 4), False)
+    text = run_both(tmp_path, select_on_sign_program(fmt, a, b), mlir_agrees=False)
+    nse, dense = parse_print(text, a.shape, fmt)
+    assert nse == np.count_nonzero((a != 0) | (b != 0))
+    np.testing.assert_array_equal(dense, np.where(a > 0, a, b))
