@@ -37,6 +37,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
+from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.elementwise import elementwise, vector_condition
@@ -273,6 +274,16 @@ class MaskedStoreOp(IRDLOperation):
     )
 
 
+def check_pointer_lanes(ptrs: Attribute, value: Attribute, operand: int) -> None:
+    """A gather's or scatter's pointers: one per lane of its value, as MLIR
+    derives their type from the value's (`LLVM_VectorOf(LLVM_AnyPointer)`
+    matched with the value's shape), and its message."""
+    assert isinstance(ptrs, VectorType) and isinstance(value, VectorType)
+    expected = VectorType(ptrs.element_type, value.get_shape())
+    if ptrs != expected:
+        raise VerifyException(f"expected operand #{operand} type to be '{expected}'")
+
+
 @irdl_op_definition
 class MaskedGatherOp(IRDLOperation):
     """`llvm.intr.masked.gather %ptrs, %mask, %pass_thru {alignment = 8 : i32} :
@@ -294,6 +305,9 @@ class MaskedGatherOp(IRDLOperation):
         "functional-type(operands, results)"
     )
 
+    def verify_(self) -> None:
+        check_pointer_lanes(self.ptrs.type, self.res.type, 1)
+
 
 @irdl_op_definition
 class MaskedScatterOp(IRDLOperation):
@@ -314,6 +328,9 @@ class MaskedScatterOp(IRDLOperation):
         "$value `,` $ptrs `,` $mask attr-dict `:` type($value) `,` type($mask) "
         "`into` type($ptrs)"
     )
+
+    def verify_(self) -> None:
+        check_pointer_lanes(self.ptrs.type, self.value.type, 2)
 
 
 ZExtOp = elementwise(llvm.ZExtOp)

@@ -107,6 +107,12 @@ def build_storage_of_entries(
     assert enc is not None
     coords, values = attr.entries()
     shape = attr.type.get_shape()
+    if not values:  # no entries: no values of numpy's default kind (float64)
+        element = attr.type.get_element_type()
+        integer = isinstance(element, IntegerType | IndexType)
+        return build_level_buffers(
+            enc, shape, coords, np.zeros(0, np.int64 if integer else np.float64)
+        )
     return build_level_buffers(enc, shape, coords, np.array(values))
 
 
