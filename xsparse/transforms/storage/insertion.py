@@ -606,7 +606,13 @@ class FinishUnwrittenTensor(RewritePattern):
     hasInserts` after it finishes its storage, as MLIR's codegen gives an
     empty tensor complete storage."""
 
-    FINISHED_USERS = (func.ReturnOp, func.CallOp, PrintOp, DeallocTensorOp)
+    FINISHED_USERS = (
+        func.ReturnOp,
+        func.CallOp,
+        PrintOp,
+        DeallocTensorOp,
+        TensorDimOp,
+    )
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
