@@ -1,7 +1,7 @@
 """Sparse tensors carried through `scf.if` / `scf.for` and returned from
-functions, and new sparse tensors measured before anything is inserted
-(sparse-tensor-codegen's storage of carried tensors), checked against numpy
-over several formats with fixed seeds."""
+functions, new sparse tensors measured before anything is inserted, and
+`sparse_tensor.foreach` over stored entries (sparse-tensor-codegen), checked
+against numpy over several formats with fixed seeds."""
 
 from __future__ import annotations
 
@@ -133,3 +133,40 @@ def test_dims_of_new_empty_sparse_tensors(fmt: str) -> None:
     kernel = xsparse.compile(_kernel_text(EMPTY_DIMS, fmt))
     for m, n in ((3, 4), (0, 7), (11, 0)):
         assert tuple(int(x) for x in kernel(m, n)) == (m, 5, m)
+
+
+FOREACH = """
+#S = FORMAT
+func.func @weigh(%a: tensor<?x?xf64, #S>) -> (index, f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %z = arith.constant 0.0 : f64
+  %n, %s = sparse_tensor.foreach in %a init(%c0, %z)
+      : tensor<?x?xf64, #S>, index, f64 -> index, f64 do {
+    ^bb0(%i: index, %j: index, %v: f64, %k: index, %acc: f64):
+      %row = arith.muli %i, %c100 : index
+      %key = arith.addi %row, %j : index
+      %w = arith.index_cast %key : index to i64
+      %wf = arith.sitofp %w : i64 to f64
+      %t = arith.mulf %v, %wf : f64
+      %a1 = arith.addf %acc, %t : f64
+      %k1 = arith.addi %k, %c1 : index
+      sparse_tensor.yield %k1, %a1 : index, f64
+  }
+  return %n, %s : index, f64
+}
+"""
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_foreach_visits_every_stored_entry(fmt: str) -> None:
+    """The count and the coordinate-weighted sum of the stored entries."""
+    kernel = xsparse.compile(_kernel_text(FOREACH, fmt))
+    rng = np.random.default_rng(41)
+    for shape, density in SHAPES:
+        a = _random(rng, shape, density)
+        count, total = kernel(SparseTensor.from_dense(a, FORMATS[fmt]))
+        i, j = np.indices(shape)
+        assert int(count) == np.count_nonzero(a)
+        np.testing.assert_allclose(float(total), float(np.sum(a * (100 * i + j))))

@@ -58,6 +58,7 @@ from xsparse.dialects.sparse_tensor.levels import BATCH
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     ConvertOp,
+    HasRuntimeLibraryOp,
     LoadOp,
     ReinterpretMapOp,
 )
@@ -86,6 +87,7 @@ from xsparse.transforms.storage.dense_tensors import (
     BufferizePad,
 )
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
+from xsparse.transforms.storage.foreach import LowerForeach
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
     INSERTION_PATTERNS,
@@ -577,6 +579,18 @@ class ExpandCall(RewritePattern):
         rewriter.replace(op, [], results)
 
 
+class LowerHasRuntimeLibrary(RewritePattern):
+    """`sparse_tensor.has_runtime_library` -> false: the program runs on the
+    code this pass generates (MLIR's `SparseHasRuntimeLibraryConverter` of
+    codegen), whatever `enable-runtime-library` says."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: HasRuntimeLibraryOp, rewriter: PatternRewriter
+    ) -> None:
+        rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(0, IntegerType(1))))
+
+
 class LowerDeallocTensor(RewritePattern):
     """`bufferization.dealloc_tensor` -> `memref.dealloc` of every buffer of a
     sparse tensor, or of a dense tensor's buffer (unless it is a constant)."""
@@ -832,6 +846,9 @@ class SparseTensorCodegenPass(ModulePass):
             ),
             apply_recursively=False,
         ).rewrite_module(op)
+        # Before constants are lowered: a foreach over a sparse<...> constant
+        # visits its listed elements.
+        IterativeRewriteWalker(LocatingApplier([LowerForeach()])).rewrite_module(op)
         try:
             IterativeRewriteWalker(
                 LocatingApplier(
@@ -852,6 +869,7 @@ class SparseTensorCodegenPass(ModulePass):
                         *CONCAT_PATTERNS,
                         *RESHAPE_PATTERNS,
                         *SPARSE_IO_PATTERNS,
+                        LowerHasRuntimeLibrary(),
                         ExpandCall(),
                         ReturnBuffers(),
                         LowerDeallocTensor(),
