@@ -170,3 +170,46 @@ def test_foreach_visits_every_stored_entry(fmt: str) -> None:
         i, j = np.indices(shape)
         assert int(count) == np.count_nonzero(a)
         np.testing.assert_allclose(float(total), float(np.sum(a * (100 * i + j))))
+
+
+RESHAPE = """
+#S = FORMAT
+#T = TARGET
+func.func @reshape(%a: tensor<6x4xf64, #S>) -> tensor<RESULTxf64, #T> {
+  %shape = arith.constant dense<[SHAPE]> : tensor<RANKxi64>
+  %r = tensor.reshape %a(%shape) : (tensor<6x4xf64, #S>, tensor<RANKxi64>) -> tensor<RESULTxf64, #T>
+  return %r : tensor<RESULTxf64, #T>
+}
+"""
+
+TARGETS = {
+    "CSR": ((3, 8), FORMATS["CSR"]),
+    "CSC": ((8, 3), FORMATS["CSC"]),
+    "vector": ((24,), "#sparse_tensor.encoding<{ map = (i) -> (i : compressed) }>"),
+    "CSF": (
+        (2, 3, 4),
+        "#sparse_tensor.encoding<{ map = (i, j, k) -> (i : compressed, j : compressed, k : compressed) }>",
+    ),
+}
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_tensor_reshape_matches_numpy(fmt: str, target: str) -> None:
+    shape, encoding = TARGETS[target]
+    text = (
+        RESHAPE.replace("FORMAT", FORMATS[fmt])
+        .replace("TARGET", encoding)
+        .replace("RESULT", "x".join(map(str, shape)))
+        .replace("SHAPE", ", ".join(map(str, shape)))
+        .replace("RANK", str(len(shape)))
+    )
+    kernel = xsparse.compile(text)
+    rng = np.random.default_rng(42)
+    for density in (0.3, 0.0, 1.0):
+        a = _random(rng, (6, 4), density)
+        result = kernel(SparseTensor.from_dense(a, FORMATS[fmt]))
+        assert isinstance(result, SparseTensor) and result.shape == shape
+        result.validate()
+        np.testing.assert_array_equal(result.to_dense(), a.reshape(shape))
+        assert result.nse == np.count_nonzero(a)
