@@ -213,3 +213,47 @@ def test_tensor_reshape_matches_numpy(fmt: str, target: str) -> None:
         result.validate()
         np.testing.assert_array_equal(result.to_dense(), a.reshape(shape))
         assert result.nse == np.count_nonzero(a)
+
+
+SLICE = """
+#S = FORMAT
+#SL = #sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(?, ?, ?)>, j : #sparse_tensor<slice(?, ?, ?)>) -> LEVELS }>
+#T = FORMAT
+#id = affine_map<(i, j) -> (i, j)>
+func.func @slice(%a: tensor<9x8xf64, #S>, %o0: index, %o1: index, %n0: index, %n1: index, %s0: index, %s1: index) -> tensor<?x?xf64, #T> {
+  %v = tensor.extract_slice %a[%o0, %o1][%n0, %n1][%s0, %s1] : tensor<9x8xf64, #S> to tensor<?x?xf64, #SL>
+  %e = tensor.empty(%n0, %n1) : tensor<?x?xf64, #T>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%v : tensor<?x?xf64, #SL>) outs(%e : tensor<?x?xf64, #T>) {
+    ^bb0(%x: f64, %o: f64):
+      %y = arith.negf %x : f64
+      linalg.yield %y : f64
+  } -> tensor<?x?xf64, #T>
+  return %r : tensor<?x?xf64, #T>
+}
+"""
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_sparse_slice_matches_numpy(fmt: str) -> None:
+    """A kernel reads a strided slice of a sparse tensor (dimSlices)."""
+    levels = FORMATS[fmt].split("->", 1)[1].split("}>")[0]
+    text = SLICE.replace("LEVELS", levels).replace("FORMAT", FORMATS[fmt])
+    kernel = xsparse.compile(text)
+    rng = np.random.default_rng(43)
+    a = _random(rng, (9, 8), 0.4)
+    for offsets, sizes, strides in (
+        ((0, 0), (9, 8), (1, 1)),
+        ((1, 2), (4, 3), (2, 2)),
+        ((8, 7), (1, 1), (1, 1)),
+        ((2, 0), (3, 0), (3, 1)),
+    ):
+        args = [*offsets, *sizes, *strides]
+        result = kernel(SparseTensor.from_dense(a, FORMATS[fmt]), *args)
+        view = a[
+            offsets[0] : offsets[0] + sizes[0] * strides[0] : strides[0],
+            offsets[1] : offsets[1] + sizes[1] * strides[1] : strides[1],
+        ]
+        assert result.shape == sizes
+        result.validate()
+        np.testing.assert_array_equal(result.to_dense(), -view)

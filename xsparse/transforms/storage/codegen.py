@@ -112,6 +112,7 @@ from xsparse.transforms.storage.level_buffers import (
 )
 from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
+from xsparse.transforms.storage.slices import CopyDenseSlice, CopySparseSlice
 from xsparse.transforms.storage.vector_unrolling import VECTOR_UNROLLING_PATTERNS
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
@@ -588,7 +589,7 @@ class LowerHasRuntimeLibrary(RewritePattern):
     def match_and_rewrite(
         self, op: HasRuntimeLibraryOp, rewriter: PatternRewriter
     ) -> None:
-        rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(0, IntegerType(1))))
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(0, IntegerType(1))))
 
 
 class LowerDeallocTensor(RewritePattern):
@@ -870,6 +871,8 @@ class SparseTensorCodegenPass(ModulePass):
                         *RESHAPE_PATTERNS,
                         *SPARSE_IO_PATTERNS,
                         LowerHasRuntimeLibrary(),
+                        CopySparseSlice(),
+                        CopyDenseSlice(),
                         ExpandCall(),
                         ReturnBuffers(),
                         LowerDeallocTensor(),

@@ -138,4 +138,4 @@ class LowerForeach(RewritePattern):
             results = _constant_walk(e, op, attr, rewriter)
         else:
             results = _dense_walk(e, op, rewriter)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)

@@ -461,19 +461,19 @@ class SplitTensorReshape(RewritePattern):
                 result_types=[linear],
                 properties={"reassociation": _groups_attr(groups)},
             )
-            rewriter.insert_op(collapse, InsertPoint.before(op))
+            rewriter.insert(collapse, InsertPoint.before(op))
             value = collapse.result
         if value.type == result:
-            rewriter.replace_op(op, [], [value])
+            rewriter.replace(op, [], [value])
             return
         if result.get_num_dims() == 1:
-            rewriter.replace_op(op, ConvertOp(value, result))
+            rewriter.replace(op, ConvertOp(value, result))
             return
         groups = [list(range(result.get_num_dims()))]
         expand = ExpandShapeOp(
             value, [], _groups_attr(groups), result.get_shape(), result
         )
-        rewriter.replace_op(op, expand)
+        rewriter.replace(op, expand)
 
 
 def _groups_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
