@@ -3,6 +3,7 @@
 // not its dimensions (2x3 blocks), then the tensors released.
 // RUN: xsparse-run %s | filecheck %s
 // RUN: xsparse-opt %s --sparsifier="enable-runtime-library=false vl=2" | xsparse-run -e main -entry-point-result=void | filecheck %s
+// RUN: %if mlir-runner %{ xsparse-opt %s --sparsifier | %mlir-runner -e main -entry-point-result=void -shared-libs=%mlir-c-runner-utils,%mlir-runner-utils | filecheck %s %}
 // RUN: %if mlir-runner %{ %mlir-opt %s --sparsifier | %mlir-runner -e main -entry-point-result=void -shared-libs=%mlir-c-runner-utils,%mlir-runner-utils | filecheck %s %}
 
 #DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>

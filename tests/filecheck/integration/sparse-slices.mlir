@@ -3,6 +3,7 @@
 // sparse kernel reads a slice, a function takes one; a dense slice is copied.
 // RUN: xsparse-run %s | filecheck %s
 // RUN: xsparse-opt %s --sparsifier="enable-runtime-library=false" | xsparse-run -e main -entry-point-result=void | filecheck %s
+// RUN: %if mlir-runner %{ xsparse-opt %s --sparsifier | %mlir-runner -e main -entry-point-result=void -shared-libs=%mlir-c-runner-utils,%mlir-runner-utils | filecheck %s %}
 // (mlir-opt-22 | mlir-runner-22 prints the same entries but sums the dynamic
 // COO slice to 0; its rows 2..4, columns 3..5 hold 8 + 9 + 11 + 13 = 41.)
 
