@@ -68,7 +68,7 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
-from xsparse.transforms.codegen_utils.op_emitter import INDEX
+from xsparse.transforms.codegen_utils.op_emitter import INDEX, to_tensor
 from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.runtime_symbols import (
     NEW_TENSOR,
@@ -452,6 +452,13 @@ def _interleave(e: Emitter, columns: Sequence[SSAValue], target: SSAValue) -> SS
 
 
 def _as_length(e: Emitter, n: SSAValue, t: Attribute) -> SSAValue:
+    """A length `n` as type `t`: an index, an integer, or a 0-D tensor holding
+    one (MLIR's `genScalarToTensor`)."""
+    if is_tensor_type(t):
+        scalar = _as_length(e, n, t.element_type)
+        buffer = e.alloc(MemRefType(t.element_type, []), [])
+        e.store(scalar, buffer, [])
+        return e.value(to_tensor(buffer, t))
     if isinstance(t, IndexType):
         return n
     return e.value(upstream_arith.IndexCastOp(n, t))
