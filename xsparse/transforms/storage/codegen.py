@@ -114,7 +114,7 @@ from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
 from xsparse.transforms.storage.slices import CopyDenseSlice, CopySparseSlice
 from xsparse.transforms.storage.vector_unrolling import VECTOR_UNROLLING_PATTERNS
-from xsparse.xdsl_adapter import IterativeRewriteWalker
+from xsparse.xdsl_adapter import IterativeRewriteWalker, walk_iteratively
 
 
 def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
@@ -785,7 +785,7 @@ class ConvertDenseToSparse(RewritePattern):
 
 
 def _check_no_tensors_left(module: ModuleOp) -> None:
-    for op in module.walk():
+    for op in walk_iteratively(module):
         if isinstance(op, UnrealizedConversionCastOp) and any(
             mark in op.attributes for mark in (STORAGE_ATTR, GROWING_ATTR, UNPACK_ATTR)
         ):
@@ -804,13 +804,13 @@ def _erase_dead(module: ModuleOp) -> None:
         bufferization.ToTensorOp,
         memref.GetGlobalOp,
     )
-    for op in reversed(list(module.walk())):
+    for op in reversed(list(walk_iteratively(module))):
         if isinstance(op, dead_kinds) and not any(r.uses for r in op.results):
             op.detach()
             op.erase()
     read = {
         op.name_.root_reference.data
-        for op in module.walk()
+        for op in walk_iteratively(module)
         if isinstance(op, memref.GetGlobalOp)
     }
     for op in list(module.ops):
