@@ -181,3 +181,31 @@ def test_vectorized_kernel_against_mlir() -> None:
     outcome = check_case(MASKED_MLIR_SEED, mlir=True)
     assert_passes(outcome)
     assert outcome.detail.endswith(case.describe() + "\n"), outcome.detail
+
+
+@pytest.mark.parametrize(
+    "seed, intrinsic",
+    [
+        (100_037, "llvm.intr.vector.reduce.add"),
+        (100_057, "llvm.intr.abs"),
+        (100_094, "llvm.intr.fabs"),
+        (100_242, "llvm.intr.vector.reduce.mul"),
+    ],
+)
+def test_mlir_lowering_with_reductions_and_abs_runs(seed: int, intrinsic: str) -> None:
+    """xsparse-run reads and translates the vector reductions, `abs` and
+    `fabs` that mlir-opt-22's lowering of these kernels holds (found by the
+    generated vl cases: "not registered", "cannot be translated")."""
+    _needs_mlir()
+    case = random_case(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "program.mlir"
+        path.write_text(program_text(case))
+        options = (
+            f"--sparsifier={sparsifier_options(case)} enable-runtime-library=false"
+        )
+        lowered = subprocess.run(
+            ["mlir-opt-22", options, str(path)], capture_output=True, text=True
+        ).stdout
+    assert intrinsic in lowered
+    assert_passes(check_case(seed, mlir=True))

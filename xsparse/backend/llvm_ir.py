@@ -34,6 +34,7 @@ from xsparse.backend.llvm_names import symbol_text
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
+    AbsOp,
     CountLeadingZerosOp,
     ExtractElementOp,
     FPToSIOp,
@@ -45,6 +46,7 @@ from xsparse.dialects.upstream.llvm import (
     MemcpyOp,
     PoisonOp,
     UIToFPOp,
+    VectorReduceOp,
 )
 from xsparse.transforms.convert_to_llvm.common import NO_INLINE, by_class, mangle
 from xsparse.transforms.errors import PassFailure
@@ -583,6 +585,41 @@ def _ctlz(p: _FunctionPrinter, op: Operation) -> str:
     return (
         f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
     )
+
+
+@_handles(AbsOp)
+def _abs(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, AbsOp)
+    t = op.in_.type
+    name = f"llvm.abs.{mangle(t)}"
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)}, i1)"
+    poison = "true" if op.is_int_min_poison.value.data else "false"
+    return (
+        f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
+    )
+
+
+@_handles(llvm.FAbsOp)
+def _fabs(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.FAbsOp)
+    t = op.input.type
+    name = f"llvm.fabs.{mangle(t)}"
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)})"
+    return (
+        f"{p._result(op)} = call{_fast_math(p, op)} {type_text(t)} "
+        f"@{name}({p.typed(op.input)})"
+    )
+
+
+@_handles(VectorReduceOp)
+def _vector_reduce(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, VectorReduceOp)
+    kind = op.name.removeprefix("llvm.intr.vector.reduce.")
+    t, vector = type_text(op.res.type), op.in_.type
+    name = f"llvm.vector.reduce.{kind}.{mangle(vector)}"
+    p.module.intrinsics[name] = f"declare {t} @{name}({type_text(vector)})"
+    fast = _fast_math(p, op) if kind.startswith("f") else ""
+    return f"{p._result(op)} = call{fast} {t} @{name}({p.typed(op.in_)})"
 
 
 def _masked_access(

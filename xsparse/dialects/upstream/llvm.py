@@ -150,6 +150,67 @@ class CountLeadingZerosOp(IRDLOperation):
 
 
 @irdl_op_definition
+class AbsOp(IRDLOperation):
+    """`llvm.intr.abs`: an integer's absolute value, poison at INT_MIN when
+    `is_int_min_poison` (MLIR's `LLVM_AbsOp`, printed in the generic form;
+    `mlir-opt --sparsifier` emits it for `math.absi`)."""
+
+    name = "llvm.intr.abs"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    in_ = operand_def(T)
+    res = result_def(T)
+    is_int_min_poison = prop_def(IntegerAttr[I1])
+
+    traits = traits_def(NoMemoryEffect())
+
+
+class VectorReduceOp(IRDLOperation):
+    """`llvm.intr.vector.reduce.<kind>`: a vector's lanes combined into one
+    scalar (MLIR's `LLVM_VectorReductionI` / `F` ops without a start value,
+    printed in the generic form; `mlir-opt --sparsifier="vl=N"` emits them
+    for vectorized reductions)."""
+
+    in_ = operand_def(VectorType)
+    res = result_def()
+    fastmathFlags = opt_prop_def(llvm.FastMathAttr)
+
+    traits = traits_def(NoMemoryEffect())
+
+
+def vector_reduce(kind: str) -> type[VectorReduceOp]:
+    """The reduction op of `kind` (LLVM's `llvm.vector.reduce.<kind>`)."""
+    return irdl_op_definition(
+        type(
+            f"VectorReduce{kind.capitalize()}Op",
+            (VectorReduceOp,),
+            {"name": f"llvm.intr.vector.reduce.{kind}"},
+        )
+    )
+
+
+VECTOR_REDUCTIONS = tuple(
+    vector_reduce(kind)
+    for kind in (
+        "add",
+        "mul",
+        "and",
+        "or",
+        "xor",
+        "smax",
+        "smin",
+        "umax",
+        "umin",
+        "fmax",
+        "fmin",
+        "fmaximum",
+        "fminimum",
+    )
+)
+
+
+@irdl_op_definition
 class MaskedLoadOp(IRDLOperation):
     """`llvm.intr.masked.load %ptr, %mask, %pass_thru {alignment = 8 : i32} :
     (!llvm.ptr, vector<8xi1>, vector<8xf64>) -> vector<8xf64>`: the lanes of
@@ -349,6 +410,8 @@ OPS: tuple[type[Operation], ...] = (
     ExtractElementOp,
     MemcpyOp,
     CountLeadingZerosOp,
+    AbsOp,
+    *VECTOR_REDUCTIONS,
     MaskedLoadOp,
     MaskedStoreOp,
     MaskedGatherOp,
