@@ -132,38 +132,39 @@ class MemcpyOp(IRDLOperation):
         )
 
 
+class IntegerIntrinsicOp(IRDLOperation):
+    """An LLVM intrinsic from an integer (or vector of them) to one of the
+    same type, with an `i1` flag: the ops below (MLIR prints them in the
+    generic form)."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    in_ = operand_def(T)
+    res = result_def(T)
+
+    traits = traits_def(NoMemoryEffect())
+
+
 @irdl_op_definition
-class CountLeadingZerosOp(IRDLOperation):
+class CountLeadingZerosOp(IntegerIntrinsicOp):
     """`llvm.intr.ctlz`: the number of leading zero bits (MLIR's
-    `LLVM_CountLeadingZerosOp`, which `mlir-opt` prints in the generic form;
-    `mlir-opt --sparsifier` emits it for the sort's depth limit)."""
+    `LLVM_CountLeadingZerosOp`; `mlir-opt --sparsifier` emits it for the
+    sort's depth limit)."""
 
     name = "llvm.intr.ctlz"
 
-    T: ClassVar = VarConstraint("T", AnyAttr())
-
-    in_ = operand_def(T)
-    res = result_def(T)
     is_zero_poison = prop_def(IntegerAttr[I1])
-
-    traits = traits_def(NoMemoryEffect())
 
 
 @irdl_op_definition
-class AbsOp(IRDLOperation):
+class AbsOp(IntegerIntrinsicOp):
     """`llvm.intr.abs`: an integer's absolute value, poison at INT_MIN when
-    `is_int_min_poison` (MLIR's `LLVM_AbsOp`, printed in the generic form;
-    `mlir-opt --sparsifier` emits it for `math.absi`)."""
+    `is_int_min_poison` (MLIR's `LLVM_AbsOp`; `mlir-opt --sparsifier` emits
+    it for `math.absi`)."""
 
     name = "llvm.intr.abs"
 
-    T: ClassVar = VarConstraint("T", AnyAttr())
-
-    in_ = operand_def(T)
-    res = result_def(T)
     is_int_min_poison = prop_def(IntegerAttr[I1])
-
-    traits = traits_def(NoMemoryEffect())
 
 
 class VectorReduceOp(IRDLOperation):
