@@ -1,0 +1,163 @@
+"""Dense tensor ops around the sparsifier, run through `xsparse-run` (the
+sparsifier, then the JIT) on generated cases and compared with numpy:
+reshapes of dense tensors, dense tensors carried by `scf.for`.
+
+Each program runs in a child process whose address space is limited."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+LIMIT = 4 << 30
+NUMBER = re.compile(r"-?(?:inf|nan|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
+
+CHILD = f"""
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, {LIMIT}))
+from xsparse.tools import run
+sys.argv = ["xsparse-run", *sys.argv[1:]]
+sys.exit(run.main())
+"""
+
+
+def run_program(source: str, tmp_path: Path) -> list[float]:
+    """Every number `source`'s `@main` prints, in order."""
+    path = tmp_path / "program.mlir"
+    path.write_text(source)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path)],
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    return [float(x) for x in NUMBER.findall(done.stdout.decode())]
+
+
+def dense_literal(a: NDArray[np.float64]) -> str:
+    return f"dense<{np.array2string(a, separator=', ', threshold=1 << 20)}>"
+
+
+def tensor_type(shape: tuple[int, ...], static: bool = True) -> str:
+    dims = "x".join(str(n) if static else "?" for n in shape)
+    return f"tensor<{dims}xf64>"
+
+
+def print_elements(value: str, shape: tuple[int, ...], static: bool) -> str:
+    """A loop nest printing every element of `value` in row-major order."""
+    t = tensor_type(shape, static)
+    p = value.lstrip("%")
+    lines: list[str] = []
+    for d, n in enumerate(shape):
+        lines.append(f"%{p}_n{d} = arith.constant {n} : index")
+    for d in range(len(shape)):
+        lines.append(f"scf.for %{p}_i{d} = %c0 to %{p}_n{d} step %c1 {{")
+    indices = ", ".join(f"%{p}_i{d}" for d in range(len(shape)))
+    lines.append(f"%x = tensor.extract {value}[{indices}] : {t}")
+    lines.append("vector.print %x : f64")
+    lines += ["}"] * len(shape)
+    return "\n".join(lines)
+
+
+def reshape_cases(
+    seed: int,
+) -> tuple[tuple[int, ...], list[list[int]], tuple[int, ...]]:
+    """A fine shape, its grouping and the coarse shape it collapses into."""
+    rng = np.random.default_rng(seed)
+    fine = tuple(int(n) for n in rng.integers(1, 4, size=int(rng.integers(2, 5))))
+    groups: list[list[int]] = []
+    d = 0
+    while d < len(fine):
+        width = int(rng.integers(1, len(fine) - d + 1))
+        groups.append(list(range(d, d + width)))
+        d += width
+    coarse = tuple(int(np.prod([fine[i] for i in g])) for g in groups)
+    return fine, groups, coarse
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kind", ["collapse", "expand"])
+def test_dense_reshape_matches_numpy(kind: str, seed: int, tmp_path: Path) -> None:
+    fine, groups, coarse = reshape_cases(seed)
+    source_shape, result_shape = (
+        (fine, coarse) if kind == "collapse" else (coarse, fine)
+    )
+    static = seed % 2 == 0
+    a = np.random.default_rng(seed).integers(-9, 9, size=source_shape) / 4.0
+    src_t, res_t = tensor_type(source_shape, static), tensor_type(result_shape, static)
+    groups_text = str(groups)
+    if kind == "collapse":
+        reshape = f"tensor.collapse_shape %a {groups_text} : {src_t} into {res_t}"
+        extra = ""
+    else:
+        sizes = ", ".join(
+            str(n) if static else f"%s{d}" for d, n in enumerate(result_shape)
+        )
+        extra = "\n".join(
+            f"%s{d} = arith.constant {n} : index" for d, n in enumerate(result_shape)
+        )
+        reshape = (
+            f"tensor.expand_shape %a {groups_text} output_shape [{sizes}] "
+            f": {src_t} into {res_t}"
+        )
+    source = f"""
+func.func @reshape(%a: {src_t}) -> {res_t} {{
+  {extra}
+  %b = {reshape}
+  return %b : {res_t}
+}}
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k = arith.constant {dense_literal(a)} : {tensor_type(source_shape)}
+  %a = tensor.cast %k : {tensor_type(source_shape)} to {src_t}
+  %b = call @reshape(%a) : ({src_t}) -> {res_t}
+  {print_elements("%b", result_shape, static)}
+  return
+}}
+"""
+    printed = run_program(source, tmp_path)
+    np.testing.assert_array_equal(printed, a.reshape(result_shape).ravel())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dense_tensor_carried_by_for_matches_numpy(seed: int, tmp_path: Path) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 9))
+    steps = int(rng.integers(0, 2 * n))
+    stride = int(rng.integers(1, n))
+    a = rng.integers(-9, 9, size=n) / 2.0
+    source = f"""
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {n} : index
+  %steps = arith.constant {steps} : index
+  %stride = arith.constant {stride} : index
+  %a = arith.constant {dense_literal(a)} : tensor<{n}xf64>
+  %r = scf.for %i = %c0 to %steps step %c1 iter_args(%t = %a) -> tensor<{n}xf64> {{
+    %m = arith.muli %i, %stride : index
+    %p = arith.remui %m, %n : index
+    %old = tensor.extract %t[%p] : tensor<{n}xf64>
+    %w = arith.index_cast %i : index to i64
+    %f = arith.sitofp %w : i64 to f64
+    %new = arith.addf %old, %f : f64
+    %u = tensor.insert %new into %t[%p] : tensor<{n}xf64>
+    scf.yield %u : tensor<{n}xf64>
+  }}
+  {print_elements("%r", (n,), True)}
+  {print_elements("%a", (n,), True)}
+  return
+}}
+"""
+    expected = a.copy()
+    for i in range(steps):
+        expected[i * stride % n] += i
+    printed = run_program(source, tmp_path)
+    np.testing.assert_array_equal(printed, [*expected, *a])
