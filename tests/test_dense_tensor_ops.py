@@ -161,3 +161,72 @@ func.func @main() {{
         expected[i * stride % n] += i
     printed = run_program(source, tmp_path)
     np.testing.assert_array_equal(printed, [*expected, *a])
+
+
+BINARY = {
+    "arith.addf": np.add,
+    "arith.subf": np.subtract,
+    "arith.mulf": np.multiply,
+    "arith.maximumf": np.maximum,
+    "arith.minimumf": np.minimum,
+}
+UNARY = {
+    "math.tanh": np.tanh,
+    "arith.negf": np.negative,
+    "math.absf": np.abs,
+}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_elementwise_tensor_arith_matches_numpy(seed: int, tmp_path: Path) -> None:
+    """A random chain of arith/math ops on whole tensors (lowered by
+    convert-elementwise-to-linalg), a comparison and select, and a cast."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(1, 5, size=int(rng.integers(1, 3))))
+    t = tensor_type(shape)
+    values = {
+        "%a": rng.integers(-8, 8, size=shape) / 4.0,
+        "%b": rng.integers(-8, 8, size=shape) / 4.0,
+    }
+    lines = [
+        f"%a = arith.constant {dense_literal(values['%a'])} : {t}",
+        f"%b = arith.constant {dense_literal(values['%b'])} : {t}",
+    ]
+    for k in range(4):
+        name, names = f"%r{k}", list(values)
+        if rng.integers(2):
+            op = str(rng.choice(list(BINARY)))
+            x, y = (str(v) for v in rng.choice(names, size=2))
+            lines.append(f"{name} = {op} {x}, {y} : {t}")
+            values[name] = BINARY[op](values[x], values[y])
+        else:
+            op = str(rng.choice(list(UNARY)))
+            x = str(rng.choice(names))
+            lines.append(f"{name} = {op} {x} : {t}")
+            values[name] = UNARY[op](values[x])
+    last = "%r3"
+    i1 = t.replace("f64", "i1")
+    i32 = t.replace("f64", "i32")
+    lines += [
+        f"%less = arith.cmpf olt, {last}, %a : {t}",
+        f"%pick = arith.select %less, {last}, %a : {i1}, {t}",
+        f"%scaled = arith.mulf %pick, %pick : {t}",
+        f"%int = arith.fptosi %scaled : {t} to {i32}",
+        f"%back = arith.sitofp %int : {i32} to {t}",
+    ]
+    pick = np.where(values[last] < values["%a"], values[last], values["%a"])
+    back = np.trunc(pick * pick)
+    source = f"""
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  {chr(10).join(lines)}
+  {print_elements(last, shape, True)}
+  {print_elements("%back", shape, True)}
+  return
+}}
+"""
+    printed = run_program(source, tmp_path)
+    n = int(np.prod(shape))
+    np.testing.assert_allclose(printed[:n], values[last].ravel(), rtol=1e-5)
+    np.testing.assert_array_equal(printed[n:], back.ravel())
