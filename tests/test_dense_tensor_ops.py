@@ -277,3 +277,61 @@ func.func @main() {{
 """
     printed = run_program(source, tmp_path, f"vl={vl} enable-runtime-library=false")
     np.testing.assert_allclose(printed, np.tanh(a), rtol=1e-5, atol=1e-6)
+
+
+def int_literal(a: NDArray[np.int64]) -> str:
+    return f"dense<{np.array2string(a, separator=', ', threshold=1 << 20)}>"
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("sparse", ["a", "b", "both"])
+def test_quantized_matmul_with_sparse_operands_matches_numpy(
+    sparse: str, seed: int, tmp_path: Path
+) -> None:
+    """`linalg.quantized_matmul` (generalized with its zero points, which are
+    read as invariants) with sparse int8 operands, into an int32 output."""
+    rng = np.random.default_rng(seed)
+    m, k, n = (int(x) for x in rng.integers(1, 6, size=3))
+    a = np.where(rng.random((m, k)) < 0.5, rng.integers(-128, 128, (m, k)), 0)
+    b = np.where(rng.random((k, n)) < 0.5, rng.integers(-128, 128, (k, n)), 0)
+    c = rng.integers(-1000, 1000, (m, n))
+    az, bz = (int(x) for x in rng.integers(-3, 4, size=2))
+    enc = {
+        "a": "#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>",
+        "b": "#sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>",
+    }
+    types = {
+        x: f"tensor<{shape}xi8{', ' + enc[x] if sparse in (x, 'both') else ''}>"
+        for x, shape in (("a", f"{m}x{k}"), ("b", f"{k}x{n}"))
+    }
+    converts = "\n".join(
+        f"%s{x} = sparse_tensor.convert %d{x} : tensor<{shape}xi8> to {types[x]}"
+        if sparse in (x, "both")
+        else f"%s{x} = arith.addi %d{x}, %d{x}_zero : tensor<{shape}xi8>"
+        for x, shape in (("a", f"{m}x{k}"), ("b", f"{k}x{n}"))
+    )
+    source = f"""
+func.func @qmm(%a: {types["a"]}, %b: {types["b"]}, %c: tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32> {{
+  %az = arith.constant {az} : i32
+  %bz = arith.constant {bz} : i32
+  %0 = linalg.quantized_matmul ins(%a, %b, %az, %bz : {types["a"]}, {types["b"]}, i32, i32)
+    outs(%c : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
+  return %0 : tensor<{m}x{n}xi32>
+}}
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %da = arith.constant {int_literal(a)} : tensor<{m}x{k}xi8>
+  %db = arith.constant {int_literal(b)} : tensor<{k}x{n}xi8>
+  %da_zero = arith.constant dense<0> : tensor<{m}x{k}xi8>
+  %db_zero = arith.constant dense<0> : tensor<{k}x{n}xi8>
+  %c = arith.constant {int_literal(c)} : tensor<{m}x{n}xi32>
+  {converts}
+  %r = call @qmm(%sa, %sb, %c) : ({types["a"]}, {types["b"]}, tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
+  {print_elements("%r", (m, n), True).replace("xf64", "xi32").replace(": f64", ": i32")}
+  return
+}}
+"""
+    expected = (a - az) @ (b - bz) + c
+    printed = run_program(source, tmp_path, "enable-runtime-library=false")
+    np.testing.assert_array_equal(printed, expected.ravel())
