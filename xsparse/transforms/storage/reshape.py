@@ -32,10 +32,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects import arith, bufferization, func, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
 from xdsl.dialects.tensor import CollapseShapeOp, ExpandShapeOp
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -166,14 +166,22 @@ class Reshape:
 
     def kept(self, buffers: list[SSAValue]) -> list[SSAValue]:
         """The source's buffers for the result: themselves (a view) unless the
-        source or the result is released by `dealloc_tensor`, then copies."""
+        source or the result is released by `dealloc_tensor`, or the source
+        is an argument of a function this module calls (whose caller may
+        release both, as MLIR's reshapes copy), then copies."""
         values = [self.op.src, self.op.result]
-        released = any(
-            isinstance(use.operation, DeallocTensorOp) for v in values for use in v.uses
-        ) or any(
-            isinstance(use.operation, memref.DeallocOp)
-            for b in buffers
-            for use in b.uses
+        released = (
+            any(
+                isinstance(use.operation, DeallocTensorOp)
+                for v in values
+                for use in v.uses
+            )
+            or any(
+                isinstance(use.operation, memref.DeallocOp)
+                for b in buffers
+                for use in b.uses
+            )
+            or any(argument_of_called_function(b) for b in buffers)
         )
         return [copy_buffer(self.e, b) for b in buffers] if released else buffers
 
@@ -184,6 +192,22 @@ class Reshape:
         rewriter = self.e.rewriter
         result = storage_result(fields, self.result_type, rewriter, self.at)
         rewriter.replace(self.op, [], [result])
+
+
+def argument_of_called_function(value: SSAValue) -> bool:
+    """`value` is an argument of a `func.func` that a `func.call` in its module
+    calls."""
+    if not isinstance(value, BlockArgument):
+        return False
+    function = value.block.parent_op()
+    if not isinstance(function, func.FuncOp):
+        return False
+    name = function.sym_name.data
+    module = function.parent_op()
+    return module is not None and any(
+        isinstance(op, func.CallOp) and op.callee.string_value() == name
+        for op in module.walk()
+    )
 
 
 def _unbatched_dense(lt: LevelType) -> bool:
