@@ -40,6 +40,14 @@ def _convert_to_llvm(name: str) -> Callable[[], type[ModulePass]]:
     return factory
 
 
+def get_convert_elementwise_to_linalg() -> type[ModulePass]:
+    from xsparse.transforms.sparsifier.elementwise_to_linalg import (
+        ConvertElementwiseToLinalgPass,
+    )
+
+    return ConvertElementwiseToLinalgPass
+
+
 def get_sparse_reinterpret_map() -> type[ModulePass]:
     from xsparse.transforms.sparsifier.reinterpret_map import SparseReinterpretMapPass
 
@@ -150,6 +158,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "sparse-decompose-tensors": get_sparse_decompose_tensors,
         "sparse-decompose-format": get_sparse_decompose_format,
         "sparse-reinterpret-map": get_sparse_reinterpret_map,
+        "convert-elementwise-to-linalg": get_convert_elementwise_to_linalg,
         "sparsification": get_sparsification,
         "sparsifier": get_sparsifier,
         "dense-linalg-to-loops": get_dense_linalg_to_loops,

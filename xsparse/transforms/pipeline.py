@@ -1,7 +1,8 @@
 """`sparsifier`: the whole chain from linalg on sparse tensors to the llvm dialect.
 
 Mirrors MLIR 22's `--sparsifier` pipeline (SparseTensorPipelines.cpp) with the
-stages that apply to xsparse: `sparse-reinterpret-map`, `sparsification`,
+stages that apply to xsparse: `convert-elementwise-to-linalg`,
+`sparse-reinterpret-map`, `sparsification`,
 `post-sparsification-rewrite`, `sparse-vectorization`, `sparse-tensor-codegen`,
 then `convert-to-llvm`. It takes every option of MLIR 22's `--sparsifier`
 (`SparsifierPass` says how each is served); xsparse always generates direct
@@ -21,6 +22,9 @@ from xdsl.passes import ModulePass
 from xsparse.transforms.convert_to_llvm import ConvertToLLVMPass
 from xsparse.transforms.convert_to_llvm.standalone_errors import DefineRuntimeErrorPass
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.sparsifier.elementwise_to_linalg import (
+    ConvertElementwiseToLinalgPass,
+)
 from xsparse.transforms.sparsifier.iteration_to_indexing import (
     SparseIterationToIndexingPass,
 )
@@ -74,6 +78,7 @@ def sparsifier_passes(
     threads too (`sparse-tensor-codegen{parallel-conversions=true}`).
     """
     passes: list[ModulePass] = [
+        ConvertElementwiseToLinalgPass(),
         GeneralizeNamedTensorOpsPass(),
         PreSparsificationRewritePass(),
         BufferizeTileLoopsPass(),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import TypeVar
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
@@ -27,9 +28,14 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import SparseElementsAttr
-from xsparse.dialects.upstream.elementwise import elementwise, vector_condition
+from xsparse.dialects.upstream.elementwise import (
+    condition_type,
+    elementwise,
+    shaped_condition,
+    vector_condition,
+    verify_shaped_condition,
+)
 from xsparse.xdsl_adapter import dialect_with, redefined_op
 
 _INDEX_OR_INTEGER = base(IntegerType) | base(IndexType)
@@ -54,7 +60,7 @@ class IndexCastUIOp(IRDLOperation):
 
 @redefined_op(vector_condition)
 class SelectOp(arith.SelectOp):
-    """`arith.select %c, %a, %b : T`, or with a vector condition
+    """`arith.select %c, %a, %b : T`, or with a vector or tensor condition
     `: vector<..xi1>, T` (MLIR's; xDSL 0.74 takes only `i1`)."""
 
     @classmethod
@@ -84,7 +90,7 @@ class SelectOp(arith.SelectOp):
         printer.print_list([self.cond, self.lhs, self.rhs], printer.print_ssa_value)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        if is_vector_type(self.cond.type):
+        if self.cond.type != i1:
             printer.print_attribute(self.cond.type)
             printer.print_string(", ")
         printer.print_attribute(self.result.type)
@@ -145,9 +151,29 @@ def _parse_comparison(
     return predicate, lhs, parser.parse_unresolved_operand()
 
 
-@redefined_op()
+ComparisonT = TypeVar("ComparisonT", bound=IRDLOperation)
+
+
+def _shaped(op: ComparisonT) -> ComparisonT:
+    """`op` with the result type `condition_type` of its operands' (xDSL's
+    constructors give `i1`)."""
+    shaped = type(op).create(
+        operands=op.operands,
+        result_types=[condition_type(op.operands[0].type)],
+        properties=op.properties,
+        attributes=op.attributes,
+    )
+    op.erase()
+    return shaped
+
+
+@redefined_op(shaped_condition)
 class CmpiOp(arith.CmpiOp):
-    """`arith.cmpi slt, %a, %b : T`, the predicate a keyword or a string."""
+    """`arith.cmpi slt, %a, %b : T`, the predicate a keyword or a string; on
+    vectors and tensors a vector or tensor of `i1` (MLIR's)."""
+
+    def verify_(self) -> None:
+        verify_shaped_condition(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpiOp:
@@ -157,13 +183,16 @@ class CmpiOp(arith.CmpiOp):
         parser.parse_punctuation(":")
         t = parser.parse_type()
         operands = parser.resolve_operands([lhs, rhs], [t, t], parser.pos)
-        return cls(*operands, predicate)
+        return _shaped(cls(*operands, predicate))
 
 
-@redefined_op()
+@redefined_op(shaped_condition)
 class CmpfOp(arith.CmpfOp):
     """`arith.cmpf olt, %a, %b [fastmath<..>] : T`, the predicate a keyword or
-    a string."""
+    a string; on vectors and tensors a vector or tensor of `i1` (MLIR's)."""
+
+    def verify_(self) -> None:
+        verify_shaped_condition(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> CmpfOp:
@@ -178,7 +207,7 @@ class CmpfOp(arith.CmpfOp):
         parser.parse_punctuation(":")
         t = parser.parse_type()
         operands = parser.resolve_operands([lhs, rhs], [t, t], parser.pos)
-        return cls(*operands, predicate, fastmath)
+        return _shaped(cls(*operands, predicate, fastmath))
 
 
 ExtFOp = elementwise(arith.ExtFOp)

@@ -1,6 +1,7 @@
 """xDSL's `linalg` as MLIR 22 reads it: `linalg.generic` with its trait given
 as an attribute alias, `linalg.index` verified as MLIR verifies it, and the
-named dot, convolution and pooling ops of MLIR's sparse integration tests.
+named dot, convolution, pooling and quantized matmul ops of MLIR's sparse
+integration tests.
 
 MLIR's sparse kernels are usually written `linalg.generic #trait ins(...) outs(...)`
 with `#trait = {indexing_maps = [...], iterator_types = [...]}` (MLIR's
@@ -384,6 +385,72 @@ class PoolingNhwcSumOp(WindowedOp):
     SUMS: ClassVar[bool] = True
 
 
+@irdl_op_definition
+class QuantizedMatmulOp(NamedOperation):
+    """`linalg.quantized_matmul`: `out(m, n) += (a(m, k) - a_zp) * (b(k, n) -
+    b_zp)`, each operand and zero point cast (signed) to the output's element
+    type; the zero points are scalars (MLIR 22's OpDSL)."""
+
+    name = "linalg.quantized_matmul"
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        m, n, k = (AffineDimExpr(i) for i in range(3))
+        scalar = AffineMap(3, 0, ())
+        return (
+            AffineMap(3, 0, (m, k)),
+            AffineMap(3, 0, (k, n)),
+            scalar,
+            scalar,
+            AffineMap(3, 0, (m, n)),
+        )
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        return ArrayAttr((parallel, parallel, reduction))
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        types = [getattr(v.type, "element_type", v.type) for v in [*inputs, *outputs]]
+        if len(types) != 5 or not all(
+            isinstance(t, IntegerType | AnyFloat) for t in types
+        ):
+            raise ValueError(
+                "expected four inputs (two operands, two zero points) and one "
+                "output of int or float"
+            )
+        out_type = types[-1]
+        sub: Callable[[SSAValue, SSAValue], Operation]
+        mul: Callable[[SSAValue, SSAValue], Operation]
+        add: Callable[[SSAValue, SSAValue], Operation]
+        if isinstance(out_type, AnyFloat):
+            sub, mul, add = arith.SubfOp, arith.MulfOp, arith.AddfOp
+        else:
+            sub, mul, add = arith.SubiOp, arith.MuliOp, arith.AddiOp
+
+        @Builder.implicit_region(types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            a = sub(_cast(args[0], out_type), _cast(args[2], out_type)).results[0]
+            b = sub(_cast(args[1], out_type), _cast(args[3], out_type)).results[0]
+            linalg_ops.YieldOp(add(args[4], mul(a, b)))
+
+        return body
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 4 or len(self.outputs) != 1:
+            raise VerifyException(
+                "expected 4 inputs (a, b and their zero points) and 1 output"
+            )
+        for zero_point in self.inputs[2:]:
+            if not isinstance(zero_point.type, IntegerType | AnyFloat):
+                raise VerifyException(
+                    f"expected a scalar zero point, got {zero_point.type}"
+                )
+        super().verify_()
+
+
 NAMED_OPS: tuple[type[LayoutNamedOp], ...] = (
     DotOp,
     Conv1DOp,
@@ -401,7 +468,7 @@ NAMED_OPS: tuple[type[LayoutNamedOp], ...] = (
 (or, for the two NHWC/NCHW convolutions, reads with `strides` and
 `dilations` required)."""
 
-OPS: tuple[type[Operation], ...] = (GenericOp, IndexOp, *NAMED_OPS)
+OPS: tuple[type[Operation], ...] = (GenericOp, IndexOp, *NAMED_OPS, QuantizedMatmulOp)
 
 Linalg: Dialect = dialect_with(linalg.Linalg, OPS)
 """xDSL's `linalg` with the ops above in place of its own."""

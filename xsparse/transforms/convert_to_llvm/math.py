@@ -1,23 +1,28 @@
 """math -> llvm intrinsics, or libm calls where LLVM has no intrinsic
-(mirrors MLIR's `convert-math-to-llvm` + `convert-math-to-libm`)."""
+(mirrors MLIR's `convert-math-to-llvm` + `convert-math-to-libm`; as the
+latter's `VecOpToScalarOp`, a libm op on a fixed-length 1-D vector calls libm
+once per lane)."""
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm, math
 from xdsl.dialects.builtin import Float32Type, IntegerAttr, VectorType, i1
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.dialects.upstream.llvm import ExtractElementOp, PoisonOp
 from xsparse.transforms.convert_to_llvm.common import (
     ToLLVMPattern,
     call_intrinsic,
+    const,
+    convert_type,
     declare_function,
     lowered,
     lowering_of,
     mangle,
     replace_with,
 )
+from xsparse.transforms.errors import PassFailure
 
 _INTRINSICS: dict[type[Operation], str] = {
     math.SqrtOp: "llvm.sqrt",
@@ -80,19 +85,51 @@ class MathToIntrinsic(ToLLVMPattern):
 
 
 class MathToLibm(ToLLVMPattern):
-    """Scalar math ops without an intrinsic -> a call of libm's `tanh`/`tanhf`/..."""
+    """Math ops without an intrinsic -> a call of libm's `tanh`/`tanhf`/...,
+    one per lane on a fixed-length 1-D vector."""
 
     @lowering_of(*_LIBM)
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         t = op.results[0].type
-        if isinstance(t, VectorType):
-            raise DiagnosticException(f"'{op.name}' on vectors is not supported")
-        name = _LIBM[type(op)] + ("f" if isinstance(t, Float32Type) else "")
         args: list[SSAValue] = [lowered(v, rewriter) for v in op.operands]
-        declare_function(op, name, llvm.LLVMFunctionType([a.type for a in args], t))
-        call = llvm.CallOp(name, *args, return_type=t)
-        assert call.returned is not None
-        replace_with(op, [call], [call.returned], rewriter, partial=self.partial)
+        if not isinstance(t, VectorType):
+            result = _libm_call(op, args, t, rewriter)
+        elif t.get_num_dims() != 1 or t.get_num_scalable_dims():
+            raise PassFailure(
+                op, "on vectors other than fixed-length 1-D ones is not supported"
+            )
+        else:
+            result = _per_lane(op, args, t, rewriter)
+        replace_with(op, [], [result], rewriter, partial=self.partial)
+
+
+def _libm_call(
+    op: Operation, args: list[SSAValue], t: Attribute, rewriter: PatternRewriter
+) -> SSAValue:
+    """A call of `op`'s libm function (declared once) on scalars of type `t`."""
+    name = _LIBM[type(op)] + ("f" if isinstance(t, Float32Type) else "")
+    declare_function(op, name, llvm.LLVMFunctionType([a.type for a in args], t))
+    call = llvm.CallOp(name, *args, return_type=t)
+    rewriter.insert(call)
+    assert call.returned is not None
+    return call.returned
+
+
+def _per_lane(
+    op: Operation, args: list[SSAValue], t: VectorType, rewriter: PatternRewriter
+) -> SSAValue:
+    """The vector of `op`'s libm call on each lane of `args`."""
+    vector: SSAValue = PoisonOp(convert_type(t)).res
+    rewriter.insert(vector.owner)
+    for lane in range(t.get_shape()[0]):
+        position = const(lane, rewriter)
+        elements = [ExtractElementOp(a, position) for a in args]
+        rewriter.insert(elements)
+        scalar = _libm_call(op, [e.res for e in elements], t.element_type, rewriter)
+        insert = llvm.InsertElementOp(vector, scalar, position)
+        rewriter.insert(insert)
+        vector = insert.res
+    return vector
 
 
 MATH_PATTERNS: tuple[type[ToLLVMPattern], ...] = (MathToIntrinsic, MathToLibm)

@@ -588,6 +588,70 @@ class ReinterpretCastToLLVM(ToLLVMPattern):
         replace_with(op, [], [desc], rewriter, partial=self.partial)
 
 
+class ReshapeToLLVM(ToLLVMPattern):
+    """`memref.collapse_shape`/`expand_shape` of a row-major memref -> the
+    source's pointers and offset with the result's sizes and row-major strides
+    (what MLIR's `expand-strided-metadata` makes of them)."""
+
+    @lowering
+    def match_and_rewrite(
+        self,
+        op: memref.CollapseShapeOp | memref.ExpandShapeOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        source_type, result_type = op.src.type, op.result.type
+        assert is_memref_type(source_type) and is_memref_type(result_type)
+        if not has_identity_layout(source_type):
+            raise PassFailure(op, "of a strided memref is not supported")
+        source = Descriptor(lowered(op.src, rewriter), rewriter)
+        if isinstance(op, memref.ExpandShapeOp):
+            sizes = _mixed(
+                op.static_output_shape.get_values(), op.output_shape, rewriter
+            )
+        else:
+            sizes = _collapsed_sizes(op, source, rewriter)
+        strides: list[SSAValue] = [const(1, rewriter)] if sizes else []
+        for size in reversed(sizes[1:]):
+            strides.insert(0, _mul(strides[0], size, rewriter))
+        offset = source.offset()
+        desc = Descriptor.build(
+            rewriter,
+            len(sizes),
+            source.allocated(),
+            source.aligned(),
+            offset,
+            sizes,
+            strides,
+        )
+        replace_with(op, [], [desc], rewriter, partial=self.partial)
+
+
+def _collapsed_sizes(
+    op: memref.CollapseShapeOp, source: Descriptor, rewriter: PatternRewriter
+) -> list[SSAValue]:
+    """Each result dimension's size: static, or the product of its group's."""
+    result_type = op.result.type
+    source_type = op.src.type
+    assert is_memref_type(result_type) and is_memref_type(source_type)
+    source_shape = source_type.get_shape()
+
+    def size(d: int) -> SSAValue:
+        n = source_shape[d]
+        return source.size(d) if n == DYNAMIC else const(n, rewriter)
+
+    groups = [[int(x.value.data) for x in g] for g in op.reassociation.data]
+    sizes: list[SSAValue] = []
+    for n, group in zip(result_type.get_shape(), groups, strict=True):
+        if n != DYNAMIC:
+            sizes.append(const(n, rewriter))
+            continue
+        product = size(group[0])
+        for d in group[1:]:
+            product = _mul(product, size(d), rewriter)
+        sizes.append(product)
+    return sizes
+
+
 def _first_address(
     t: MemRefType[Attribute], descriptor: SSAValue, rewriter: PatternRewriter
 ) -> SSAValue:
@@ -758,6 +822,7 @@ MEMREF_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
     SubviewToLLVM,
     CastToLLVM,
     ReinterpretCastToLLVM,
+    ReshapeToLLVM,
     CopyToLLVM,
     ReallocToLLVM,
     GlobalToLLVM,

@@ -45,6 +45,7 @@ from xsparse.transforms.sparsifier.parallel_insertion import (
     ParallelizeRowCompress,
     ParallelizeRowInsert,
 )
+from xsparse.transforms.sparsifier.scalar_operands import InlineScalarOperands
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
@@ -56,9 +57,9 @@ class GeneralizeNamedOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: NamedOperation, rewriter: PatternRewriter) -> None:
         if isinstance(op, FillOp) or not all(
-            isinstance(v.type, TensorType) for v in [*op.inputs, *op.outputs]
+            not isinstance(v.type, MemRefType) for v in [*op.inputs, *op.outputs]
         ):
-            return
+            return  # on memrefs; scalar operands (zero points) are taken
         rewriter.replace(op, generic_of(op))
 
 
@@ -75,9 +76,8 @@ def generic_of(op: NamedOperation) -> GenericOp:
 
 
 def generalize_named_ops(module: ModuleOp) -> None:
-    IterativeRewriteWalker(GeneralizeNamedOp(), apply_recursively=False).rewrite_module(
-        module
-    )
+    for pattern in (GeneralizeNamedOp(), InlineScalarOperands()):
+        IterativeRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,10 @@ class SparsificationPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         IterativeRewriteWalker(
-            HintSparseOutputSize(), apply_recursively=False
+            GreedyRewritePatternApplier(
+                [InlineScalarOperands(), HintSparseOutputSize()]
+            ),
+            apply_recursively=False,
         ).rewrite_module(op)
         IterativeRewriteWalker(
             SparsifyGeneric(self.parallelization_strategy), apply_recursively=False

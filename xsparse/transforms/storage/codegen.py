@@ -82,7 +82,9 @@ from xsparse.transforms.errors import LocatingApplier, PassFailure, check_dimens
 from xsparse.transforms.storage.concat import CONCAT_PATTERNS
 from xsparse.transforms.storage.conversion import conversion_patterns
 from xsparse.transforms.storage.dense_tensors import (
+    DENSE_CARRYING_PATTERNS,
     BufferizeDenseInsert,
+    BufferizeDenseReshape,
     BufferizeGenerate,
     BufferizePad,
 )
@@ -880,6 +882,8 @@ class SparseTensorCodegenPass(ModulePass):
                         BufferizeGenerate(),
                         BufferizePad(),
                         BufferizeDenseInsert(),
+                        BufferizeDenseReshape(),
+                        *DENSE_CARRYING_PATTERNS,
                         BufferizeFromElements(),
                         BufferizeDenseCast(),
                         BufferizeUnrankedCast(),

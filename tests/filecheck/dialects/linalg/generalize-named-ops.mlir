@@ -68,3 +68,32 @@ func.func @others(%i1: tensor<8xf32>, %f1: tensor<3xf32>, %o1: tensor<6xf32>,
   %10 = linalg.depthwise_conv_2d_nhwc_hwc ins(%i5, %f10 : tensor<1x8x8x2xf32>, tensor<3x3x2xf32>) outs(%o10 : tensor<1x6x6x2xf32>) -> tensor<1x6x6x2xf32>
   return %1, %2, %3, %5, %6, %7, %8, %9, %10 : tensor<6xf32>, tensor<6x6xi32>, tensor<4x4x4xf32>, tensor<1x6x6x4xf32>, tensor<1x6x6x4xf32>, tensor<1x3x3x3xf32>, tensor<1x4x4x4x1xf32>, tensor<1x6x2xf32>, tensor<1x6x6x2xf32>
 }
+
+// quantized_matmul: each operand less its zero point (scalars, read through
+// maps to ()), after the cast to the output's element type.
+
+// CHECK-LABEL: func.func @quantized_matmul(
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<5x3xi8>, tensor<3x6xi8>, i32, i32) outs(%{{.*}} : tensor<5x6xi32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i8, %[[B:.*]]: i8, %[[AZ:.*]]: i32, %[[BZ:.*]]: i32, %[[OUT:.*]]: i32):
+// CHECK-NEXT:      %[[X:.*]] = arith.extsi %[[A]] : i8 to i32
+// CHECK-NEXT:      %[[XZ:.*]] = arith.subi %[[X]], %[[AZ]] : i32
+// CHECK-NEXT:      %[[Y:.*]] = arith.extsi %[[B]] : i8 to i32
+// CHECK-NEXT:      %[[YZ:.*]] = arith.subi %[[Y]], %[[BZ]] : i32
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[XZ]], %[[YZ]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[OUT]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<5x6xi32>
+func.func @quantized_matmul(%a: tensor<5x3xi8>, %b: tensor<3x6xi8>, %az: i32, %bz: i32, %c: tensor<5x6xi32>) -> tensor<5x6xi32> {
+  %0 = linalg.quantized_matmul ins(%a, %b, %az, %bz : tensor<5x3xi8>, tensor<3x6xi8>, i32, i32) outs(%c : tensor<5x6xi32>) -> tensor<5x6xi32>
+  return %0 : tensor<5x6xi32>
+}
+
+// CHECK-LABEL: func.func @quantized_matmul_f32(
+// CHECK:         ^bb0(%[[A:.*]]: i8, %[[B:.*]]: i8, %[[AZ:.*]]: i32, %[[BZ:.*]]: i32, %[[OUT:.*]]: f32):
+// CHECK-NEXT:      %[[X:.*]] = arith.sitofp %[[A]] : i8 to f32
+// CHECK-NEXT:      %[[Z:.*]] = arith.sitofp %[[AZ]] : i32 to f32
+// CHECK-NEXT:      %[[XZ:.*]] = arith.subf %[[X]], %[[Z]] : f32
+func.func @quantized_matmul_f32(%a: tensor<5x3xi8>, %b: tensor<3x6xi8>, %az: i32, %bz: i32, %c: tensor<5x6xf32>) -> tensor<5x6xf32> {
+  %0 = linalg.quantized_matmul ins(%a, %b, %az, %bz : tensor<5x3xi8>, tensor<3x6xi8>, i32, i32) outs(%c : tensor<5x6xf32>) -> tensor<5x6xf32>
+  return %0 : tensor<5x6xf32>
+}

@@ -54,3 +54,14 @@ func.func @store_alignment(%m: memref<?xf64>, %v: vector<4xf64>, %i: index) {
 }
 
 // CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'vector.store' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0
+
+// -----
+
+// A reshape of a strided memref (xsparse's dense buffers are row-major).
+
+func.func @collapse_strided(%a: memref<4x4xf64, strided<[8, 1]>>) -> memref<16xf64> {
+  %b = memref.collapse_shape %a [[0, 1]] : memref<4x4xf64, strided<[8, 1]>> into memref<16xf64>
+  return %b : memref<16xf64>
+}
+
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'memref.collapse_shape' op of a strided memref is not supported
