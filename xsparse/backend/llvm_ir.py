@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -188,7 +189,15 @@ def constant_text(attr: Attribute, t: Attribute) -> str:
     raise DiagnosticException(f"unsupported constant {attr}")
 
 
-def _array_text(values: Sequence[int | float], t: Attribute) -> str:
+def _array_text(values: Sequence[Any], t: Attribute) -> str:
+    if isinstance(t, llvm.LLVMStructType):
+        # a complex number: xDSL lists it as its (real, imaginary) pair
+        fields = zip(t.types.data, values[0], strict=True)
+        return (
+            "{ "
+            + ", ".join(f"{type_text(f)} {_float_text(v, f)}" for f, v in fields)
+            + " }"
+        )
     if not isinstance(t, llvm.LLVMArrayType):
         return _scalar_text(values[0], t)
     inner = t.type

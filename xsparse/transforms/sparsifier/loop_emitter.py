@@ -14,10 +14,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects import arith, bufferization, complex, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -159,7 +160,10 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
         if not is_tensor_type(vtype):
             raise UnsupportedKernel("sparsification expects tensor operands")
         element = vtype.element_type
-        if not isinstance(element, IntegerType | IndexType | AnyFloat):
+        if not isinstance(element, IntegerType | IndexType | AnyFloat) and not (
+            isinstance(element, ComplexType)
+            and isinstance(element.element_type, AnyFloat)
+        ):
             raise UnsupportedKernel(f"element type {element} is not supported")
         operand = Operand(i, value, vtype, amap, encoding_of(vtype), pad_low=pad_low)
         if operand.encoding is not None:
@@ -1177,6 +1181,8 @@ class SparseKernelEmitter:
                 child = value(e.child)
                 if isinstance(child.type, AnyFloat):
                     result = builder.insert(arith.NegfOp(child)).result
+                elif isinstance(child.type, ComplexType):
+                    result = builder.insert(complex.NegOp(child)).result
                 else:
                     zero = builder.insert(_zero_constant(child.type)).results[0]
                     result = builder.insert(arith.SubiOp(zero, child)).result
@@ -1585,6 +1591,10 @@ def _dims(expr: AffineExpr) -> set[int]:
 
 
 def _zero_constant(element_type: Attribute) -> Operation:
+    """The zero of a scalar type (MLIR's `constantZero`): `complex.constant
+    [0.0, 0.0]` for a complex number."""
+    if isinstance(element_type, ComplexType):
+        return complex.ConstantOp.from_floats((0.0, 0.0), element_type.element_type)
     if isinstance(element_type, AnyFloat):
         return arith.ConstantOp(FloatAttr(0.0, element_type))
     return arith.ConstantOp(IntegerAttr(0, element_type))  # pyright: ignore[reportCallIssue, reportArgumentType]

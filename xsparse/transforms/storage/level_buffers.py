@@ -22,6 +22,7 @@ from xdsl.dialects import arith, bufferization, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -107,7 +108,24 @@ def build_storage_of_entries(
     assert enc is not None
     coords, values = attr.entries()
     shape = attr.type.get_shape()
-    return build_level_buffers(enc, shape, coords, np.array(values))
+    element = tensor_type.element_type
+    return build_level_buffers(enc, shape, coords, element_array(values, element))
+
+
+def element_array(values: Sequence[Any], element: Attribute) -> NDArray[Any]:
+    """Elements as an attribute lists them, as a numpy array: complex numbers,
+    which xDSL lists as (real, imaginary) pairs, as numpy complex values."""
+    if isinstance(element, ComplexType):
+        return np.array([complex(*v) for v in values], dtype=np.complex128)
+    return np.array(values)
+
+
+def element_list(data: Sequence[Any], element: Attribute) -> list[Any]:
+    """Numpy elements as an attribute lists them (the inverse of
+    `element_array`): a complex number as its (real, imaginary) pair."""
+    if isinstance(element, ComplexType):
+        return [(float(v.real), float(v.imag)) for v in data]
+    return list(data)
 
 
 def constant_attr_of(value: SSAValue) -> Attribute | None:
@@ -191,7 +209,8 @@ def constant_buffer(
     if not data:
         return e.alloc(t, [])
     if not isinstance(t.element_type, IndexType):
-        return copy_buffer(e, e.global_constant(name_hint, t, data))
+        listed = element_list(data, t.element_type)
+        return copy_buffer(e, e.global_constant(name_hint, t, listed))
     source = e.global_constant(name_hint, MemRefType(i64, t.get_shape()), data)
     fresh = e.alloc(t, [])
 
@@ -228,7 +247,7 @@ def dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
         return None
     t = attr.get_type()
     assert is_tensor_type(t)
-    return np.array(attr.get_values()).reshape(t.get_shape())
+    return element_array(attr.get_values(), t.element_type).reshape(t.get_shape())
 
 
 def is_nonzero(e: Emitter, v: SSAValue) -> SSAValue:
