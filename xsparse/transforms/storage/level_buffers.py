@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
-from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects import arith, bufferization, complex, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -116,7 +116,8 @@ def element_array(values: Sequence[Any], element: Attribute) -> NDArray[Any]:
     """Elements as an attribute lists them, as a numpy array: complex numbers,
     which xDSL lists as (real, imaginary) pairs, as numpy complex values."""
     if isinstance(element, ComplexType):
-        return np.array([complex(*v) for v in values], dtype=np.complex128)
+        pairs = np.array(values, dtype=np.float64).reshape(-1, 2)
+        return pairs[:, 0] + 1j * pairs[:, 1]
     return np.array(values)
 
 
@@ -254,6 +255,8 @@ def is_nonzero(e: Emitter, v: SSAValue) -> SSAValue:
     zero = e.constant(0, v.type)
     if isinstance(v.type, IntegerType | IndexType):
         return e.value(arith.CmpiOp(v, zero, "ne"))
+    if isinstance(v.type, ComplexType):
+        return e.value(complex.NotEqualOp(v, zero))
     return e.value(arith.CmpfOp(v, zero, "une"))
 
 
