@@ -37,7 +37,6 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 
 from xsparse.dialects.upstream import arith as upstream_arith
@@ -508,31 +507,35 @@ class ExpandComplexOp(RewritePattern):
         rewriter.replace_op(op, [], [result])
 
 
-class ExpandComplexConstant(RewritePattern):
-    """`complex.constant` of float parts -> `complex.create` of two
-    `arith.constant`s (which the llvm lowering builds by `insertvalue`)."""
+class FoldPartOfCreate(RewritePattern):
+    """`complex.re` / `complex.im` of a `complex.create` -> that part (MLIR's
+    folders of ReOp and ImOp, which its dialect conversion applies)."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: complex.ConstantOp, rewriter: PatternRewriter
-    ) -> None:
-        t = op.complex.type
-        assert isinstance(t, ComplexType)
-        if not isinstance(t.element_type, AnyFloat):
-            raise PassFailure(
-                op, f"complex numbers of {t.element_type} are not supported"
-            )
-        re, im = (arith.ConstantOp(v) for v in op.value.data)
-        create = complex.CreateOp(re, im, t)
-        rewriter.replace_op(op, [re, im, create])
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, complex.ReOp | complex.ImOp):
+            return
+        create = op.operands[0].owner
+        if isinstance(create, complex.CreateOp):
+            part = create.real if isinstance(op, complex.ReOp) else create.imaginary
+            rewriter.replace_op(op, [], [part])
 
 
 def expand_complex(module: ModuleOp) -> None:
-    """MLIR's `convert-complex-to-standard`, then constants as `create`s."""
+    """MLIR's `convert-complex-to-standard`."""
     IterativeRewriteWalker(
-        GreedyRewritePatternApplier([ExpandComplexOp(), ExpandComplexConstant()]),
+        GreedyRewritePatternApplier([ExpandComplexOp(), FoldPartOfCreate()]),
         apply_recursively=True,
     ).rewrite_module(module)
+
+
+def _struct(
+    op: Operation, re: SSAValue, im: SSAValue, rewriter: PatternRewriter, partial: bool
+) -> None:
+    """Replace `op` by the struct of `re` and `im` (`insertvalue`s into poison)."""
+    poison = PoisonOp(convert_type(op.results[0].type))
+    first = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [0]), poison.res, re)
+    second = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [1]), first.res, im)
+    replace_with(op, [poison, first, second], [second.res], rewriter, partial=partial)
 
 
 class CreateToLLVM(ToLLVMPattern):
@@ -542,15 +545,25 @@ class CreateToLLVM(ToLLVMPattern):
     def match_and_rewrite(
         self, op: complex.CreateOp, rewriter: PatternRewriter
     ) -> None:
-        t = convert_type(op.complex.type)
-        poison = PoisonOp(t)
-        re = llvm.InsertValueOp(
-            DenseArrayBase.from_list(i64, [0]), poison.res, lowered(op.real, rewriter)
-        )
-        im = llvm.InsertValueOp(
-            DenseArrayBase.from_list(i64, [1]), re.res, lowered(op.imaginary, rewriter)
-        )
-        replace_with(op, [poison, re, im], [im.res], rewriter, partial=self.partial)
+        re, im = lowered(op.real, rewriter), lowered(op.imaginary, rewriter)
+        _struct(op, re, im, rewriter, self.partial)
+
+
+class ConstantToLLVM(ToLLVMPattern):
+    """`complex.constant [re, im]` -> the struct of two `llvm.mlir.constant`s."""
+
+    @lowering
+    def match_and_rewrite(
+        self, op: complex.ConstantOp, rewriter: PatternRewriter
+    ) -> None:
+        t = op.complex.type
+        assert isinstance(t, ComplexType)
+        if not isinstance(t.element_type, AnyFloat):
+            message = f"complex numbers of {t.element_type} are not supported"
+            raise PassFailure(op, message)
+        parts = [llvm.ConstantOp(v, t.element_type) for v in op.value.data]
+        rewriter.insert(parts)
+        _struct(op, parts[0].result, parts[1].result, rewriter, self.partial)
 
 
 class PartToLLVM(ToLLVMPattern):
@@ -567,4 +580,8 @@ class PartToLLVM(ToLLVMPattern):
         replace_with(op, [extract], [extract.res], rewriter, partial=self.partial)
 
 
-COMPLEX_PATTERNS: tuple[type[ToLLVMPattern], ...] = (CreateToLLVM, PartToLLVM)
+COMPLEX_PATTERNS: tuple[type[ToLLVMPattern], ...] = (
+    ConstantToLLVM,
+    CreateToLLVM,
+    PartToLLVM,
+)

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import FillOp, GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import InsertOp as TensorInsertOp
 from xdsl.dialects.tensor import PadOp
@@ -61,6 +61,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.upstream import linalg as upstream_linalg
 from xsparse.transforms.codegen_utils.op_emitter import BuilderEmitter
 from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
 from xsparse.transforms.sparsifier.merge_lattices import (
@@ -613,7 +614,7 @@ class SparseKernelEmitter:
             # (a dense kernel without semiring ops writes them all).
             zero = self._hoisted(_zero_constant(self.element_type))
             Builder(InsertPoint.before(self._prologue_anchor)).insert(
-                FillOp([zero], [out_buf], res=())
+                upstream_linalg.FillOp([zero], [out_buf], res=())
             )
         self._value_buffers(self.operands[:-1])
         self._emit_nest()
