@@ -91,17 +91,25 @@ class Parts:
     def create(self, re: SSAValue, im: SSAValue) -> SSAValue:
         return self(complex.CreateOp(re, im, ComplexType(self.element)))
 
-    def add(self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None):
-        return self(arith.AddfOp(a, b, f or self.fmf))
+    def add(
+        self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None
+    ) -> SSAValue:
+        return self(arith.AddfOp(a, b, self.fmf if f is None else f))
 
-    def sub(self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None):
-        return self(arith.SubfOp(a, b, f or self.fmf))
+    def sub(
+        self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None
+    ) -> SSAValue:
+        return self(arith.SubfOp(a, b, self.fmf if f is None else f))
 
-    def mul(self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None):
-        return self(arith.MulfOp(a, b, f or self.fmf))
+    def mul(
+        self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None
+    ) -> SSAValue:
+        return self(arith.MulfOp(a, b, self.fmf if f is None else f))
 
-    def div(self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None):
-        return self(arith.DivfOp(a, b, f or self.fmf))
+    def div(
+        self, a: SSAValue, b: SSAValue, f: FastMathFlagsAttr | None = None
+    ) -> SSAValue:
+        return self(arith.DivfOp(a, b, self.fmf if f is None else f))
 
     def neg(self, a: SSAValue) -> SSAValue:
         return self(arith.NegfOp(a))
@@ -118,7 +126,9 @@ class Parts:
     def either(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self(arith.OrIOp(a, b))
 
-    def unary(self, op: type[math.FloatingPointLikeUnaryMathOperation], a: SSAValue):
+    def unary(
+        self, op: type[math.FloatingPointLikeUnaryMathOperation], a: SSAValue
+    ) -> SSAValue:
         return self(op(a, self.fmf))
 
     def binary(
