@@ -16,6 +16,7 @@ from typing import Any
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -35,6 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
+    Atan2Op,
     CountLeadingZerosOp,
     ExtractElementOp,
     FPToSIOp,
@@ -162,6 +164,13 @@ def constant_text(attr: Attribute, t: Attribute) -> str:
         return _scalar_text(attr.value.data, t)
     if isinstance(attr, FloatAttr):
         return _float_text(attr.value.data, t)
+    if isinstance(attr, ArrayAttr) and isinstance(t, llvm.LLVMStructType):
+        fields = zip(t.types.data, attr.data, strict=True)
+        return (
+            "{ "
+            + ", ".join(f"{type_text(f)} {constant_text(v, f)}" for f, v in fields)
+            + " }"
+        )
     if isinstance(attr, SparseElementsAttr):
         if attr.dense_size() > MAX_DENSE_ELEMENTS:
             raise DiagnosticException(
@@ -315,7 +324,7 @@ class _FunctionPrinter:
                 for arg in block.args:
                     self.names[arg] = self.fresh()
             for op in block.ops:
-                if op.results and type(op) not in _INLINE:
+                if op.results and not isinstance(op, _INLINE):
                     self.names[op.results[0]] = self.fresh()
         ret = type_text(f.function_type.output)
         header = f"define {self._linkage()}{ret} {symbol_text(f.sym_name.data)}({', '.join(params)})"
@@ -584,6 +593,37 @@ def _call_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
         f"declare {type_text(ret)} @{name}({', '.join(type_text(a.type) for a in op.args)})"
     )
     return _call(p, op, name, op.args)
+
+
+_FLOAT_INTRINSICS = (
+    llvm.FAbsOp,
+    llvm.FCeilOp,
+    llvm.FSqrtOp,
+    llvm.FFloorOp,
+    llvm.FExp2Op,
+    llvm.FLogOp,
+    llvm.FExpOp,
+    llvm.FSinOp,
+    llvm.FCosOp,
+    llvm.FLog2Op,
+    llvm.FCopySignOp,
+    llvm.FMAOp,
+    llvm.FPowOp,
+    llvm.VectorFMaxOp,
+    llvm.VectorFMinOp,
+    Atan2Op,
+)
+"""`llvm.intr.NAME` float ops (as mlir-opt prints math's lowering): a call of
+LLVM's `llvm.NAME.<type>`."""
+
+
+@_handles(*_FLOAT_INTRINSICS)
+def _float_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
+    t = op.results[0].type
+    name = f"llvm.{op.name.removeprefix('llvm.intr.')}.{mangle(t)}"
+    types = ", ".join(type_text(a.type) for a in op.operands)
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({types})"
+    return _call(p, op, name, op.operands)
 
 
 @_handles(MemcpyOp)
