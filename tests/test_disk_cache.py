@@ -723,3 +723,18 @@ def test_without_a_key_the_directory_is_not_used(
         str(w.message).count("key file xsparse.key cannot be made") for w in caught
     ] == [1]
     assert list(cache.iterdir()) == []
+
+
+def test_a_cached_kernel_runs_without_the_compiler_loaded(filled: Path) -> None:
+    """A kernel found on disk is called in a new process without loading the
+    sparsifier's passes or the lowering to LLVM (a first call pays for the
+    import of what runs kernels, not for the compiler)."""
+    script = (
+        "import sys\n"
+        f"SOURCE = {KERNEL!r}\n{CHILD}\n"
+        "print([m for m in ('xsparse.transforms.pipeline', 'xsparse.backend.lowering',"
+        " 'xsparse.transforms.sparsifier.sparsification') if m in sys.modules])\n"
+    )
+    done = python(child_env(filled), "-c", script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["ok", "[]"], done.stdout

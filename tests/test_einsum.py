@@ -531,3 +531,22 @@ def test_the_mlir_einsum_builds_is_what_mlir_22_sparsifies() -> None:
         )
         assert run.returncode == 0, f"{text}\n{run.stderr}"
         assert "llvm.func @kernel" in run.stdout
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_sparse_results_keep_scipys_32_bit_indices(fmt: str) -> None:
+    """Operands with int32 indices give a result with int32 indices, as
+    scipy's own product does: the kernel's 32-bit buffers are shared as
+    int32 views, not widened to int64 copies."""
+    a = sp.random_array((40, 30), density=0.2, format=fmt, dtype=np.float64, rng=0)
+    b = sp.random_array((30, 20), density=0.2, format=fmt, dtype=np.float64, rng=1)
+    for m in (a, b):
+        m.indices, m.indptr = m.indices.astype(np.int32), m.indptr.astype(np.int32)
+    for result in (
+        xsparse.einsum("ij,jk->ik", a, b, format=fmt),
+        xsparse.einsum("ij,ij->ij", a, a, format=fmt),
+    ):
+        assert result.format == fmt
+        assert result.indices.dtype == np.int32 and result.indptr.dtype == np.int32
+    product = xsparse.einsum("ij,jk->ik", a, b, format=fmt)
+    np.testing.assert_allclose(product.toarray(), (a @ b).toarray())

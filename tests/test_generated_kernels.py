@@ -14,14 +14,31 @@ leave no loop order is refused for it ("no loop order") or computed correctly
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import VERDICT_PROPERTY
 
-from xsparse.testing.kernel_cases import Apply, Case, Format, Input, Operand
-from xsparse.testing.kernels import check, check_case, mlir_available
+from xsparse.testing.kernel_cases import (
+    Apply,
+    Case,
+    Format,
+    Input,
+    Operand,
+    random_case,
+)
+from xsparse.testing.kernel_text import kernel_text, program_text
+from xsparse.testing.kernels import (
+    arguments,
+    check,
+    check_case,
+    mlir_available,
+    sparsifier_options,
+)
 from xsparse.testing.outcome import CaseOutcome, Verdict
 
 SEEDS = range(900)
@@ -99,3 +116,96 @@ def test_row_and_column_major_operands(update: str) -> None:
     assert_passes(outcome)
     if outcome.verdict is Verdict.REFUSED:
         assert "no loop order" in outcome.detail
+
+
+def test_sparse_constant_inputs_are_drawn() -> None:
+    """A share of the cases holds one sparse input as a builtin
+    `sparse<[[i, j], ...], [values]>` constant the kernel converts to its
+    encoding (no parameter for it); numpy's result is computed from the
+    constant's dense value, the input's data."""
+    cases = [random_case(s) for s in SEEDS]
+    held = [c for c in cases if any(not op.is_parameter for op in c.inputs)]
+    assert len(held) >= len(SEEDS) // 30, len(held)
+    for case in held:
+        text = kernel_text(case)
+        k = next(k for k, op in enumerate(case.inputs) if not op.is_parameter)
+        assert f"%t{k} = arith.constant sparse<" in text
+        assert f"sparse_tensor.convert %t{k} : " in text
+        assert f"%t{k}:" not in text  # (not a parameter)
+        assert (
+            len(arguments(case)[0])
+            == len([op for op in case.inputs if op.is_parameter])
+            + (case.out_kind != "empty")
+            + case.then_sum
+        )
+
+
+CONSTANT_MLIR_SEEDS = (13, 96)
+"""Seeds whose case holds a sparse constant and that MLIR 22 compiles and runs
+(in most others MLIR 22 fails: narrow widths of a converted constant, semiring
+ops), so that the integration program is compared with mlir-runner-22."""
+
+
+@pytest.mark.parametrize("seed", CONSTANT_MLIR_SEEDS)
+def test_sparse_constant_against_mlir(seed: int) -> None:
+    _needs_mlir()
+    assert any(not op.is_parameter for op in random_case(seed).inputs)
+    outcome = check_case(seed, mlir=True)
+    assert_passes(outcome)
+    assert "MLIR part skipped" not in outcome.detail, outcome.detail
+
+
+MASKED_MLIR_SEED = 100_068
+"""A DCSR kernel with vl=8 whose lowering by mlir-opt-22 holds
+`llvm.intr.masked.load`, `.gather` and `.scatter`."""
+
+
+def test_vectorized_kernel_against_mlir() -> None:
+    """With `vl`, both toolchains compile the integration program with the
+    same `--sparsifier` options (`xsparse-opt | xsparse-run` as MLIR's users
+    run it), and xsparse-run runs mlir-opt-22's lowering, masked intrinsics
+    included, to mlir-runner-22's output."""
+    _needs_mlir()
+    case = random_case(MASKED_MLIR_SEED)
+    options = sparsifier_options(case)
+    assert options == "vl=8", options
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "program.mlir"
+        path.write_text(program_text(case))
+        sparsifier = f"--sparsifier={options} enable-runtime-library=false"
+        lowered = subprocess.run(
+            ["mlir-opt-22", sparsifier, str(path)], capture_output=True, text=True
+        ).stdout
+    for op in ("load", "gather", "scatter"):
+        assert f"llvm.intr.masked.{op}" in lowered, op
+    outcome = check_case(MASKED_MLIR_SEED, mlir=True)
+    assert_passes(outcome)
+    assert outcome.detail.endswith(case.describe() + "\n"), outcome.detail
+
+
+@pytest.mark.parametrize(
+    "seed, intrinsic",
+    [
+        (100_037, "llvm.intr.vector.reduce.add"),
+        (100_057, "llvm.intr.abs"),
+        (100_094, "llvm.intr.fabs"),
+        (100_242, "llvm.intr.vector.reduce.mul"),
+    ],
+)
+def test_mlir_lowering_with_reductions_and_abs_runs(seed: int, intrinsic: str) -> None:
+    """xsparse-run reads and translates the vector reductions, `abs` and
+    `fabs` that mlir-opt-22's lowering of these kernels holds (found by the
+    generated vl cases: "not registered", "cannot be translated")."""
+    _needs_mlir()
+    case = random_case(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "program.mlir"
+        path.write_text(program_text(case))
+        options = (
+            f"--sparsifier={sparsifier_options(case)} enable-runtime-library=false"
+        )
+        lowered = subprocess.run(
+            ["mlir-opt-22", options, str(path)], capture_output=True, text=True
+        ).stdout
+    assert intrinsic in lowered
+    assert_passes(check_case(seed, mlir=True))

@@ -61,3 +61,21 @@ def test_submodules_load_on_first_use() -> None:
         "'xsparse.two_four' in sys.modules)"
     )
     assert run_python("-c", script).split() == ["False", "True", "True", "True"]
+
+
+def test_license_and_type_marker_ship_with_the_package() -> None:
+    """Type checkers see our hints (PEP 561's `py.typed`) and the wheel
+    carries the license that pyproject names (`license-files`)."""
+    from importlib.resources import files
+    from pathlib import Path
+
+    assert files("xsparse").joinpath("py.typed").is_file()
+    root = Path(xsparse.__file__).resolve().parent.parent
+    pyproject = (root / "pyproject.toml").read_text()
+    assert 'license = "Apache-2.0"' in pyproject
+    assert '[tool.setuptools.package-data]\nxsparse = ["py.typed"]' in pyproject
+    names = re.search(r"^license-files = \[(.*)\]$", pyproject, re.M)
+    assert names is not None
+    for name in re.findall(r'"([^"]+)"', names.group(1)):
+        text = (root / name).read_text()
+        assert "Apache License" in text and "Version 2.0, January 2004" in text

@@ -1,7 +1,7 @@
 """Run generated test cases for a while and report what failed.
 
     python tools/fuzz.py --minutes N
-                         [--mode kernels|ir|einsum|decomposed|both|adversarial]
+                         [--mode kernels|ir|einsum|decomposed|both|adversarial|masked]
                          [--jobs J] [--mlir]
                          [--shrink] [--out DIR] [--start-seed S] [--timeout SECONDS]
 
@@ -20,7 +20,11 @@ decomposed products against numpy), `both` alternates all four. Mode
 with out=, deep IR, quoted names, undecodable input, a tampered cache,
 forks, thread counts and shapes), each case a script in a grandchild under
 an address-space limit, classified as ok / refused / wrong / error / crash /
-hang. Seeds run
+hang. Mode `masked` runs
+`xsparse.testing.masked_mutants.check_case(seed)` (LLVM-dialect programs of
+`llvm.intr.masked.load/store/gather/scatter`, valid or broken, read by
+xsparse-opt and mlir-opt-22: both refuse, or both read each other's print to
+the same module). Seeds run
 from S upwards,
 each in a child process of a pool of J workers: a child killed by a signal is
 a CRASH for its seed, one running past the timeout a HANG; either is replaced
@@ -54,6 +58,7 @@ RERUN = {
     "einsum": ("einsum_cases", "check_einsum_case"),
     "decomposed": ("decomposed_cases", "check_decomposed_case"),
     "adversarial": ("adversarial_cases", "check_adversarial_case"),
+    "masked": ("masked_mutants", "check_case"),
 }
 """Per mode, the module and function that rerun one seed."""
 VERDICTS = ["ok", "refused", "wrong", "error", "crash", "hang"]
@@ -85,6 +90,10 @@ def run_case(
             from xsparse.testing.adversarial_cases import check_adversarial_case
 
             outcome = check_adversarial_case(seed)
+        elif mode == "masked":
+            from xsparse.testing.masked_mutants import check_case as check_masked
+
+            outcome = check_masked(seed)
         else:
             from xsparse.testing.ir_mutants import check_case as check_mutant
 
@@ -267,6 +276,10 @@ def _reproducer(task: Task) -> str:
             )
 
             return decomposed_reproducer(random_decomposed_case(seed))
+        if mode == "masked":
+            from xsparse.testing.masked_mutants import masked_program
+
+            return masked_program(seed).text
         return ""
     except Exception:
         return f"# building the reproducer failed:\n# {traceback.format_exc()}"
@@ -283,8 +296,8 @@ def tasks(mode: str, start: int) -> Iterator[Task]:
             yield "einsum", seed
         if mode in ("decomposed", "both"):
             yield "decomposed", seed
-        if mode == "adversarial":
-            yield "adversarial", seed
+        if mode in ("adversarial", "masked"):
+            yield mode, seed
         seed += 1
 
 
@@ -353,7 +366,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument(
         "--mode",
-        choices=["kernels", "ir", "einsum", "decomposed", "both", "adversarial"],
+        choices=[
+            "kernels",
+            "ir",
+            "einsum",
+            "decomposed",
+            "both",
+            "adversarial",
+            "masked",
+        ],  # fmt: skip
         default="kernels",
     )
     parser.add_argument("--jobs", type=int, default=1)

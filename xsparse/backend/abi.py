@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xsparse.backend.llvm_ir import symbol_text
+from xsparse.backend.llvm_names import symbol_text
 from xsparse.backend.packed_bits import PackedBuffer, packed_length
 from xsparse.dialects.type_guards import is_memref_type
 

@@ -31,6 +31,8 @@ from xdsl.ir.affine import (
 )
 from xdsl.parser import Parser
 
+from xsparse.xdsl_adapter import walk_iteratively
+
 
 @dataclass(frozen=True)
 class Dimension:
@@ -114,7 +116,7 @@ def index_bounds(function: func.FuncOp) -> list[IndexBound]:
     """The argument dimensions that the linalg.generic ops of `function`
     index by an expression other than a loop."""
     bounds: list[IndexBound] = []
-    for op in function.walk():
+    for op in walk_iteratively(function):
         if not isinstance(op, GenericOp):
             continue
         operands = [

@@ -74,13 +74,13 @@ from xsparse.dialects.sparse_tensor.storage import (
     storage_fields,
 )
 from xsparse.dialects.type_guards import is_tensor_type
-from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR
-from xsparse.transforms.convert_to_llvm.allocation_failures import ALLOCATION_FAILED
-from xsparse.transforms.storage.file_io import (
+from xsparse.transforms.runtime_symbols import (
+    ALLOCATION_FAILED,
     NEW_TENSOR,
     OUT_BEGIN,
     OUT_END,
     OUT_FIELD,
+    RUNTIME_ERROR,
     TENSOR_COPY,
     TENSOR_RELEASE,
     TENSOR_SIZE,

@@ -21,7 +21,7 @@ import os
 import re
 import threading
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -37,18 +37,21 @@ from xsparse.backend.abi import (
     packed_wrapper_ir,
 )
 from xsparse.backend.float_builtins import float_builtins_ir
-from xsparse.backend.lowering import LoweredModule
 from xsparse.backend.runtime import RUNTIME_SYMBOLS, runtime_ir, strip_declarations
 from xsparse.backend.runtime_errors import failure_ir
 from xsparse.backend.scratch import scratch_ir
 from xsparse.logs import COMPILE_LOGGER, log_time
-from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
-from xsparse.transforms.convert_to_llvm.allocation_failures import (
+from xsparse.transforms.runtime_symbols import (
     FAILED,
     FORGET,
     RELEASE,
+    SCRATCH_GIVE,
+    SCRATCH_TAKE,
     SET_FAILED,
 )
+
+if TYPE_CHECKING:
+    from xsparse.backend.lowering import LoweredModule
 
 _FORMAT_VERSION = "3"  # 3: entries authenticated by an HMAC (disk_cache)
 _lock = threading.Lock()
@@ -225,10 +228,7 @@ def _full_ir(
     guards: dict[str, Sequence[Guard]],
     in_kernel_guards: dict[str, Sequence[Guard]],
 ) -> str:
-    if isinstance(source, LoweredModule):
-        ir = source.llvm_ir(fast_math=fast_math)
-    else:
-        ir = source
+    ir = source if isinstance(source, str) else source.llvm_ir(fast_math=fast_math)
     wrappers = "".join(packed_wrapper_ir(n, s) for n, s in signatures.items())
     wrappers += "".join(
         packed_wrapper_ir(n, signatures[n], g) for n, g in guards.items() if g
@@ -318,7 +318,7 @@ def compile(
     another (`function(name, in_kernel=True)`), for guards that leave checks
     to the function itself.
     """
-    sigs = dict(source.signatures) if isinstance(source, LoweredModule) else {}
+    sigs = {} if isinstance(source, str) else dict(source.signatures)
     sigs.update(signatures or {})
     ir = _full_ir(source, fast_math, sigs, guards or {}, in_kernel_guards or {})
     # The signatures too: kernels with the same IR (LLVM pointers are untyped)

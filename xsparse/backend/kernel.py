@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from xdsl.dialects import func
@@ -50,12 +50,6 @@ from xsparse.backend.index_bounds import (
     bounds_from_json,
     bounds_to_json,
     index_bounds,
-)
-from xsparse.backend.lowering import lower_to_llvm
-from xsparse.backend.native_checks import (
-    add_checkers,
-    checker_guards,
-    reports_while_running,
 )
 from xsparse.backend.outputs import (
     argument_arrays,
@@ -106,11 +100,11 @@ from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fiel
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.errors import ConversionWarning, UncheckedMemrefWarning
 from xsparse.logs import COMPILE_LOGGER, log_time
-from xsparse.transforms.convert_to_llvm.allocation_failures import (
-    may_fail_allocation,
-)
-from xsparse.transforms.pipeline import ParallelizationStrategy, sparsifier_passes
 from xsparse.version import __version__
+
+if TYPE_CHECKING:
+    from xsparse.transforms.pipeline import ParallelizationStrategy
+from xsparse.xdsl_adapter import walk_iteratively
 
 Size = Dimension | int
 """An argument dimension, or a size fixed in the kernel."""
@@ -154,7 +148,7 @@ def shared_sizes(function: func.FuncOp) -> list[list[Size]]:
     (A's columns and x's length in SpMV; a `tensor.empty` output sized by
     `tensor.dim` of an argument or statically, whose loop the arguments drive)."""
     groups: list[list[Size]] = []
-    for op in function.walk():
+    for op in walk_iteratively(function):
         if not isinstance(op, GenericOp):
             continue
         per_loop: dict[int, list[Size]] = {}
@@ -1107,6 +1101,19 @@ class CompileOptions:
 def _compile_kernel(
     key: str, source: str, entry: str | None, options: CompileOptions
 ) -> Kernel:
+    # The compiler's stages load on the first miss only: a kernel found in a
+    # cache is called without them (a first call in a new process).
+    from xsparse.backend.lowering import lower_to_llvm
+    from xsparse.backend.native_checks import (
+        add_checkers,
+        checker_guards,
+        reports_while_running,
+    )
+    from xsparse.transforms.convert_to_llvm.allocation_failures import (
+        may_fail_allocation,
+    )
+    from xsparse.transforms.pipeline import sparsifier_passes
+
     ctx = make_context()
     module, spans = parse_module_with_spans(ctx, source, "<source>")
     function = entry_function(module, entry, source)

@@ -9,7 +9,6 @@ of their op (`fastmathFlags`); `fast_math=True` puts `fast` on all of them.
 
 from __future__ import annotations
 
-import re
 import struct
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,9 +32,11 @@ from xdsl.dialects.utils import FastMathAttrBase
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from xsparse.backend.llvm_names import symbol_text
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
+    AbsOp,
     Atan2Op,
     CountLeadingZerosOp,
     ExtractElementOp,
@@ -48,6 +49,7 @@ from xsparse.dialects.upstream.llvm import (
     MemcpyOp,
     PoisonOp,
     UIToFPOp,
+    VectorReduceOp,
 )
 from xsparse.transforms.convert_to_llvm.common import NO_INLINE, by_class, mangle
 from xsparse.transforms.errors import PassFailure
@@ -94,23 +96,6 @@ _CASTS: dict[type[Operation], str] = {
     llvm.PtrToIntOp: "ptrtoint",
     llvm.IntToPtrOp: "inttoptr",
 }
-
-
-BARE_SYMBOL = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*")
-"""A global name LLVM IR writes without quotes."""
-
-
-def symbol_text(name: str) -> str:
-    """`@name` as LLVM IR writes a global's name: quoted, with `\\XX` escapes
-    for quotes, backslashes and bytes outside printable ASCII, where it is no
-    bare identifier (`@"my kernel"`)."""
-    if BARE_SYMBOL.fullmatch(name):
-        return f"@{name}"
-    escaped = "".join(
-        chr(c) if 32 <= c < 127 and chr(c) not in '"\\' else f"\\{c:02X}"
-        for c in name.encode("utf-8", "surrogatepass")
-    )
-    return f'@"{escaped}"'
 
 
 def type_text(t: Attribute) -> str:
@@ -596,7 +581,6 @@ def _call_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
 
 
 _FLOAT_INTRINSICS = (
-    llvm.FAbsOp,
     llvm.FCeilOp,
     llvm.FSqrtOp,
     llvm.FFloorOp,
@@ -614,7 +598,7 @@ _FLOAT_INTRINSICS = (
     Atan2Op,
 )
 """`llvm.intr.NAME` float ops (as mlir-opt prints math's lowering): a call of
-LLVM's `llvm.NAME.<type>`."""
+LLVM's `llvm.NAME.<type>` (`llvm.intr.fabs`: `_fabs`)."""
 
 
 @_handles(*_FLOAT_INTRINSICS)
@@ -649,6 +633,41 @@ def _ctlz(p: _FunctionPrinter, op: Operation) -> str:
     return (
         f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
     )
+
+
+@_handles(AbsOp)
+def _abs(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, AbsOp)
+    t = op.in_.type
+    name = f"llvm.abs.{mangle(t)}"
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)}, i1)"
+    poison = "true" if op.is_int_min_poison.value.data else "false"
+    return (
+        f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
+    )
+
+
+@_handles(llvm.FAbsOp)
+def _fabs(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, llvm.FAbsOp)
+    t = op.input.type
+    name = f"llvm.fabs.{mangle(t)}"
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)})"
+    return (
+        f"{p._result(op)} = call{_fast_math(p, op)} {type_text(t)} "
+        f"@{name}({p.typed(op.input)})"
+    )
+
+
+@_handles(VectorReduceOp)
+def _vector_reduce(p: _FunctionPrinter, op: Operation) -> str:
+    assert isinstance(op, VectorReduceOp)
+    kind = op.name.removeprefix("llvm.intr.vector.reduce.")
+    t, vector = type_text(op.res.type), op.in_.type
+    name = f"llvm.vector.reduce.{kind}.{mangle(vector)}"
+    p.module.intrinsics[name] = f"declare {t} @{name}({type_text(vector)})"
+    fast = _fast_math(p, op) if kind.startswith("f") else ""
+    return f"{p._result(op)} = call{fast} {t} @{name}({p.typed(op.in_)})"
 
 
 def _masked_access(

@@ -61,8 +61,10 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.upstream.arith import IndexCastUIOp
 from xsparse.dialects.upstream.vector import GatherOp
-from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR, Emitter
+from xsparse.transforms.codegen_utils.emitter import Emitter
+from xsparse.transforms.runtime_symbols import RUNTIME_ERROR
 from xsparse.transforms.storage.buffer_checks import GivenLevel, check_given_buffers
+from xsparse.xdsl_adapter import walk_iteratively
 
 CHECK_PREFIX = "__xsparse_check_"
 
@@ -153,7 +155,7 @@ def _scan_function(
         summary = _Summary()
         reports: list[Operation] = []
         writes: list[Operation] = []
-        for op in function.body.walk():
+        for op in walk_iteratively(function.body):
             own = _own_summary(module, op, summaries)
             summary.late |= own.late
             if own.reports:

@@ -23,7 +23,7 @@ import sys
 import threading
 
 from xsparse.backend.abi import libc
-from xsparse.transforms.convert_to_llvm.allocation_failures import (
+from xsparse.transforms.runtime_symbols import (
     FAILED,
     FORGET,
     RELEASE,

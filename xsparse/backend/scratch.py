@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
+from xsparse.transforms.runtime_symbols import SCRATCH_GIVE, SCRATCH_TAKE
 
 _HEADER = 64
 """Bytes before a block's memory: its capacity (and the alignment kept)."""

@@ -637,7 +637,7 @@ class SparseTensor:
             pos, crd = self.positions[1], self.coordinates[1]
             assert pos is not None and crd is not None
             ctor = sp.csr_array if kind == "csr" else sp.csc_array
-            pos, crd = self._scipy_index(pos), self._scipy_index(crd)
+            pos, crd = self.scipy_index(pos), self.scipy_index(crd)
             return ctor((self.values, crd, pos), shape=self.shape)
         name = format_name(self.encoding)
         if name in ("dcsr", "dcsc"):
@@ -645,7 +645,7 @@ class SparseTensor:
         if name == "coo":
             rows, columns = self.coordinates
             assert rows is not None and columns is not None
-            index = (self._scipy_index(rows), self._scipy_index(columns))
+            index = (self.scipy_index(rows), self.scipy_index(columns))
             matrix = sp.coo_array((self.values, index), shape=self.shape)
             matrix.has_canonical_format = True  # sorted, unique (the encoding)
             return matrix
@@ -654,9 +654,10 @@ class SparseTensor:
         coords, values = self.to_coo()
         return sp.coo_array((values, (coords[:, 0], coords[:, 1])), shape=self.shape)
 
-    def _scipy_index(self, buffer: AnyArray) -> AnyArray:
-        """A positions/coordinates buffer as scipy's index array: itself
-        (int64), an int32 view (32-bit, every index below 2**31), else a copy."""
+    def scipy_index(self, buffer: AnyArray) -> AnyArray:
+        """A positions/coordinates buffer of this tensor as scipy's index
+        array: itself (int64), an int32 view (32-bit, every index below
+        2**31: scipy keeps it as it is), else a copy."""
         if buffer.dtype == np.int64:
             return buffer
         small = max(self.nse, *self.shape) < 2**31
@@ -672,7 +673,7 @@ class SparseTensor:
         outer, pos = self.coordinates[0], self.positions[1]
         crd = self.coordinates[1]
         assert outer is not None and pos is not None and crd is not None
-        indices = self._scipy_index(crd)
+        indices = self.scipy_index(crd)
         majors = self.level_sizes[0]
         indptr = np.zeros(majors + 1, indices.dtype)
         counts = np.diff(pos.astype(np.int64))
@@ -689,7 +690,7 @@ class SparseTensor:
         assert blocks is not None and pos is not None and crd is not None
         rows, columns = blocks[2], blocks[3]
         data = self.values.reshape(-1, rows, columns)
-        index = (self._scipy_index(crd), self._scipy_index(pos))
+        index = (self.scipy_index(crd), self.scipy_index(pos))
         return sp.bsr_array((data, *index), shape=self.shape, blocksize=(rows, columns))
 
     def storage(self) -> list[Stored]:

@@ -48,7 +48,7 @@ import numpy as np
 
 from xsparse.backend import native_pool
 from xsparse.backend.native_pool import pool_ir
-from xsparse.transforms.convert_to_llvm.threads import MAX_CHUNKS, PARALLEL_FOR
+from xsparse.transforms.runtime_symbols import MAX_CHUNKS, PARALLEL_FOR
 
 _RUN = native_pool.RUN
 _NUM_THREADS = native_pool.NUM_THREADS

@@ -196,7 +196,8 @@ def plan_result(
         if not natural:
             return ResultPlan(None, None, _dense_to_scipy(format, scipy_kind))
         fmt = _natural_scipy(assignment, order)
-        return ResultPlan(scipy_output(fmt), None, _to_scipy(fmt, format, scipy_kind))
+        output = _as_scipy_builds(scipy_output(fmt), assignment, operands, order)
+        return ResultPlan(output, None, _to_scipy(fmt, format, scipy_kind))
     try:
         target = parse_encoding(format)
     except Exception as error:
@@ -326,7 +327,12 @@ def _to_scipy(fmt: str, wanted: str, kind: str) -> Callable[[Any], Any]:
 
     def convert(tensor: SparseTensor) -> Any:
         pos, crd = tensor.positions[1], tensor.coordinates[1]
-        buffers = (_writeable(tensor.values), _writeable(crd), _writeable(pos))
+        # 32-bit indices as int32 views: scipy would copy unsigned ones to int64.
+        crd, pos = (
+            tensor.scipy_index(_writeable(crd)),
+            tensor.scipy_index(_writeable(pos)),
+        )
+        buffers = (_writeable(tensor.values), crd, pos)
         matrix = constructor(buffers, shape=tensor.shape)
         return matrix if wanted == fmt else matrix.asformat(wanted)
 

@@ -475,14 +475,18 @@ class Operand:
 
     `source` is the function parameter's encoding when the kernel converts
     the operand first (`sparse_tensor.convert`): "same" for none, "dense" for
-    a dense parameter, or a Format. `layout` is how a dense parameter's numpy
-    array is laid out: row-major, column-major or a strided view."""
+    a dense parameter, or a Format; "constant" when the kernel takes no
+    parameter for it but holds its data as a builtin `arith.constant
+    sparse<[[i, j], ...], [values]>` converted to `format` (as MLIR's
+    integration tests write their inputs). `layout` is how a dense
+    parameter's numpy array is laid out: row-major, column-major or a strided
+    view."""
 
     loops: tuple[int, ...]
     format: Format | None
     data: Array
     passed_as: Literal["tensor", "scipy", "numpy"] = "tensor"
-    source: Format | Literal["same", "dense"] = "same"
+    source: Format | Literal["same", "dense", "constant"] = "same"
     layout: Layout = "c"
 
     @property
@@ -490,14 +494,25 @@ class Operand:
         return len(self.loops)
 
     @property
+    def is_parameter(self) -> bool:
+        """Whether the kernel takes this operand as a parameter (it does
+        unless it holds it as a constant)."""
+        return self.source != "constant"
+
+    @property
     def param_format(self) -> Format | None:
-        """The encoding of the function's parameter for this operand."""
+        """The encoding of the function's parameter for this operand (of the
+        dense constant, None, when it has no parameter)."""
         if self.source == "same":
             return self.format
-        return None if self.source == "dense" else self.source
+        if self.source in ("dense", "constant"):
+            return None
+        return self.source
 
     def label(self) -> str:
         own = self.format.label() if self.format else "dense"
+        if self.source == "constant":
+            return own + "<-sparse<>"
         if self.source != "same":
             given = self.param_format.label() if self.param_format else "dense"
             own = f"{own}<-{given}"
@@ -821,7 +836,30 @@ def _extend(case: Case, rng: random.Random, dtype: str) -> Case:
     if rng.random() < 0.3:
         case = replace(case, threads=rng.choice([2, 3, 4]))
     # (from the seed, not `rng`: the cases drawn before it stay the same)
-    return replace(case, scratch_outputs=case.seed % 2 == 1)
+    case = replace(case, scratch_outputs=case.seed % 2 == 1)
+    return _constant_inputs(case, random.Random(case.seed * 49979687 + 13))
+
+
+CONSTANT_INPUT_SHARE = 0.08
+"""The share of cases in which `_constant_inputs` makes one input a constant."""
+
+
+def _constant_inputs(case: Case, rng: random.Random) -> Case:
+    """In a share of cases (a stream of its own: the other draws stay as they
+    were), one sparse input held by the kernel as a builtin
+    `sparse<[[i, j], ...], [values]>` constant converted to its encoding; its
+    dense value is its data, so numpy's result is the same."""
+    candidates = [
+        k
+        for k, op in enumerate(case.inputs)
+        if op.source == "same" and op.format is not None and op.rank
+    ]
+    if not candidates or rng.random() >= CONSTANT_INPUT_SHARE:
+        return case
+    inputs = list(case.inputs)
+    k = rng.choice(candidates)
+    inputs[k] = replace(inputs[k], source="constant", passed_as="tensor", layout="c")
+    return replace(case, inputs=tuple(inputs))
 
 
 def _convert_inputs(case: Case, rng: random.Random) -> Case:

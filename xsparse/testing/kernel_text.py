@@ -244,7 +244,13 @@ def types_of(case: Case, static: bool) -> Types:
         if op.format is not None:
             alias = f"#A{k}"
             aliases.append(f"{alias} = {op.format.text}")
-        operands.append(tensor_type(shape, case.dtype, alias, static))
+        # (a constant's shape is known: its conversion keeps it static)
+        operands.append(
+            tensor_type(shape, case.dtype, alias, static or not op.is_parameter)
+        )
+        if not op.is_parameter:
+            inputs.append(tensor_type(shape, case.dtype, None, True))
+            continue
         given = op.param_format
         if op.source == "same":
             inputs.append(operands[-1])
@@ -268,8 +274,16 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
     types = types_of(case, static)
     n = len(case.sizes)
     t = case.dtype
-    params = [f"%t{k}: {ty}" for k, ty in enumerate(types.inputs)]
-    prologue: list[str] = []
+    params = [
+        f"%t{k}: {ty}"
+        for k, (ty, op) in enumerate(zip(types.inputs, case.inputs, strict=True))
+        if op.is_parameter
+    ]
+    prologue = [
+        f"%t{k} = arith.constant {sparse_literal(op.data, t)} : {types.inputs[k]}"
+        for k, op in enumerate(case.inputs)
+        if not op.is_parameter
+    ]
     if case.out_kind == "empty":
         prologue += _empty_output(case, types, static)
     else:
@@ -281,7 +295,7 @@ def kernel_text(case: Case, static: bool | None = None) -> str:
         prologue.append(f"%id = arith.constant {identity} : {t}")
     ins_names: list[str] = []
     for k, op in enumerate(case.inputs):
-        if op.source == "same":
+        if op.source == "same" or types.inputs[k] == types.operands[k]:
             ins_names.append(f"%t{k}")
             continue
         prologue.append(
@@ -441,6 +455,8 @@ def program_text(case: Case) -> str:
     args: list[str] = []
     for k, op in enumerate(case.inputs):
         dense_type = tensor_type(case.shape_of(op), t, None, True)
+        if not op.is_parameter:  # (the kernel holds it)
+            continue
         if op.param_format is None:
             literal = dense_literal(op.data, t)
             main.append(f"%d{k} = arith.constant {literal} : {dense_type}")
@@ -452,7 +468,9 @@ def program_text(case: Case) -> str:
             f"%s{k} = sparse_tensor.convert %d{k} : {dense_type} to {types.inputs[k]}"
         )
         args.append(f"%s{k}")
-    call_types = list(types.inputs)
+    call_types = [
+        ty for ty, op in zip(types.inputs, case.inputs, strict=True) if op.is_parameter
+    ]
     if case.out_kind != "empty":
         dense_type = tensor_type(case.out_shape, t, None, True)
         main.append(

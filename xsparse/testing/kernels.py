@@ -92,7 +92,8 @@ def check(case: Case, *, mlir: bool = False) -> CaseOutcome:
     if not mlir or outcome.verdict is not Verdict.OK:
         return outcome
     verdict, detail, program = check_mlir(case)
-    reproducer = outcome.reproducer + _mlir_reproducer(program)
+    options = sparsifier_options(case)
+    reproducer = outcome.reproducer + _mlir_reproducer(program, options)
     return CaseOutcome(verdict, detail, reproducer)
 
 
@@ -344,8 +345,14 @@ def arguments(case: Case) -> tuple[list[Any], list[Array]]:
     args: list[Any] = []
     stored: list[Array] = []
     for operand in case.inputs:
-        arg, mask = _argument(operand, case.shape_of(operand))
-        args.append(arg)
+        if operand.is_parameter:
+            arg, mask = _argument(operand, case.shape_of(operand))
+            args.append(arg)
+        elif operand.format is None:  # (the dense constant itself)
+            mask = np.ones(case.shape_of(operand), bool)
+        else:  # (what its conversion from the constant stores)
+            tensor = SparseTensor.from_dense(operand.data, operand.format.text)
+            mask = stored_mask(tensor, case.shape_of(operand))
         stored.append(mask)
     if case.out_kind == "dense":
         args.append(laid_out(case.out_init, case.out_layout))
@@ -484,7 +491,9 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
     ]
     for k, operand in enumerate(case.inputs):
         lines.append(f"in{k} = {_literal(operand.data)}")
-    args = [_argument_text(k, op) for k, op in enumerate(case.inputs)]
+    args = [
+        _argument_text(k, op) for k, op in enumerate(case.inputs) if op.is_parameter
+    ]
     lines.append(f"init = {_literal(case.out_init)}")
     if case.out_kind == "dense":
         args.append(_layout_text("init", case.out_layout))
@@ -515,9 +524,16 @@ def reproducer(case: Case, source: str, expected: Array | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _mlir_reproducer(program: str) -> str:
+def _mlir_reproducer(program: str, options: str) -> str:
+    if options:
+        how = (
+            f'xsparse-opt --sparsifier="{options}" FILE | xsparse-run -e main'
+            f' vs mlir-opt-22 --sparsifier="{options}" FILE'
+        )
+    else:
+        how = "xsparse-run FILE vs mlir-opt-22 --sparsifier FILE"
     return (
-        "\n# The integration program (xsparse-run FILE vs mlir-opt-22 --sparsifier FILE"
+        f"\n# The integration program ({how}"
         " | mlir-runner-22 -e main -entry-point-result=void --shared-libs=...):\n"
         f'PROGRAM = """\n{program}"""\n'
     )
@@ -548,15 +564,40 @@ def _run(command: Sequence[str], stdin: str | None = None, timeout: int = 120) -
     )
 
 
-def run_mlir(path: Path) -> Run:
-    """`mlir-opt-22 --sparsifier FILE | mlir-runner-22 -e main ...`; where
-    that fails (MLIR's runtime library lacks some widths and types), the
-    same with direct code (`enable-runtime-library=false`)."""
-    ran = _run_mlir(path, "--sparsifier")
+def sparsifier_options(case: Case) -> str:
+    """The `--sparsifier` options both toolchains compile a case's
+    integration program with: its vectorization (`vl`, which lowers to
+    `llvm.intr.masked.load/store/gather/scatter`, and
+    `enable-simd-index32`)."""
+    options = dict(case.options)
+    words = [f"vl={options['vl']}"] if "vl" in options else []
+    if options.get("enable_simd_index32"):
+        words.append("enable-simd-index32=true")
+    return " ".join(words)
+
+
+def run_mlir(path: Path, options: str = "") -> Run:
+    """`mlir-opt-22 --sparsifier="OPTIONS" FILE | mlir-runner-22 -e main ...`;
+    where that fails (MLIR's runtime library lacks some widths and types),
+    the same with direct code (`enable-runtime-library=false`)."""
+    ran = _run_mlir(path, f"--sparsifier={options}" if options else "--sparsifier")
     if ran.ok:
         return ran
-    direct = _run_mlir(path, "--sparsifier=enable-runtime-library=false")
-    return direct if direct.ok else ran
+    direct = f"--sparsifier={options} enable-runtime-library=false".replace("= ", "=")
+    ran_direct = _run_mlir(path, direct)
+    return ran_direct if ran_direct.ok else ran
+
+
+def run_mlir_lowering(path: Path, options: str) -> Run:
+    """`mlir-opt-22 --sparsifier="OPTIONS enable-runtime-library=false" FILE |
+    xsparse-run -e main ...`: xsparse-run on MLIR 22's LLVM dialect (with
+    `vl`, its `llvm.intr.masked.load/store/gather/scatter`)."""
+    sparsifier = f"--sparsifier={options} enable-runtime-library=false"
+    lowered = _run(["mlir-opt-22", sparsifier, str(path)], timeout=MLIR_TIMEOUT_S)
+    if not lowered.ok:
+        return Run(False, "mlir-opt-22: " + lowered.output)
+    run = [sys.executable, "-m", "xsparse.tools.run", "-e", "main"]
+    return _run([*run, "--entry-point-result=void"], lowered.output)
 
 
 def _run_mlir(path: Path, sparsifier: str) -> Run:
@@ -578,8 +619,18 @@ def _run_mlir(path: Path, sparsifier: str) -> Run:
     return ran if ran.ok else Run(False, "mlir-runner-22: " + ran.output)
 
 
-def run_xsparse(path: Path) -> Run:
-    return _run([sys.executable, "-m", "xsparse.tools.run", str(path)])
+def run_xsparse(path: Path, options: str = "") -> Run:
+    """`xsparse-run FILE`; with `options`, as MLIR's users run it:
+    `xsparse-opt --sparsifier="OPTIONS" FILE | xsparse-run -e main ...` (the
+    LLVM dialect it reads then holds what the options lower to)."""
+    run = [sys.executable, "-m", "xsparse.tools.run"]
+    if not options:
+        return _run([*run, str(path)])
+    opt = [sys.executable, "-m", "xsparse.tools.opt", f"--sparsifier={options}"]
+    compiled = _run([*opt, str(path)])
+    if not compiled.ok:
+        return Run(False, compiled.output)
+    return _run([*run, "-e", "main", "--entry-point-result=void"], compiled.output)
 
 
 def _mlir_skip_reason(case: Case) -> str | None:
@@ -604,7 +655,7 @@ def check_mlir(case: Case) -> tuple[Verdict, str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"seed{case.seed}.mlir"
         path.write_text(program)
-        reference = run_mlir(path)
+        reference = run_mlir(path, sparsifier_options(case))
         if not reference.ok:
             first = reference.output.strip().split("\n", 1)[0]
             return (
@@ -612,7 +663,9 @@ def check_mlir(case: Case) -> tuple[Verdict, str, str]:
                 head + f"MLIR part skipped (MLIR 22 fails): {first}",
                 program,
             )
-        ours = run_xsparse(path)
+        options = sparsifier_options(case)
+        ours = run_xsparse(path, options)
+        crossed = run_mlir_lowering(path, options) if options and ours.ok else None
     if not ours.ok:
         first = ours.output.strip().split("\n", 1)[0]
         located = (
@@ -625,6 +678,14 @@ def check_mlir(case: Case) -> tuple[Verdict, str, str]:
             program,
         )
     difference = compare_prints(ours.output, reference.output, case.dtype)
+    if not difference and crossed is not None:
+        if not crossed.ok:
+            detail = "xsparse-run cannot run mlir-opt-22's lowering:\n"
+            return Verdict.ERROR, head + detail + crossed.output, program
+        difference = compare_prints(crossed.output, reference.output, case.dtype)
+        if difference:
+            detail = "xsparse-run on mlir-opt-22's lowering and mlir-runner-22 differ: "
+            return Verdict.WRONG, head + detail + difference, program
     if not difference:
         return Verdict.OK, head, program
     if _printed_matches_numpy(case, ours.output) and not _printed_matches_numpy(

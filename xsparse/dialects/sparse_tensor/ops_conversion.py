@@ -157,6 +157,9 @@ def _verify_pack_unpack(
 
 
 _LevelTensor = TensorType[IntegerType | IndexType]
+_IndexingScalarLike = IndexType | IntegerType | _LevelTensor
+"""MLIR's `AnyIndexingScalarLike`: an integer or index, or a 0-D tensor of one
+(the level lengths `disassemble` returns)."""
 
 
 @irdl_op_definition
@@ -199,8 +202,8 @@ class DisassembleOp(IRDLOperation):
     out_values = operand_def(TensorType)
     ret_levels = var_result_def(_LevelTensor)
     ret_values = result_def(TensorType)
-    lvl_lens = var_result_def(IndexType | IntegerType)
-    val_len = result_def(IndexType | IntegerType)
+    lvl_lens = var_result_def(_IndexingScalarLike)
+    val_len = result_def(_IndexingScalarLike)
 
     traits = traits_def(Pure())
     irdl_options = (SameVariadicResultSize(),)
@@ -234,6 +237,13 @@ class DisassembleOp(IRDLOperation):
             raise VerifyException("output values and return value type mismatch")
         if self.out_levels.types != self.ret_levels.types:
             raise VerifyException("output levels and return levels type mismatch")
+        lengths = [*self.lvl_lens, self.val_len]
+        for n in lengths:
+            if isinstance(n.type, TensorType) and n.type.get_shape():
+                kind = "scalar like" if n is self.val_len else "variadic of scalar like"
+                raise VerifyException(
+                    f"result #{n.index} must be {kind}, but got '{n.type}'"
+                )
         stt = sparse_operand(self, 0)
         _verify_pack_unpack(
             self, False, stt, self.ret_values.type, self.ret_levels.types

@@ -40,6 +40,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
+from xdsl.utils.exceptions import VerifyException
 
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.elementwise import elementwise, vector_condition
@@ -148,19 +149,15 @@ class MemcpyOp(IRDLOperation):
         )
 
 
-@irdl_op_definition
-class CountLeadingZerosOp(IRDLOperation):
-    """`llvm.intr.ctlz`: the number of leading zero bits (MLIR's
-    `LLVM_CountLeadingZerosOp`, which `mlir-opt` prints in the generic form;
-    `mlir-opt --sparsifier` emits it for the sort's depth limit)."""
-
-    name = "llvm.intr.ctlz"
+class IntegerIntrinsicOp(IRDLOperation):
+    """An LLVM intrinsic from an integer (or vector of them) to one of the
+    same type, with an `i1` flag: the ops below (MLIR prints them in the
+    generic form)."""
 
     T: ClassVar = VarConstraint("T", AnyAttr())
 
     in_ = operand_def(T)
     res = result_def(T)
-    is_zero_poison = prop_def(IntegerAttr[I1])
 
     traits = traits_def(NoMemoryEffect())
 
@@ -186,6 +183,72 @@ class Atan2Op(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
 
     traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class CountLeadingZerosOp(IntegerIntrinsicOp):
+    """`llvm.intr.ctlz`: the number of leading zero bits (MLIR's
+    `LLVM_CountLeadingZerosOp`; `mlir-opt --sparsifier` emits it for the
+    sort's depth limit)."""
+
+    name = "llvm.intr.ctlz"
+
+    is_zero_poison = prop_def(IntegerAttr[I1])
+
+
+@irdl_op_definition
+class AbsOp(IntegerIntrinsicOp):
+    """`llvm.intr.abs`: an integer's absolute value, poison at INT_MIN when
+    `is_int_min_poison` (MLIR's `LLVM_AbsOp`; `mlir-opt --sparsifier` emits
+    it for `math.absi`)."""
+
+    name = "llvm.intr.abs"
+
+    is_int_min_poison = prop_def(IntegerAttr[I1])
+
+
+class VectorReduceOp(IRDLOperation):
+    """`llvm.intr.vector.reduce.<kind>`: a vector's lanes combined into one
+    scalar (MLIR's `LLVM_VectorReductionI` / `F` ops without a start value,
+    printed in the generic form; `mlir-opt --sparsifier="vl=N"` emits them
+    for vectorized reductions)."""
+
+    in_ = operand_def(VectorType)
+    res = result_def()
+    fastmathFlags = opt_prop_def(llvm.FastMathAttr)
+
+    traits = traits_def(NoMemoryEffect())
+
+
+def vector_reduce(kind: str) -> type[VectorReduceOp]:
+    """The reduction op of `kind` (LLVM's `llvm.vector.reduce.<kind>`)."""
+    return irdl_op_definition(
+        type(
+            f"VectorReduce{kind.capitalize()}Op",
+            (VectorReduceOp,),
+            {"name": f"llvm.intr.vector.reduce.{kind}"},
+        )
+    )
+
+
+VECTOR_REDUCTIONS = tuple(
+    vector_reduce(kind)
+    for kind in (
+        "add",
+        "mul",
+        "and",
+        "or",
+        "xor",
+        "smax",
+        "smin",
+        "umax",
+        "umin",
+        "fmax",
+        "fmin",
+        "fmaximum",
+        "fminimum",
+    )
+)
 
 
 @irdl_op_definition
@@ -313,6 +376,16 @@ class MaskedStoreOp(IRDLOperation):
     )
 
 
+def check_pointer_lanes(ptrs: Attribute, value: Attribute, operand: int) -> None:
+    """A gather's or scatter's pointers: one per lane of its value, as MLIR
+    derives their type from the value's (`LLVM_VectorOf(LLVM_AnyPointer)`
+    matched with the value's shape), and its message."""
+    assert isinstance(ptrs, VectorType) and isinstance(value, VectorType)
+    expected = VectorType(ptrs.element_type, value.get_shape())
+    if ptrs != expected:
+        raise VerifyException(f"expected operand #{operand} type to be '{expected}'")
+
+
 @irdl_op_definition
 class MaskedGatherOp(IRDLOperation):
     """`llvm.intr.masked.gather %ptrs, %mask, %pass_thru {alignment = 8 : i32} :
@@ -333,6 +406,9 @@ class MaskedGatherOp(IRDLOperation):
         "$ptrs `,` $mask (`,` $pass_thru^)? attr-dict `:` "
         "functional-type(operands, results)"
     )
+
+    def verify_(self) -> None:
+        check_pointer_lanes(self.ptrs.type, self.res.type, 1)
 
 
 @irdl_op_definition
@@ -355,6 +431,9 @@ class MaskedScatterOp(IRDLOperation):
         "`into` type($ptrs)"
     )
 
+    def verify_(self) -> None:
+        check_pointer_lanes(self.ptrs.type, self.value.type, 2)
+
 
 ZExtOp = elementwise(llvm.ZExtOp)
 SExtOp = elementwise(llvm.SExtOp)
@@ -374,6 +453,8 @@ OPS: tuple[type[Operation], ...] = (
     ExtractElementOp,
     MemcpyOp,
     CountLeadingZerosOp,
+    AbsOp,
+    *VECTOR_REDUCTIONS,
     MaskedLoadOp,
     MaskedStoreOp,
     MaskedGatherOp,

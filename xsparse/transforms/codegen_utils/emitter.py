@@ -33,12 +33,10 @@ from xdsl.traits import SymbolTable
 
 from xsparse.dialects.upstream import scf as upstream_scf
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT
+from xsparse.transforms.runtime_symbols import RUNTIME_ERROR
 
 GLOBAL_PREFIX = "__xsparse_"
 """The names of the constant globals that the sparse lowerings create."""
-RUNTIME_ERROR = "xsparse_runtime_error"
-"""The runtime function that compiled code calls with the address of a
-NUL-terminated message when its run-time data is invalid."""
 
 PER_CHUNK = "xsparse.per_chunk"
 """Unit attribute of a `memref.alloc` at the start of a parallel loop's body,
@@ -51,10 +49,6 @@ SCRATCH = "xsparse.scratch"
 """Unit attribute of a `memref.alloc` whose buffer only lives during one
 call of the function, and of its `memref.dealloc`: the runtime keeps the
 memory for the next call (`backend.scratch`), so it costs no page faults."""
-SCRATCH_TAKE = "xsparse_scratch_take"
-"""The runtime function a `SCRATCH` allocation calls: `ptr (i64 bytes)`."""
-SCRATCH_GIVE = "xsparse_scratch_give"
-"""The runtime function a `SCRATCH` deallocation calls: `void (ptr)`."""
 
 LoopBody = Callable[["Emitter", SSAValue, list[SSAValue]], Sequence[SSAValue]]
 

@@ -53,28 +53,22 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.dialects.upstream.llvm import PoisonOp
-from xsparse.transforms.codegen_utils.emitter import SCRATCH_GIVE, SCRATCH_TAKE
 from xsparse.transforms.convert_to_llvm.common import PTR
+from xsparse.transforms.runtime_symbols import (
+    ALLOCATION_FAILED,
+    FAILED,
+    FORGET,
+    PARALLEL_FOR,
+    RELEASE,
+    SCRATCH_GIVE,
+    SCRATCH_TAKE,
+    SET_FAILED,
+)
+from xsparse.xdsl_adapter import walk_iteratively
 
 ALLOCATION = "xsparse.allocation"
 """Attribute of an `llvm.call` that allocates heap memory: the position of
 its byte-size operand (`i64`); its result is the block or null."""
-ALLOCATION_FAILED = "xsparse_allocation_failed"
-"""`void (i64 bytes, ptr function_name)`: report an allocation that failed."""
-FAILED = "xsparse_failed"
-"""`i1 ()`: whether this thread's failure flag is set."""
-SET_FAILED = "xsparse_set_failed"
-"""`void (i1)`: set or clear this thread's failure flag."""
-PARALLEL_FOR = "xsparse_parallel_for"
-"""The thread runtime's entry (`threads.PARALLEL_FOR`): its first operand
-is the body's address, its second the context, whose first field a failed
-chunk sets."""
-FORGET = "xsparse_owned_forget"
-"""`void (ptr slots, i64 n, ptr block)`: null the slots holding `block`."""
-RELEASE = "xsparse_owned_release"
-"""`void (ptr slots, i64 n)`: free what the slots hold."""
-SIZE_OVERFLOW = (1 << 64) - 1
-"""The byte size an allocation asks for when its size overflows 64 bits."""
 
 _MOVES = ("free", "realloc", SCRATCH_GIVE)
 """The calls that free or move the block of their first operand."""
@@ -446,12 +440,12 @@ def may_fail_allocation(module: ModuleOp) -> bool:
     write its outputs: `fused_checks`), so may fail after writing them."""
     return any(
         isinstance(op, llvm.CallOp) and _callee(op) in ("malloc", "calloc", "realloc")
-        for op in module.walk()
+        for op in walk_iteratively(module)
     )
 
 
 def unmark_allocations(module: ModuleOp) -> None:
     """Drop the `ALLOCATION` marks (allocations left unchecked, as in MLIR)."""
-    for op in module.walk():
+    for op in walk_iteratively(module):
         if isinstance(op, llvm.CallOp):
             op.attributes.pop(ALLOCATION, None)

@@ -54,7 +54,7 @@ from xsparse.dialects.type_guards import is_integer_type, is_vector_type
 from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.dialects.upstream.llvm import PoisonOp
 from xsparse.transforms.errors import PassFailure
-from xsparse.xdsl_adapter import IterativeRewriteWalker
+from xsparse.xdsl_adapter import IterativeRewriteWalker, walk_iteratively
 
 PTR = llvm.LLVMPointerType()
 DYNAMIC = DYNAMIC_INDEX
@@ -562,7 +562,7 @@ def reconcile_casts(module: ModuleOp, *, strict: bool) -> None:
     reconcile_unrealized_casts(module, warn_on_failure=False)
     if not strict:
         return
-    for cast in module.walk():
+    for cast in walk_iteratively(module):
         if isinstance(cast, UnrealizedConversionCastOp) and cast.outputs[0].uses:
             user = next(iter(cast.outputs[0].uses)).operation
             raise PassFailure(

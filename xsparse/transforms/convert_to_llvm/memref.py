@@ -46,16 +46,8 @@ from xsparse.dialects.type_guards import is_memref_type
 from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.dialects.upstream.llvm import PoisonOp
 from xsparse.dialects.upstream.memref import PrefetchOp, ReallocOp
-from xsparse.transforms.codegen_utils.emitter import (
-    PER_CHUNK,
-    SCRATCH,
-    SCRATCH_GIVE,
-    SCRATCH_TAKE,
-)
-from xsparse.transforms.convert_to_llvm.allocation_failures import (
-    ALLOCATION,
-    SIZE_OVERFLOW,
-)
+from xsparse.transforms.codegen_utils.emitter import PER_CHUNK, SCRATCH
+from xsparse.transforms.convert_to_llvm.allocation_failures import ALLOCATION
 from xsparse.transforms.convert_to_llvm.common import (
     DYNAMIC,
     PACKED,
@@ -86,6 +78,7 @@ from xsparse.transforms.convert_to_llvm.packed import (
     store_packed,
 )
 from xsparse.transforms.errors import PassFailure, check_dimension
+from xsparse.transforms.runtime_symbols import SCRATCH_GIVE, SCRATCH_TAKE, SIZE_OVERFLOW
 
 
 def _mul(a: SSAValue, b: SSAValue, rewriter: PatternRewriter) -> SSAValue:

@@ -21,7 +21,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xsparse.transforms.convert_to_llvm.common import lowering
 from xsparse.transforms.convert_to_llvm.threads import per_chunk_ops
-from xsparse.xdsl_adapter import IterativeRewriteWalker
+from xsparse.xdsl_adapter import IterativeRewriteWalker, walk_iteratively
 
 
 def _split_after(op: Operation) -> tuple[Block, Block]:
@@ -163,6 +163,6 @@ def lower_scf_to_cf(module: ModuleOp) -> None:
         apply_recursively=False,
         walk_reverse=True,
     ).rewrite_module(module)
-    for op in module.walk():
+    for op in walk_iteratively(module):
         if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp | scf.ParallelOp):
             raise DiagnosticException(f"'{op.name}' was not lowered to cf")

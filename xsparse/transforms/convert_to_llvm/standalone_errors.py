@@ -29,8 +29,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xsparse.transforms.codegen_utils.emitter import RUNTIME_ERROR
 from xsparse.transforms.convert_to_llvm.common import PTR, declare_function
+from xsparse.transforms.runtime_symbols import RUNTIME_ERROR
 
 PREFIX = "error: "
 PREFIX_GLOBAL = "xsparse_runtime_error_prefix"

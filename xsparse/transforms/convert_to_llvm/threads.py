@@ -66,10 +66,8 @@ from xsparse.transforms.convert_to_llvm.common import (
     has_identity_layout,
 )
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.runtime_symbols import MAX_CHUNKS, PARALLEL_FOR
 from xsparse.xdsl_adapter import IterativeRewriteWalker
-
-PARALLEL_FOR = "xsparse_parallel_for"
-"""The runtime function a parallel loop becomes a call of."""
 
 OUTLINED = "xsparse.parallel_body"
 """Unit attribute of an outlined loop body (its own parallel loops stay
@@ -78,10 +76,6 @@ sequential)."""
 _PARALLEL_FOR_TYPE = FunctionType.from_lists(
     [PTR, PTR, IndexType(), IndexType(), PTR, i64, IndexType()], [IndexType()]
 )
-
-MAX_CHUNKS = 256
-"""The most chunks the runtime cuts a loop into (the partial results of a
-loop with reductions have room for that many)."""
 
 
 def defined_inside(value: SSAValue, op: Operation) -> bool:

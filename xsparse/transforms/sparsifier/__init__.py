@@ -11,7 +11,11 @@ with insertion ops for sparse outputs, ready for `transforms.storage`.
 In pipeline order:
 
 - `reinterpret_map`: `sparse-reinterpret-map`, block encodings demapped into
-  level space.
+  level space; sparse inputs whose level orders admit no loop order
+  converted to one that does.
+- `iteration_graph`: loop orders as topological orders of the operands'
+  level chains (MLIR's `IterationGraphSorter`), and which inputs to convert
+  when they form a cycle.
 - `iteration_to_indexing`: `sparse-iteration-to-indexing`, MLIR 22's
   `iterate`/`coiterate` -> the `indexing` dialect's set loops.
 - `merge_lattices`: tensor expressions and their set algebra (MLIR's `Merger`).

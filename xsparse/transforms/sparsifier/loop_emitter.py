@@ -63,6 +63,7 @@ from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.dialects.type_guards import is_tensor_type
 from xsparse.dialects.upstream import linalg as upstream_linalg
 from xsparse.transforms.codegen_utils.op_emitter import BuilderEmitter
+from xsparse.transforms.sparsifier.iteration_graph import topological_order
 from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
 from xsparse.transforms.sparsifier.merge_lattices import (
     SEMIRING_OPS,
@@ -228,7 +229,7 @@ def _check_searchable(operand: Operand, is_output: bool) -> None:
             )
 
 
-def _access_order(operand: Operand) -> list[int]:
+def access_order(operand: Operand) -> list[int]:
     """The loops an operand is accessed by, outermost storage dimension first
     (levels for a sparse operand, dimensions in row-major order otherwise; a
     searched operand's plain indices, in level order)."""
@@ -240,25 +241,10 @@ def _access_order(operand: Operand) -> list[int]:
     return [r.position for r in results if isinstance(r, AffineDimExpr)]
 
 
-def _topological_order(
-    num_loops: int, orders: Sequence[Sequence[int]]
-) -> list[int] | None:
-    """Loops sorted so that each sequence in `orders` is visited in order, the
-    generic's own order where free; None when the constraints form a cycle."""
-    before: dict[int, set[int]] = {i: set() for i in range(num_loops)}
-    for order in orders:
-        for outer, inner in zip(order, order[1:], strict=False):
-            if outer != inner:
-                before[inner].add(outer)
-    result: list[int] = []
-    while len(result) < num_loops:
-        ready = [
-            i for i in range(num_loops) if i not in result and before[i] <= set(result)
-        ]
-        if not ready:
-            return None
-        result.append(ready[0])
-    return result
+def constrains_order(operand: Operand) -> bool:
+    """Whether every loop order must follow the operand's access order (a
+    sparse operand whose levels drive loops); the others only prefer theirs."""
+    return operand.is_sparse and not operand.searched
 
 
 def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
@@ -266,9 +252,9 @@ def loop_order(num_loops: int, operands: Sequence[Operand]) -> list[int]:
     sparse operand's levels outermost first (required) and, when that is
     also possible, every dense operand in row-major order (so that SpMM's
     innermost loop runs along rows of B and C, contiguously)."""
-    sparse = [_access_order(o) for o in operands if o.is_sparse and not o.searched]
-    dense = [_access_order(o) for o in operands if not o.is_sparse or o.searched]
-    order = _topological_order(num_loops, sparse + dense) or _topological_order(
+    sparse = [access_order(o) for o in operands if constrains_order(o)]
+    dense = [access_order(o) for o in operands if not constrains_order(o)]
+    order = topological_order(num_loops, sparse + dense) or topological_order(
         num_loops, sparse
     )
     if order is None:

@@ -8,7 +8,9 @@ form that emits the set expressions of the `indexing` dialect directly:
   operands, loop indices and invariants;
 * for one loop, `loop_set` builds the set expression over the sparse levels
   iterated by that loop: products intersect (zero annihilates), sums unite,
-  anything that does not preserve zero needs the full dense range;
+  so do comparisons (`disjSetWithZero`) and `arith.select` over its true and
+  false values (MLIR's GenSemiRingSelect makes it a `binary`), anything that
+  does not preserve zero needs the full dense range;
 * `simplify` specializes the expression to one presence case (the operands
   absent in that case are zero), which gives each case region its body.
 
@@ -29,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from xdsl.dialects import arith
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, Region, SSAValue
 
@@ -120,6 +123,8 @@ class OpKind:
     DISJUNCTION = "disjunction"  # x + 0 = 0 + x = x
     SUBTRACTION = "subtraction"  # x - 0 = x, 0 - x = -x
     ZERO_PRESERVING = "unary"  # f(0) = 0
+    COMPARISON = "comparison"  # cmp(x, 0), cmp(0, y); cmp(0, 0) where it is false
+    SELECT = "select"  # select(c, x, 0), select(c, 0, y); select(c, 0, 0) = 0
     OTHER = "other"
 
 
@@ -195,11 +200,33 @@ _OP_KINDS: dict[str, str] = {
         ),
         OpKind.ZERO_PRESERVING,
     ),
+    **dict.fromkeys(("arith.cmpf", "arith.cmpi"), OpKind.COMPARISON),
+    "arith.select": OpKind.SELECT,
 }
 
 
 def op_kind(op: Operation) -> str:
     return _OP_KINDS.get(op.name, OpKind.OTHER)
+
+
+HOLDS_AT_EQUAL = frozenset(
+    ("oeq", "oge", "ole", "ord", "ueq", "uge", "ule", "true", "eq", "sle", "sge")
+)
+"""The `arith.cmpf`/`cmpi` predicates that hold for equal (ordered) operands."""
+
+
+def holds_at_zeros(op: Operation) -> bool:
+    """Whether a comparison is true for two zeros. MLIR 22's Merger unites the
+    operands' sets for every predicate (`disjSetWithZero`), so where both are
+    absent the result is left out even when `0 <= 0` holds; here such a
+    comparison needs the dense range, as its value there is not zero."""
+    assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
+    names = (
+        arith.CMPF_COMPARISON_OPERATIONS
+        if isinstance(op, arith.CmpfOp)
+        else arith.CMPI_COMPARISON_OPERATIONS
+    )
+    return names[op.predicate.value.data] in HOLDS_AT_EQUAL
 
 
 SEMIRING_OPS = (BinaryOp, UnaryOp, SelectOp, ReduceOp)
@@ -369,6 +396,10 @@ def _simplify(expr: TensorExpr, absent: frozenset[int], settled: bool) -> Tensor
         return ZERO
     if kind == OpKind.DISJUNCTION and any(zero):
         return children[1] if zero[0] else children[0]
+    if kind == OpKind.COMPARISON and all(zero) and not holds_at_zeros(expr.op):
+        return ZERO
+    if kind == OpKind.SELECT and zero[1] and zero[2]:
+        return ZERO
     if kind == OpKind.SUBTRACTION and any(zero):
         if zero[1]:
             return children[0]
@@ -568,8 +599,16 @@ def loop_set(
                 # Visited where the left side is; the right side is read
                 # where it is stored too (its zero elsewhere), never alone.
                 return _union(sets[0], _intersect(sets[0], sets[1]))
-            if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION):
+            if kind in (OpKind.DISJUNCTION, OpKind.SUBTRACTION, OpKind.COMPARISON):
+                # A comparison true for two zeros is made dense below: the
+                # output is not left as is where both sides are absent.
                 return _union(sets[0], sets[1])
+            if kind == OpKind.SELECT:
+                # Where a true or false value is; the condition is read there
+                # (its zero elsewhere), as `arith.select` becomes MLIR's
+                # `sparse_tensor.binary` of the two values (GenSemiRingSelect).
+                chosen = _union(sets[1], sets[2])
+                return _union(chosen, _intersect(chosen, sets[0]))
             if kind == OpKind.ZERO_PRESERVING:
                 return sets[0]
             result: SetExpr = FULL

@@ -10,11 +10,17 @@ indexes become its level-to-dimension expressions in the maps of the other
 operands (e.g. `x[j]` becomes `x[jb * 2 + jj]`). Several
 block-encoded operands with the same block map and indexing (BSR + BSR into
 BSR) are demapped together; a block-encoded result is reinterpreted back.
+
+Then, as MLIR's `GenericOpScheduler` resolves cycles: a generic whose sparse
+operands' level orders admit no loop order (`A(j,i)` read from CSR into a CSR
+result) reads a copy of the fewest sparse inputs, converted
+(`sparse_tensor.convert`) to levels in an order the others admit, and
+released after it (`bufferization.dealloc_tensor`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from xdsl.context import Context
@@ -49,10 +55,24 @@ from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor import SparseTensorEncodingAttr
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.ops_conversion import ReinterpretMapOp
+from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp, ReinterpretMapOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.sparsifier.iteration_graph import (
+    Resolution,
+    resolving_conversions,
+    topological_order,
+)
+from xsparse.transforms.sparsifier.loop_emitter import (
+    Operand,
+    access_order,
+    analyze_operands,
+    constrains_order,
+    is_sparse_generic,
+)
+from xsparse.transforms.sparsifier.merge_lattices import UnsupportedKernel
 from xsparse.xdsl_adapter import IterativeRewriteWalker
 
 
@@ -280,6 +300,110 @@ class DemapGeneric(RewritePattern):
         rewriter.replace(op, [], results)
 
 
+def reordered_encoding(operand: Operand, order: list[int]) -> SparseTensorEncodingAttr:
+    """The operand's encoding (level types, widths, values) with its levels on
+    its dimensions sorted by where `order` puts their loops (MLIR's
+    `withDimToLvl` of the permutation `resolveCycle` finds); ordered, as the
+    conversion sorts the copy, so that the kernel co-iterates it."""
+    enc = operand.encoding
+    assert enc is not None
+    loops = [r.position for r in operand.map.results if isinstance(r, AffineDimExpr)]
+    dims = sorted(range(len(loops)), key=lambda d: order.index(loops[d]))
+    dim_to_lvl = AffineMap(len(dims), 0, tuple(AffineExpr.dimension(d) for d in dims))
+    return SparseTensorEncodingAttr.from_level_types(
+        [replace(t, nonordered=False) for t in enc.lvl_types],
+        dim_to_lvl,
+        enc.pos_width,
+        enc.crd_width,
+        enc.explicit_val,
+        enc.implicit_val,
+    )
+
+
+def _convertible(operand: Operand, generic: GenericOp) -> bool:
+    """An input with one loop per dimension, whose levels may store any
+    dimension (no batch levels, which lead, nor n:m blocks, which hold one
+    dimension's blocks)."""
+    enc = operand.encoding
+    return (
+        operand.index < len(generic.inputs)
+        and enc is not None
+        and len(operand.level_loops) == len(operand.map.results)
+        and not any(t.format.is_batched or t.format.is_padded for t in enc.lvl_types)
+    )
+
+
+def _inserts_in_order(output: Operand, order: list[int]) -> bool:
+    """The loop order visits a sparse output's levels outermost first, all
+    but the innermost at least (which the emitter may reach through an
+    expanded workspace); a dense output takes any order."""
+    outer = output.level_loops[:-1]
+    return not output.is_sparse or order[: len(outer)] == outer
+
+
+def loop_order_conversions(op: GenericOp, operands: list[Operand]) -> Resolution | None:
+    """Which inputs to convert, and to which loop order, when the sparse
+    operands' level orders admit none (None when they do, or no conversion
+    gives one)."""
+    required = {o.index: access_order(o) for o in operands if constrains_order(o)}
+    num_loops = len(op.iterator_types.data)
+    if topological_order(num_loops, list(required.values())) is not None:
+        return None
+    parallel = [
+        loop
+        for loop, it in enumerate(op.iterator_types.data)
+        if it.data == IteratorType.PARALLEL
+    ]
+    return resolving_conversions(
+        num_loops,
+        required,
+        [k for k in required if _convertible(operands[k], op)],
+        [access_order(o) for o in operands if not constrains_order(o)],
+        parallel,
+        lambda order: _inserts_in_order(operands[-1], order),
+    )
+
+
+class ConvertForLoopOrder(RewritePattern):
+    """A sparse generic whose sparse operands' level orders form a cycle ->
+    the same generic on converted copies of the fewest sparse inputs that
+    break it, each freed after the generic (MLIR's `resolveCycle`, which
+    converts one input; the refusal in `sparsification` stays for kernels no
+    conversion of inputs orders)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not is_sparse_generic(op) or len(op.outputs) != 1:
+            return
+        try:
+            operands = analyze_operands(op)
+        except UnsupportedKernel:
+            return  # sparsification reports it, located
+        found = loop_order_conversions(op, operands)
+        if found is None:
+            return
+        copies = [self._convert(operands[k], found.order) for k in found.converted]
+        rewriter.insert(copies, InsertPoint.before(op))
+        for k, copy in zip(found.converted, copies, strict=True):
+            rewriter.replace_uses_with_if(
+                operands[k].value,
+                copy.dest,
+                lambda use, k=k: use.operation is op and use.index == k,
+            )
+        frees = [DeallocTensorOp(copy.dest) for copy in copies]
+        rewriter.insert(frees, InsertPoint.after(op))
+
+    @staticmethod
+    def _convert(operand: Operand, order: list[int]) -> ConvertOp:
+        """The operand converted to levels in the loop order."""
+        copy_type = TensorType(
+            operand.type.element_type,
+            operand.type.get_shape(),
+            reordered_encoding(operand, order),
+        )
+        return ConvertOp(operand.value, copy_type)
+
+
 @dataclass(frozen=True)
 class SparseReinterpretMapPass(ModulePass):
     """MLIR's `sparse-reinterpret-map` for linalg.generic kernels."""
@@ -292,3 +416,6 @@ class SparseReinterpretMapPass(ModulePass):
         IterativeRewriteWalker(DemapGeneric(), apply_recursively=False).rewrite_module(
             op
         )
+        IterativeRewriteWalker(
+            ConvertForLoopOrder(), apply_recursively=False
+        ).rewrite_module(op)

@@ -58,6 +58,7 @@ from xsparse.dialects.sparse_tensor.levels import BATCH
 from xsparse.dialects.sparse_tensor.ops_common import constant_int
 from xsparse.dialects.sparse_tensor.ops_conversion import (
     ConvertOp,
+    HasRuntimeLibraryOp,
     LoadOp,
     ReinterpretMapOp,
 )
@@ -86,6 +87,7 @@ from xsparse.transforms.storage.dense_tensors import (
     BufferizePad,
 )
 from xsparse.transforms.storage.file_io import SPARSE_IO_PATTERNS
+from xsparse.transforms.storage.foreach import LowerForeach
 from xsparse.transforms.storage.insertion import (
     GROWING_ATTR,
     INSERTION_PATTERNS,
@@ -110,8 +112,9 @@ from xsparse.transforms.storage.level_buffers import (
 )
 from xsparse.transforms.storage.overhead_widths import constant_overflow
 from xsparse.transforms.storage.reshape import RESHAPE_PATTERNS
+from xsparse.transforms.storage.slices import CopyDenseSlice, CopySparseSlice
 from xsparse.transforms.storage.vector_unrolling import VECTOR_UNROLLING_PATTERNS
-from xsparse.xdsl_adapter import IterativeRewriteWalker
+from xsparse.xdsl_adapter import IterativeRewriteWalker, walk_iteratively
 
 
 def lowered_argument_types(arg_type: Attribute) -> list[Attribute]:
@@ -577,6 +580,18 @@ class ExpandCall(RewritePattern):
         rewriter.replace(op, [], results)
 
 
+class LowerHasRuntimeLibrary(RewritePattern):
+    """`sparse_tensor.has_runtime_library` -> false: the program runs on the
+    code this pass generates (MLIR's `SparseHasRuntimeLibraryConverter` of
+    codegen), whatever `enable-runtime-library` says."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: HasRuntimeLibraryOp, rewriter: PatternRewriter
+    ) -> None:
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(0, IntegerType(1))))
+
+
 class LowerDeallocTensor(RewritePattern):
     """`bufferization.dealloc_tensor` -> `memref.dealloc` of every buffer of a
     sparse tensor, or of a dense tensor's buffer (unless it is a constant)."""
@@ -770,7 +785,7 @@ class ConvertDenseToSparse(RewritePattern):
 
 
 def _check_no_tensors_left(module: ModuleOp) -> None:
-    for op in module.walk():
+    for op in walk_iteratively(module):
         if isinstance(op, UnrealizedConversionCastOp) and any(
             mark in op.attributes for mark in (STORAGE_ATTR, GROWING_ATTR, UNPACK_ATTR)
         ):
@@ -789,13 +804,13 @@ def _erase_dead(module: ModuleOp) -> None:
         bufferization.ToTensorOp,
         memref.GetGlobalOp,
     )
-    for op in reversed(list(module.walk())):
+    for op in reversed(list(walk_iteratively(module))):
         if isinstance(op, dead_kinds) and not any(r.uses for r in op.results):
             op.detach()
             op.erase()
     read = {
         op.name_.root_reference.data
-        for op in module.walk()
+        for op in walk_iteratively(module)
         if isinstance(op, memref.GetGlobalOp)
     }
     for op in list(module.ops):
@@ -832,6 +847,9 @@ class SparseTensorCodegenPass(ModulePass):
             ),
             apply_recursively=False,
         ).rewrite_module(op)
+        # Before constants are lowered: a foreach over a sparse<...> constant
+        # visits its listed elements.
+        IterativeRewriteWalker(LocatingApplier([LowerForeach()])).rewrite_module(op)
         try:
             IterativeRewriteWalker(
                 LocatingApplier(
@@ -852,6 +870,9 @@ class SparseTensorCodegenPass(ModulePass):
                         *CONCAT_PATTERNS,
                         *RESHAPE_PATTERNS,
                         *SPARSE_IO_PATTERNS,
+                        LowerHasRuntimeLibrary(),
+                        CopySparseSlice(),
+                        CopyDenseSlice(),
                         ExpandCall(),
                         ReturnBuffers(),
                         LowerDeallocTensor(),

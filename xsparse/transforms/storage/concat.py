@@ -32,8 +32,10 @@ buffers become the result's, grown in place, and only the other operands are
 copied after its entries (the RFC's "inverting the flow of SSA values");
 operands built for the concatenation only are freed once copied (`owned_by`).
 
-Entries are copied as stored, explicit zeros included (MLIR's rewriter skips
-zero values). Result buffers of 4 MiB or more ask Linux for transparent huge
+A sparse result stores nonzeros only, as MLIR's rewriter inserts only those
+(dense operands' zeros, and explicit zeros stored by sparse operands, are left
+out): where a scan of the built result finds a zero value, `DropZeros`
+compacts its buffers in place. Result buffers of 4 MiB or more ask Linux for transparent huge
 pages, as numpy's arrays do (`alloc_large`).
 """
 
@@ -45,6 +47,8 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
+    IndexType,
     IntegerType,
     TensorType,
     i64,
@@ -75,13 +79,16 @@ from xsparse.transforms.storage.level_buffers import (
     LevelStorage,
     alloc_below,
     alloc_large,
+    as_tensor,
     buffer_type,
     buffer_type_of,
-    dense_staging,
-    from_staging,
+    build_storage_at_runtime,
+    dense_buffer_type,
+    is_nonzero,
     operand_dims,
     scatter_entries,
     storage_result,
+    storage_value,
 )
 from xsparse.transforms.storage.overhead_widths import (
     check_coordinate,
@@ -224,6 +231,179 @@ EINVAL and the pages fault on first write as before)."""
 
 
 # ---------------------------------------------------------------------------
+# Zeros left out
+# ---------------------------------------------------------------------------
+
+
+def zeros_droppable(enc: Encoding, element_type: Attribute) -> bool:
+    """`DropZeros` applies: dense, compressed and singleton levels, a real
+    element type, some level not dense (MLIR's all-dense result keeps zeros)."""
+    kinds = [
+        _unbatched_dense(lt)
+        or _compressed(lt)
+        or (lt.format.is_branchless and not lt.format.is_padded)
+        for lt in enc.lvl_types
+    ]
+    return (
+        all(kinds)
+        and not all(_unbatched_dense(lt) for lt in enc.lvl_types)
+        and isinstance(element_type, IntegerType | IndexType | AnyFloat)
+    )
+
+
+@dataclass
+class DropZeros:
+    """Leaves the zero values out of a sparse tensor's storage, in place: the
+    storage that inserting only the nonzeros builds (MLIR 22's
+    ConcatenateRewriter checks each value with `genIsNonzero`). An entry of a
+    compressed level stays where something under it is nonzero; a dense
+    level's block stays whole with its parent. One pass over the entries,
+    each written at or before the place it is read from; the level buffers
+    are then shrunk to the entries kept."""
+
+    encoding: Encoding
+    out: dict[FieldKey, SSAValue]
+    sizes: list[SSAValue]
+
+    @property
+    def compressed(self) -> list[int]:
+        return [
+            lvl for lvl, lt in enumerate(self.encoding.lvl_types) if _compressed(lt)
+        ]
+
+    def run(self, e: Emitter) -> None:
+        """Where some stored value is zero, drop it (a scan decides)."""
+        values = self.out["values", -1]
+        false = e.constant(0, IntegerType(1))
+
+        def scan(b: Emitter, i: SSAValue, found: list[SSAValue]) -> list[SSAValue]:
+            zero = b.value(
+                arith.XOrIOp(
+                    is_nonzero(b, b.load(values, [i])), b.constant(1, IntegerType(1))
+                )
+            )
+            return [b.value(arith.OrIOp(found[0], zero))]
+
+        has_zero = e.loop(e.index(0), e.dim(values), [false], scan)[0]
+        rank = self.encoding.lvl_rank
+        keys = sorted(  # in storage order: by level, positions first, values last
+            (k for k in self.out if k[0] != "level_size" and k != ("positions", 0)),
+            key=lambda k: (rank if k[1] < 0 else k[1], k[0] != "positions"),
+        )
+        kept = e.branch(
+            has_zero,
+            lambda b: self.compact(b, keys),
+            lambda b: [self.out[k] for k in keys],
+        )
+        self.out.update(zip(keys, kept, strict=True))
+
+    def compact(self, e: Emitter, keys: Sequence[FieldKey]) -> list[SSAValue]:
+        """The compaction, then the buffers of `keys` shrunk to what is kept."""
+        zero = e.index(0)
+        state = [zero] * (2 * len(self.compressed))
+        _, state = self.subtree(e, 0, zero, zero, state)
+        count = e.index(1)
+        shrunk = dict(self.out)
+        for lvl, lt in enumerate(self.encoding.lvl_types):
+            if _unbatched_dense(lt):
+                count = e.mul(count, self.sizes[lvl])
+                continue
+            if _compressed(lt):
+                if lvl:
+                    shrunk["positions", lvl] = self.shrink(
+                        e, ("positions", lvl), e.add(count, e.index(1))
+                    )
+                count = state[self.compressed.index(lvl)]
+            shrunk["coordinates", lvl] = self.shrink(e, ("coordinates", lvl), count)
+        shrunk["values", -1] = self.shrink(e, ("values", -1), count)
+        return [shrunk[k] for k in keys]
+
+    def shrink(self, e: Emitter, key: FieldKey, size: SSAValue) -> SSAValue:
+        buffer = self.out[key]
+        return e.value(ReallocOp(buffer, size, buffer_type_of(buffer)))
+
+    def subtree(
+        self,
+        e: Emitter,
+        level: int,
+        read: SSAValue,
+        write: SSAValue,
+        state: list[SSAValue],
+    ) -> tuple[SSAValue, list[SSAValue]]:
+        """What is stored under the entry at `read` of the level above `level`
+        (the root for level 0) moved under the entry at `write`; whether
+        anything under it is nonzero. `state` holds, per compressed level, the
+        entries written so far, then where the next parent's entries start in
+        the buffers as they were."""
+        if level == self.encoding.lvl_rank:
+            values = self.out["values", -1]
+            v = e.load(values, [read])
+            e.store(v, values, [write])
+            return is_nonzero(e, v), state
+        lt = self.encoding.lvl_types[level]
+        if _unbatched_dense(lt):
+            n = self.sizes[level]
+
+            def block(
+                b: Emitter, i: SSAValue, carried: list[SSAValue]
+            ) -> list[SSAValue]:
+                found, *rest = carried
+                below, rest = self.subtree(
+                    b,
+                    level + 1,
+                    b.add(b.mul(read, n), i),
+                    b.add(b.mul(write, n), i),
+                    rest,
+                )
+                return [b.value(arith.OrIOp(found, below)), *rest]
+
+            false = e.constant(0, IntegerType(1))
+            found, *state = e.loop(e.index(0), n, [false, *state], block)
+            return found, state
+        crd = self.out["coordinates", level]
+        if not _compressed(lt):  # singleton: one entry per parent
+            e.store(e.load(crd, [read]), crd, [write])
+            return self.subtree(e, level + 1, read, write, state)
+        return self.compressed_entries(e, level, read, write, state)
+
+    def compressed_entries(
+        self,
+        e: Emitter,
+        level: int,
+        read: SSAValue,
+        write: SSAValue,
+        state: list[SSAValue],
+    ) -> tuple[SSAValue, list[SSAValue]]:
+        """A compressed level's entries under one parent: each kept where
+        something under it is nonzero (else the entries written under it are
+        taken back), then the parent's end position."""
+        j = self.compressed.index(level)
+        counts = len(self.compressed)
+        pos, crd = self.out["positions", level], self.out["coordinates", level]
+        one = e.index(1)
+        lo, hi = state[counts + j], e.to_index(e.load(pos, [e.add(read, one)]))
+        start = state[j]
+
+        def entry(b: Emitter, k: SSAValue, before: list[SSAValue]) -> list[SSAValue]:
+            at = before[j]
+            b.store(b.load(crd, [k]), crd, [at])
+            found, after = self.subtree(b, level + 1, k, at, before)
+            kept = [
+                b.select(found, new, old)
+                for new, old in zip(after[:counts], before[:counts], strict=True)
+            ]
+            kept[j] = b.select(found, b.add(at, one), at)
+            return [*kept, *after[counts:]]
+
+        state = e.loop(lo, hi, state, entry)
+        end = state[j]
+        pos_type = buffer_type_of(pos)
+        e.store(e.from_index(end, pos_type.element_type), pos, [e.add(write, one)])
+        state[counts + j] = hi
+        return e.cmp(end, "ugt", start), state
+
+
+# ---------------------------------------------------------------------------
 # Concatenation
 # ---------------------------------------------------------------------------
 
@@ -362,7 +542,9 @@ class Concat:
         )
 
     def finish(self, op: AnyConcat) -> None:
-        """Replace `op` by the result's storage."""
+        """Replace `op` by the result's storage, its zeros left out."""
+        if zeros_droppable(self.encoding, self.result_type.element_type):
+            DropZeros(self.encoding, self.out, self.sizes).run(self.e)
         self.out.update({("level_size", lvl): s for lvl, s in enumerate(self.sizes)})
         for buffer in self.spent:
             self.e.op(memref.DeallocOp.get(buffer))
@@ -678,8 +860,9 @@ class ConvertConcatenateOperands(RewritePattern):
 class ConcatenateThroughDense(RewritePattern):
     """Concatenation into a dense tensor, or into an encoding whose levels are
     not built directly (the general path): every operand's stored entries (a
-    dense operand's nonzeros) scattered at their offset into a dense buffer and
-    a mask of the places stored, from which a sparse result's storage is built."""
+    dense operand's nonzeros) scattered at their offset into a dense buffer,
+    from whose nonzeros a sparse result's storage is built (as MLIR 22 inserts
+    only nonzeros)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AnyConcat, rewriter: PatternRewriter) -> None:
@@ -703,7 +886,8 @@ class ConcatenateThroughDense(RewritePattern):
             else (e.total([s[d] for s in sizes]) if d == dim else sizes[0][d])
             for d, n in enumerate(result_type.get_shape())
         ]
-        dense, mask = dense_staging(e, result_type, dims)
+        dense = e.alloc(dense_buffer_type(result_type), dims)
+        e.fill(dense, e.constant(0, result_type.element_type))
         offset = e.index(0)
         for value, value_sizes in zip(op.inputs, sizes, strict=True):
 
@@ -712,9 +896,14 @@ class ConcatenateThroughDense(RewritePattern):
             ) -> list[SSAValue]:
                 return [b.add(c, offset) if d == dim else c for d, c in enumerate(x)]
 
-            scatter_entries(e, value, shifted, dense, mask)
+            scatter_entries(e, value, shifted, dense, None)
             offset = e.add(offset, value_sizes[dim])
-        rewriter.replace(op, [], [from_staging(e, dense, mask, result_type, at)])
+        if not sparse_result:
+            rewriter.replace(op, [], [as_tensor(dense, result_type, rewriter, at)])
+            return
+        fields = build_storage_at_runtime(e, dense, result_type)  # the nonzeros
+        e.op(memref.DeallocOp.get(dense))
+        rewriter.replace(op, [], [storage_value(fields, result_type, rewriter, at)])
 
 
 """Where an entry goes: its index in the target from its dimension coordinates."""

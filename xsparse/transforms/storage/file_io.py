@@ -68,8 +68,17 @@ from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
-from xsparse.transforms.codegen_utils.op_emitter import INDEX
+from xsparse.transforms.codegen_utils.op_emitter import INDEX, to_tensor
 from xsparse.transforms.errors import PassFailure
+from xsparse.transforms.runtime_symbols import (
+    NEW_TENSOR,
+    OUT_BEGIN,
+    OUT_END,
+    OUT_FIELD,
+    TENSOR_COPY,
+    TENSOR_RELEASE,
+    TENSOR_SIZE,
+)
 from xsparse.transforms.storage.buffer_checks import (
     CheckedBuffers,
     GivenLevel,
@@ -85,21 +94,6 @@ from xsparse.transforms.storage.level_buffers import (
     storage_of,
     storage_value,
 )
-
-NEW_TENSOR = "xsparse_new_tensor"
-"""`(!llvm.ptr file, index type_text) -> index handle`: read a file."""
-TENSOR_SIZE = "xsparse_tensor_size"
-"""`(index handle, index k) -> index`: the length of storage field k (a level size)."""
-TENSOR_COPY = "xsparse_tensor_copy"
-"""`(index handle, index k, index address)`: copy storage field k to `address`."""
-TENSOR_RELEASE = "xsparse_tensor_release"
-"""`(index handle)`: forget a tensor read by `xsparse_new_tensor`."""
-OUT_BEGIN = "xsparse_out_begin"
-"""`(index type_text) -> index handle`: start a tensor to write."""
-OUT_FIELD = "xsparse_out_field"
-"""`(index handle, index k, index address, index length)`: storage field k."""
-OUT_END = "xsparse_out_end"
-"""`(index handle, !llvm.ptr file)`: write the tensor (stdout for "")."""
 
 
 def _address(e: Emitter, buffer: SSAValue) -> SSAValue:
@@ -458,6 +452,13 @@ def _interleave(e: Emitter, columns: Sequence[SSAValue], target: SSAValue) -> SS
 
 
 def _as_length(e: Emitter, n: SSAValue, t: Attribute) -> SSAValue:
+    """A length `n` as type `t`: an index, an integer, or a 0-D tensor holding
+    one (MLIR's `genScalarToTensor`)."""
+    if is_tensor_type(t):
+        scalar = _as_length(e, n, t.element_type)
+        buffer = e.alloc(MemRefType(t.element_type, []), [])
+        e.store(scalar, buffer, [])
+        return e.value(to_tensor(buffer, t))
     if isinstance(t, IndexType):
         return n
     return e.value(upstream_arith.IndexCastOp(n, t))

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, bufferization, func, scf
+from xdsl.dialects import arith, bufferization, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -50,7 +50,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xsparse.dialects.sparse_tensor.encoding import Encoding
-from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp, PrintOp
+from xsparse.dialects.sparse_tensor.ops_conversion import LoadOp
 from xsparse.dialects.sparse_tensor.ops_insertion import (
     CompressOp,
     ExpandOp,
@@ -64,7 +64,6 @@ from xsparse.dialects.sparse_tensor.storage import (
 from xsparse.dialects.sparse_tensor.types import SparseTensorType
 from xsparse.dialects.type_guards import is_memref_type, is_tensor_type
 from xsparse.dialects.upstream import arith as upstream_arith
-from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.dialects.upstream.memref import ReallocOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
@@ -599,29 +598,43 @@ def receives_insertions(value: SSAValue) -> bool:
 # -- patterns -----------------------------------------------------------------
 
 
-class FinishUnwrittenTensor(RewritePattern):
-    """A sparse `tensor.empty` / `bufferization.alloc_tensor` that is only
-    returned, passed to a function, printed or released (never inserted
-    into) is a complete tensor without entries: a `sparse_tensor.load
-    hasInserts` after it finishes its storage, as MLIR's codegen gives an
-    empty tensor complete storage."""
+class FinishGrowingTensor(RewritePattern):
+    """A sparse tensor under construction used as a complete one (returned,
+    passed, printed, read, converted, released: anything but inserting into
+    it, finishing it, measuring it or carrying it through scf) is finished
+    first by a `sparse_tensor.load hasInserts`. MLIR requires that load
+    before such a use; a tensor carried out of an `scf.if`/`for`/`while`
+    whose regions yield finished tensors is carried as fields under
+    construction, and finishing it again fills and shrinks nothing."""
 
-    FINISHED_USERS = (func.ReturnOp, func.CallOp, PrintOp, DeallocTensorOp)
+    GROWING_USERS = (
+        TensorInsertOp,
+        LoadOp,
+        ExpandOp,
+        CompressOp,
+        TensorDimOp,
+        UnrealizedConversionCastOp,
+        scf.ForOp,
+        scf.WhileOp,
+        scf.YieldOp,
+        scf.ConditionOp,
+    )
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: TensorEmptyOp | bufferization.AllocTensorOp, rewriter: PatternRewriter
+        self, op: UnrealizedConversionCastOp, rewriter: PatternRewriter
     ) -> None:
+        if GROWING_ATTR not in op.attributes:
+            return
         result = op.results[0]
-        if sparse_encoding(result.type) is None or not result.uses:
-            return
-        if isinstance(op, bufferization.AllocTensorOp) and op.copy is not None:
-            return
-        if not all(isinstance(u.operation, self.FINISHED_USERS) for u in result.uses):
+        if all(isinstance(u.operation, self.GROWING_USERS) for u in result.uses):
             return
         load = LoadOp(result, has_inserts=True)
-        rewriter.insert_op(load, InsertPoint.after(op))
-        result.replace_uses_with_if(load.result, lambda use: use.operation is not load)
+        rewriter.insert(load, InsertPoint.after(op))
+        result.replace_uses_with_if(
+            load.result,
+            lambda use: not isinstance(use.operation, self.GROWING_USERS),
+        )
 
 
 class AllocateSparseTensor(RewritePattern):
@@ -900,7 +913,7 @@ def _append_row(
 
 
 INSERTION_PATTERNS: list[RewritePattern] = [
-    FinishUnwrittenTensor(),
+    FinishGrowingTensor(),
     AllocateSparseTensor(),
     LowerSparseInsert(),
     LowerSparseDim(),

@@ -108,16 +108,21 @@ def build_storage_of_entries(
     assert enc is not None
     coords, values = attr.entries()
     shape = attr.type.get_shape()
-    element = tensor_type.element_type
+    element = attr.type.get_element_type()
     return build_level_buffers(enc, shape, coords, element_array(values, element))
 
 
 def element_array(values: Sequence[Any], element: Attribute) -> NDArray[Any]:
     """Elements as an attribute lists them, as a numpy array: complex numbers,
-    which xDSL lists as (real, imaginary) pairs, as numpy complex values."""
+    which xDSL lists as (real, imaginary) pairs, as numpy complex values; no
+    elements as an empty array of the element's kind (not numpy's float64
+    for integers)."""
     if isinstance(element, ComplexType):
         pairs = np.array(values, dtype=np.float64).reshape(-1, 2)
         return pairs[:, 0] + 1j * pairs[:, 1]
+    if not len(values):
+        integer = isinstance(element, IntegerType | IndexType)
+        return np.zeros(0, np.int64 if integer else np.float64)
     return np.array(values)
 
 

@@ -29,13 +29,21 @@ released by `bufferization.dealloc_tensor`, they are copied instead.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, bufferization, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from xdsl.dialects import arith, bufferization, func, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IntegerAttr,
+    MemRefType,
+    TensorType,
+)
 from xdsl.dialects.tensor import CollapseShapeOp, ExpandShapeOp
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.tensor import ReshapeOp as TensorReshapeOp
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -43,10 +51,11 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from xsparse.dialects.sparse_tensor.encoding import Encoding
+from xsparse.dialects.sparse_tensor.encoding import Encoding, parse_encoding
 from xsparse.dialects.sparse_tensor.levels import (
     LevelType,
 )
+from xsparse.dialects.sparse_tensor.ops_conversion import ConvertOp
 from xsparse.dialects.sparse_tensor.storage import sparse_encoding, storage_fields
 from xsparse.dialects.sparse_tensor.types import SparseTensorType, is_identity_map
 from xsparse.dialects.type_guards import is_tensor_type
@@ -54,6 +63,7 @@ from xsparse.dialects.upstream.bufferization import DeallocTensorOp
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX
 from xsparse.transforms.codegen_utils.stored_entries import for_each_stored
+from xsparse.transforms.errors import PassFailure
 from xsparse.transforms.storage.level_buffers import (
     Entries,
     FieldKey,
@@ -166,14 +176,22 @@ class Reshape:
 
     def kept(self, buffers: list[SSAValue]) -> list[SSAValue]:
         """The source's buffers for the result: themselves (a view) unless the
-        source or the result is released by `dealloc_tensor`, then copies."""
+        source or the result is released by `dealloc_tensor`, or crosses the
+        boundary of a function this module calls (the caller may release
+        both; a caller from Python tracks the shared buffers), then copies."""
         values = [self.op.src, self.op.result]
-        released = any(
-            isinstance(use.operation, DeallocTensorOp) for v in values for use in v.uses
-        ) or any(
-            isinstance(use.operation, memref.DeallocOp)
-            for b in buffers
-            for use in b.uses
+        released = (
+            any(
+                isinstance(use.operation, DeallocTensorOp)
+                for v in values
+                for use in v.uses
+            )
+            or any(
+                isinstance(use.operation, memref.DeallocOp)
+                for b in buffers
+                for use in b.uses
+            )
+            or (_crosses_function(self.op) and _called_in_module(self.op))
         )
         return [copy_buffer(self.e, b) for b in buffers] if released else buffers
 
@@ -184,6 +202,33 @@ class Reshape:
         rewriter = self.e.rewriter
         result = storage_result(fields, self.result_type, rewriter, self.at)
         rewriter.replace(self.op, [], [result])
+
+
+def _crosses_function(op: AnyReshape) -> bool:
+    """Whether the source is its function's argument (or the cast standing
+    for one's storage fields) or the result leaves the function."""
+    fields = storage_of(op.src) or [op.src]
+    return any(
+        isinstance(v, BlockArgument) and isinstance(v.owner.parent_op(), func.FuncOp)
+        for v in fields
+    ) or any(
+        isinstance(use.operation, func.ReturnOp | func.CallOp) for use in op.result.uses
+    )
+
+
+def _called_in_module(op: AnyReshape) -> bool:
+    """Whether a call in the module calls the function around `op`."""
+    function = op.parent_op()
+    while function is not None and not isinstance(function, func.FuncOp):
+        function = function.parent_op()
+    module = function.parent_op() if function is not None else None
+    if function is None or module is None:
+        return False
+    name = function.sym_name.data
+    return any(
+        isinstance(o, func.CallOp) and o.callee.root_reference.data == name
+        for o in module.walk()
+    )
 
 
 def _unbatched_dense(lt: LevelType) -> bool:
@@ -384,7 +429,61 @@ class ReshapeThroughDense(RewritePattern):
         rewriter.replace(op, [], [result])
 
 
+LINEAR = parse_encoding("<{ map = (i) -> (i : compressed) }>")
+"""The encoding of the sparse vector a `tensor.reshape` passes through."""
+
+
+class SplitTensorReshape(RewritePattern):
+    """`tensor.reshape` of static shapes with a sparse side -> a collapse into
+    a sparse vector of the row-major positions, then an expand into the
+    result: the same entries in the same row-major order (MLIR's
+    `TensorReshapeRewriter` linearizes and delinearizes each coordinate in a
+    `foreach`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorReshapeOp, rewriter: PatternRewriter) -> None:
+        source, result = op.source.type, op.result.type
+        if sparse_encoding(source) is None and sparse_encoding(result) is None:
+            return
+        assert is_tensor_type(source) and is_tensor_type(result)
+        shapes = [*source.get_shape(), *result.get_shape()]
+        if DYNAMIC_INDEX in shapes:
+            raise PassFailure(
+                op, "of a sparse tensor needs static source and result shapes"
+            )
+        size = math.prod(source.get_shape())
+        linear = TensorType(source.element_type, [size], LINEAR)
+        value = op.source
+        if source.get_num_dims() != 1 or sparse_encoding(source) is None:
+            groups = [list(range(source.get_num_dims()))]
+            collapse = CollapseShapeOp(
+                operands=[value],
+                result_types=[linear],
+                properties={"reassociation": _groups_attr(groups)},
+            )
+            rewriter.insert(collapse, InsertPoint.before(op))
+            value = collapse.result
+        if value.type == result:
+            rewriter.replace(op, [], [value])
+            return
+        if result.get_num_dims() == 1:
+            rewriter.replace(op, ConvertOp(value, result))
+            return
+        groups = [list(range(result.get_num_dims()))]
+        expand = ExpandShapeOp(
+            value, [], _groups_attr(groups), result.get_shape(), result
+        )
+        rewriter.replace(op, expand)
+
+
+def _groups_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr(
+        [ArrayAttr([IntegerAttr(d, 64) for d in group]) for group in groups]
+    )
+
+
 RESHAPE_PATTERNS: tuple[RewritePattern, ...] = (
+    SplitTensorReshape(),
     ReshapeDenseLevels(),
     ReshapeToCoordinateList(),
     ReshapeThroughEntries(),

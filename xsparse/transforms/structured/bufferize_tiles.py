@@ -57,7 +57,7 @@ from xsparse.transforms.codegen_utils.op_emitter import to_tensor
 from xsparse.transforms.convert_to_llvm.memref import kept_dimensions
 from xsparse.transforms.sparsifier.sparsification import GeneralizeNamedOp
 from xsparse.transforms.structured.lower_subset import NestEmitter, buffer_of, memref_of
-from xsparse.xdsl_adapter import IterativeRewriteWalker
+from xsparse.xdsl_adapter import IterativeRewriteWalker, walk_iteratively
 
 INDEX = IndexType()
 AnySlice = tensor.ExtractSliceOp | tensor.InsertSliceOp
@@ -297,7 +297,7 @@ class InsertSliceInPlace(RewritePattern):
 def _erase_dead_tiles(module: ModuleOp) -> None:
     """Drop the slices, elementwise generics and tensor views nothing reads any more."""
     kinds = (tensor.ExtractSliceOp, GenericOp, bufferization.ToTensorOp)
-    for op in reversed(list(module.walk())):
+    for op in reversed(list(walk_iteratively(module))):
         if isinstance(op, kinds) and op.results and not any(r.uses for r in op.results):
             if isinstance(op, GenericOp) and not _elementwise(op):
                 continue

@@ -68,7 +68,7 @@ from xsparse.dialects.upstream import arith as upstream_arith
 from xsparse.transforms.codegen_utils.emitter import Emitter
 from xsparse.transforms.codegen_utils.op_emitter import INDEX, OpEmitter, OpT, to_tensor
 from xsparse.transforms.errors import PassFailure
-from xsparse.xdsl_adapter import IterativeRewriteWalker
+from xsparse.xdsl_adapter import IterativeRewriteWalker, walk_iteratively
 
 DYNAMIC = DYNAMIC_INDEX
 
@@ -887,7 +887,7 @@ def _sizes_before(
 def _erase_dead_casts(module: ModuleOp) -> None:
     """Drop the `to_tensor` / `to_buffer` ops bufferization left without users."""
     kinds = (bufferization.ToTensorOp, bufferization.ToBufferOp)
-    for op in reversed(list(module.walk())):
+    for op in reversed(list(walk_iteratively(module))):
         if isinstance(op, kinds) and not op.results[0].uses:
             Rewriter.erase_op(op)
 

@@ -60,6 +60,15 @@ func.func @disassemble(%t: tensor<3x4xf64, #CSR>, %p: tensor<4xindex>, %c: tenso
   return
 }
 
+// The lengths may be 0-D tensors (MLIR's AnyIndexingScalarLike).
+// CHECK-LABEL: func.func @disassemble_tensor_lengths
+// CHECK-NEXT:     %rl, %rl_1, %rv, %ll, %ll_1, %vl = sparse_tensor.disassemble %t : tensor<3x4xf64, #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>> out_lvls(%p, %c : tensor<4xindex>, tensor<6xindex>) out_vals(%v : tensor<6xf64>) -> (tensor<4xindex>, tensor<6xindex>), tensor<6xf64>, (i32, tensor<i64>), tensor<index>
+// CHECK-NEXT:     func.return
+func.func @disassemble_tensor_lengths(%t: tensor<3x4xf64, #CSR>, %p: tensor<4xindex>, %c: tensor<6xindex>, %v: tensor<6xf64>) {
+  %rl:2, %rv, %ll:2, %vl = sparse_tensor.disassemble %t : tensor<3x4xf64, #CSR> out_lvls(%p, %c : tensor<4xindex>, tensor<6xindex>) out_vals(%v : tensor<6xf64>) -> (tensor<4xindex>, tensor<6xindex>), tensor<6xf64>, (i32, tensor<i64>), tensor<index>
+  return
+}
+
 // -----
 
 #UCOO = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique, nonordered), d1 : singleton(nonordered)) }>

@@ -258,6 +258,15 @@ func.func @disassemble_values(%t: tensor<4x4xf64, #CSR>, %p: tensor<5xindex>, %c
 
 // -----
 
+#CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
+func.func @disassemble_vector_length(%t: tensor<4x4xf64, #CSR>, %p: tensor<5xindex>, %c: tensor<6xindex>, %v: tensor<6xf64>) {
+  %rl:2, %rv, %ll:2, %vl = sparse_tensor.disassemble %t : tensor<4x4xf64, #CSR> out_lvls(%p, %c : tensor<5xindex>, tensor<6xindex>) out_vals(%v : tensor<6xf64>) -> (tensor<5xindex>, tensor<6xindex>), tensor<6xf64>, (index, tensor<2xi64>), index
+  return
+}
+// CHECK: error: 'sparse_tensor.disassemble' op result #4 must be variadic of scalar like, but got 'tensor<2xi64>'
+
+// -----
+
 #UCOO = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed(nonunique, nonordered), d1 : singleton(nonordered)) }>
 #CSR = #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : compressed) }>
 func.func @reorder_not_coo(%t: tensor<4x4xf64, #UCOO>) {

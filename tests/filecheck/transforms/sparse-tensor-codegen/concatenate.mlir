@@ -49,7 +49,35 @@ func.func @csr_rows(%a: tensor<3x4xf64, #CSR>, %b: tensor<2x4xf64, #CSR>) -> ten
 // CHECK:         memref.load %[[C1]]
 // CHECK:         memref.load %[[V1]]
 // CHECK-NOT:     memref.alloc
-// CHECK:         func.return %[[POS]], %[[CRD]], %[[VAL]], %[[ROWS]], %[[N]] : memref<?xindex>, memref<?xindex>, memref<?xf64>, index, index
+// A scan for a zero value; where there is one, the rows' entries compacted in
+// place (an entry kept where its value is nonzero, each row's end stored), then
+// the buffers shrunk to the entries kept (as MLIR 22 inserts nonzeros only).
+// CHECK:         %[[ZERO:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i1) {
+// CHECK:           arith.cmpf une
+// CHECK:         %[[P2:.*]], %[[C2:.*]], %[[V2:.*]] = scf.if %[[ZERO]] -> (memref<?xindex>, memref<?xindex>, memref<?xf64>) {
+// CHECK:           %{{.*}}, %[[KEPT:.*]], %{{.*}} = scf.for %[[ROW:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i1, index, index) {
+// CHECK:             %[[END:.*]] = memref.load %[[POS]][%{{.*}}] : memref<?xindex>
+// CHECK:             %[[W:.*]], %{{.*}} = scf.for %[[K:.*]] = %{{.*}} to %[[END]] step %{{.*}} iter_args(%[[AT:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index) {
+// CHECK-NEXT:          %[[C:.*]] = memref.load %[[CRD]][%[[K]]] : memref<?xindex>
+// CHECK-NEXT:          memref.store %[[C]], %[[CRD]][%[[AT]]] : memref<?xindex>
+// CHECK-NEXT:          %[[V:.*]] = memref.load %[[VAL]][%[[K]]] : memref<?xf64>
+// CHECK-NEXT:          memref.store %[[V]], %[[VAL]][%[[AT]]] : memref<?xf64>
+// CHECK-NEXT:          %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:          %[[NZ:.*]] = arith.cmpf une, %[[V]], %[[Z]] : f64
+// CHECK-NEXT:          %[[NEXT:.*]] = arith.addi %[[AT]], %{{.*}} : index
+// CHECK-NEXT:          %[[AT2:.*]] = arith.select %[[NZ]], %[[NEXT]], %[[AT]] : index
+// CHECK-NEXT:          scf.yield %[[AT2]], %{{.*}} : index, index
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[ROWEND:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:        memref.store %[[W]], %[[POS]][%[[ROWEND]]] : memref<?xindex>
+// CHECK:           memref.realloc %[[POS]]
+// CHECK-NEXT:      %[[C3:.*]] = memref.realloc %[[CRD]](%[[KEPT]]) : memref<?xindex> to memref<?xindex>
+// CHECK-NEXT:      %[[V3:.*]] = memref.realloc %[[VAL]](%[[KEPT]]) : memref<?xf64> to memref<?xf64>
+// CHECK-NEXT:      scf.yield %{{.*}}, %[[C3]], %[[V3]] : memref<?xindex>, memref<?xindex>, memref<?xf64>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %[[POS]], %[[CRD]], %[[VAL]] : memref<?xindex>, memref<?xindex>, memref<?xf64>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[P2]], %[[C2]], %[[V2]], %[[ROWS]], %[[N]] : memref<?xindex>, memref<?xindex>, memref<?xf64>, index, index
 
 // -----
 
@@ -89,7 +117,9 @@ func.func @csr_columns(%a: tensor<3x4xf64, #CSR>, %b: tensor<3x2xf64, #CSR>) -> 
 // CHECK:             memref.load %[[V1]]
 // CHECK:           memref.store %[[END:.*]], %[[POS]][%{{.*}}] : memref<?xindex>
 // CHECK-NEXT:      scf.yield %[[END]] : index
-// CHECK:         func.return %[[POS]], %[[CRD]], %[[VAL]], %[[R]], %[[COLS]]
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[POS]], %[[CRD]], %[[VAL]] : memref<?xindex>, memref<?xindex>, memref<?xf64>
+// CHECK:         func.return %{{.*}}, %{{.*}}, %{{.*}}, %[[R]], %[[COLS]]
 
 // -----
 
@@ -122,7 +152,10 @@ func.func @coo_columns(%a: tensor<3x4xf64, #COO>, %b: tensor<3x2xf64, #COO>) -> 
 // CHECK:           memref.store %[[ROW]], %[[I]]
 // CHECK:           scf.yield %[[END0]], %[[END1]],
 // CHECK:         %[[POS:.*]] = memref.alloc(%{{.*}}) : memref<?xindex>
-// CHECK:         func.return %[[POS]], %[[I]], %[[J]], %[[V]]
+// CHECK:         %[[I2:.*]], %[[J2:.*]], %[[V2:.*]] = scf.if
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[I]], %[[J]], %[[V]] : memref<?xindex>, memref<?xindex>, memref<?xf64>
+// CHECK:         func.return %[[POS]], %[[I2]], %[[J2]], %[[V2]]
 
 // -----
 
