@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -35,6 +37,7 @@ from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
     AbsOp,
+    Atan2Op,
     CountLeadingZerosOp,
     ExtractElementOp,
     FPToSIOp,
@@ -146,6 +149,13 @@ def constant_text(attr: Attribute, t: Attribute) -> str:
         return _scalar_text(attr.value.data, t)
     if isinstance(attr, FloatAttr):
         return _float_text(attr.value.data, t)
+    if isinstance(attr, ArrayAttr) and isinstance(t, llvm.LLVMStructType):
+        fields = zip(t.types.data, attr.data, strict=True)
+        return (
+            "{ "
+            + ", ".join(f"{type_text(f)} {constant_text(v, f)}" for f, v in fields)
+            + " }"
+        )
     if isinstance(attr, SparseElementsAttr):
         if attr.dense_size() > MAX_DENSE_ELEMENTS:
             raise DiagnosticException(
@@ -173,7 +183,15 @@ def constant_text(attr: Attribute, t: Attribute) -> str:
     raise DiagnosticException(f"unsupported constant {attr}")
 
 
-def _array_text(values: Sequence[int | float], t: Attribute) -> str:
+def _array_text(values: Sequence[Any], t: Attribute) -> str:
+    if isinstance(t, llvm.LLVMStructType):
+        # a complex number: xDSL lists it as its (real, imaginary) pair
+        fields = zip(t.types.data, values[0], strict=True)
+        return (
+            "{ "
+            + ", ".join(f"{type_text(f)} {_float_text(v, f)}" for f, v in fields)
+            + " }"
+        )
     if not isinstance(t, llvm.LLVMArrayType):
         return _scalar_text(values[0], t)
     inner = t.type
@@ -291,7 +309,7 @@ class _FunctionPrinter:
                 for arg in block.args:
                     self.names[arg] = self.fresh()
             for op in block.ops:
-                if op.results and type(op) not in _INLINE:
+                if op.results and not isinstance(op, _INLINE):
                     self.names[op.results[0]] = self.fresh()
         ret = type_text(f.function_type.output)
         header = f"define {self._linkage()}{ret} {symbol_text(f.sym_name.data)}({', '.join(params)})"
@@ -560,6 +578,36 @@ def _call_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
         f"declare {type_text(ret)} @{name}({', '.join(type_text(a.type) for a in op.args)})"
     )
     return _call(p, op, name, op.args)
+
+
+_FLOAT_INTRINSICS = (
+    llvm.FCeilOp,
+    llvm.FSqrtOp,
+    llvm.FFloorOp,
+    llvm.FExp2Op,
+    llvm.FLogOp,
+    llvm.FExpOp,
+    llvm.FSinOp,
+    llvm.FCosOp,
+    llvm.FLog2Op,
+    llvm.FCopySignOp,
+    llvm.FMAOp,
+    llvm.FPowOp,
+    llvm.VectorFMaxOp,
+    llvm.VectorFMinOp,
+    Atan2Op,
+)
+"""`llvm.intr.NAME` float ops (as mlir-opt prints math's lowering): a call of
+LLVM's `llvm.NAME.<type>` (`llvm.intr.fabs`: `_fabs`)."""
+
+
+@_handles(*_FLOAT_INTRINSICS)
+def _float_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
+    t = op.results[0].type
+    name = f"llvm.{op.name.removeprefix('llvm.intr.')}.{mangle(t)}"
+    types = ", ".join(type_text(a.type) for a in op.operands)
+    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({types})"
+    return _call(p, op, name, op.operands)
 
 
 @_handles(MemcpyOp)

@@ -149,6 +149,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "finalize-memref-to-llvm": _convert_to_llvm("FinalizeMemRefToLLVMPass"),
         "convert-vector-to-llvm": _convert_to_llvm("ConvertVectorToLLVMPass"),
         "convert-math-to-llvm": _convert_to_llvm("ConvertMathToLLVMPass"),
+        "convert-complex-to-standard": _convert_to_llvm("ConvertComplexToStandardPass"),
+        "convert-complex-to-llvm": _convert_to_llvm("ConvertComplexToLLVMPass"),
         "lower-indexing": get_lower_indexing,
         "lower-subset": get_lower_subset,
         "lower-jagged": get_lower_jagged,

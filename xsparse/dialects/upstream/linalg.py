@@ -20,10 +20,12 @@ from xdsl.dialects import arith, linalg
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    ComplexType,
     DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerType,
+    ShapedType,
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg_ops
@@ -102,6 +104,35 @@ class IndexOp(linalg_ops.IndexOp):
                 f"expected dim ({dim}) to be lower than the number of loops "
                 f"({len(parent.iterator_types)}) of the enclosing LinalgOp"
             )
+
+
+@redefined_op()
+class FillOp(linalg_ops.FillOp):
+    """`linalg.fill` with a complex number too, as MLIR's takes any scalar
+    (xDSL's takes integers and floats only)."""
+
+    def verify_(self) -> None:
+        for value in self.inputs:
+            if not isinstance(value.type, AnyFloat | IntegerType | ComplexType):
+                raise VerifyException(
+                    f"Input type is {value.type} but must be a scalar: an integer, "
+                    "a float or a complex number."
+                )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        types = [
+            t.get_element_type() if isinstance(t, ShapedType) else t
+            for t in (v.type for v in (*inputs, *outputs))
+        ]
+
+        @Builder.implicit_region(types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            linalg.YieldOp(args[0])
+
+        return hidden_region
 
 
 Layout = tuple[str | tuple[str, str], ...]
@@ -468,7 +499,13 @@ NAMED_OPS: tuple[type[LayoutNamedOp], ...] = (
 (or, for the two NHWC/NCHW convolutions, reads with `strides` and
 `dilations` required)."""
 
-OPS: tuple[type[Operation], ...] = (GenericOp, IndexOp, *NAMED_OPS, QuantizedMatmulOp)
+OPS: tuple[type[Operation], ...] = (
+    GenericOp,
+    IndexOp,
+    FillOp,
+    *NAMED_OPS,
+    QuantizedMatmulOp,
+)
 
 Linalg: Dialect = dialect_with(linalg.Linalg, OPS)
 """xDSL's `linalg` with the ops above in place of its own."""

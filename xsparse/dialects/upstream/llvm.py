@@ -4,12 +4,14 @@ and casts, `llvm.select` and `llvm.getelementptr` on vectors
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     I1,
     I32,
+    ArrayAttr,
     IntegerAttr,
     IntegerType,
     UnitAttr,
@@ -26,6 +28,7 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     VarConstraint,
     VarOperandDef,
+    base,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -112,6 +115,20 @@ class SelectOp(llvm.SelectOp):
     """`llvm.select` with a vector condition, as LLVM's `select` takes."""
 
 
+def _struct_value(definition: OpDef) -> None:
+    """`llvm.mlir.constant`'s value may be an array of numbers: a struct
+    constant (mlir-opt's complex numbers, `[re, im] : !llvm.struct<(f64, f64)>`)."""
+    value = definition.properties["value"]
+    definition.properties["value"] = dataclasses.replace(
+        value, constr=value.constr | base(ArrayAttr)
+    )
+
+
+@redefined_op(_struct_value)
+class ConstantOp(llvm.ConstantOp):
+    """`llvm.mlir.constant` of a struct too, as MLIR's LLVM dialect takes it."""
+
+
 @irdl_op_definition
 class MemcpyOp(IRDLOperation):
     """`llvm.intr.memcpy`: copy `len` bytes from `src` to `dst`, which do not
@@ -141,6 +158,29 @@ class IntegerIntrinsicOp(IRDLOperation):
 
     in_ = operand_def(T)
     res = result_def(T)
+
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class Atan2Op(IRDLOperation):
+    """`llvm.intr.atan2 (%y, %x)`: MLIR 22 lowers `math.atan2` (complex
+    numbers' log, sqrt and angle) to it; xDSL 0.74 lacks it."""
+
+    name = "llvm.intr.atan2"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    res = result_def(T)
+    fastmathFlags = prop_def(llvm.FastMathAttr, default_value=llvm.FastMathAttr(None))
+
+    assembly_format = (
+        "`(` operands `)` attr-dict `:` functional-type(operands, results)"
+    )
+
+    irdl_options = (ParsePropInAttrDict(),)
 
     traits = traits_def(NoMemoryEffect())
 
@@ -404,6 +444,8 @@ FPTruncOp = elementwise(llvm.FPTruncOp)
 BitcastOp = elementwise(llvm.BitcastOp)
 
 OPS: tuple[type[Operation], ...] = (
+    Atan2Op,
+    ConstantOp,
     UIToFPOp,
     FPToSIOp,
     FPToUIOp,

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects import arith, bufferization, complex, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -94,12 +95,16 @@ class OpEmitter(ABC):
         return self.value(arith.ConstantOp.from_int_and_width(n, INDEX))
 
     def constant(self, n: int | float, t: Attribute) -> SSAValue:
-        """A scalar constant of an integer, index or float type."""
+        """A scalar constant of an integer, index or float type, or the complex
+        number `n + 0i` (`complex.constant`)."""
         if isinstance(t, AnyFloat):
             return self.value(arith.ConstantOp(FloatAttr(float(n), t)))
+        if isinstance(t, ComplexType) and isinstance(t.element_type, AnyFloat):
+            parts = (float(n), 0.0)
+            return self.value(complex.ConstantOp.from_floats(parts, t.element_type))
         if not (is_integer_type(t) or isinstance(t, IndexType)):
-            # e.g. complex: codegen has no constants (nor arithmetic) of it;
-            # the pattern emitting this becomes a located refusal.
+            # e.g. complex<i32>: codegen has no constants (nor arithmetic) of
+            # it; the pattern emitting this becomes a located refusal.
             raise ValueError(f"element type {t} is not supported (no constants of it)")
         return self.value(arith.ConstantOp(IntegerAttr(int(n), t)))
 

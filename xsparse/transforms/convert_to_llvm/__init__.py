@@ -1,4 +1,4 @@
-"""`convert-to-llvm`: func, arith, cf, scf, memref, jagged, vector, math, affine -> llvm.
+"""`convert-to-llvm`: func, arith, cf, scf, memref, jagged, vector, math, complex, affine -> llvm.
 
 Mirrors MLIR's `convert-to-llvm` (with `convert-scf-to-cf`, `lower-affine` and
 `convert-vector-to-llvm` folded in). Each source dialect has its own pattern
@@ -33,6 +33,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     apply_once,
     reconcile_casts,
 )
+from xsparse.transforms.convert_to_llvm.complex import COMPLEX_PATTERNS, expand_complex
 from xsparse.transforms.convert_to_llvm.func import FUNC_PATTERNS
 from xsparse.transforms.convert_to_llvm.math import MATH_PATTERNS
 from xsparse.transforms.convert_to_llvm.memref import MEMREF_PATTERNS
@@ -78,11 +79,13 @@ class ConvertToLLVMPass(ModulePass):
         if self.threads:
             outline_parallel_loops(op)
         lower_scf_to_cf(op)
+        expand_complex(op)
         _run(
             op,
             [
                 *_built(
-                    ARITH_PATTERNS + MATH_PATTERNS + MEMREF_PATTERNS, partial=False
+                    ARITH_PATTERNS + MATH_PATTERNS + MEMREF_PATTERNS + COMPLEX_PATTERNS,
+                    partial=False,
                 ),
                 *JAGGED_PATTERNS,
                 *_built(VECTOR_PATTERNS + CF_PATTERNS + FUNC_PATTERNS, partial=False),
@@ -104,6 +107,26 @@ class _OneDialectToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _run(op, _built(self.patterns, partial=True), strict=False)
+
+
+@dataclass(frozen=True)
+class ConvertComplexToStandardPass(ModulePass):
+    """Complex ops -> arith and math on their parts (MLIR's
+    `convert-complex-to-standard`; `complex.expand_complex`)."""
+
+    name = "convert-complex-to-standard"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        expand_complex(op)
+
+
+@dataclass(frozen=True)
+class ConvertComplexToLLVMPass(_OneDialectToLLVMPass):
+    """Only the complex patterns of `convert-to-llvm` (`complex.create`, `re`
+    and `im`; run `convert-complex-to-standard` first for the others)."""
+
+    name = "convert-complex-to-llvm"
+    patterns = COMPLEX_PATTERNS
 
 
 @dataclass(frozen=True)
@@ -157,6 +180,8 @@ class ConvertMathToLLVMPass(_OneDialectToLLVMPass):
 __all__ = [
     "ConvertArithToLLVMPass",
     "ConvertCfToLLVMPass",
+    "ConvertComplexToLLVMPass",
+    "ConvertComplexToStandardPass",
     "ConvertFuncToLLVMPass",
     "ConvertMathToLLVMPass",
     "ConvertToLLVMPass",

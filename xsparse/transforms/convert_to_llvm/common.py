@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     BFloat16Type,
+    ComplexType,
     DenseArrayBase,
     Float16Type,
     Float32Type,
@@ -92,6 +93,9 @@ def convert_type(t: Attribute) -> Attribute:
         return descriptor_type(t.get_num_dims())
     if isinstance(t, UnrankedMemRefType):
         return UNRANKED_DESCRIPTOR
+    if isinstance(t, ComplexType):
+        # MLIR's complex number: a struct of its real and imaginary parts
+        return llvm.LLVMStructType.from_type_list([t.element_type, t.element_type])
     if _is_signed_or_unsigned(t):
         return IntegerType(t.width)  # MLIR's LLVM types are signless
     if is_vector_type(t) and (
@@ -109,7 +113,7 @@ def is_legal(t: Attribute) -> bool:
     if isinstance(t, VectorType):
         t = t.element_type
     return not isinstance(
-        t, IndexType | MemRefType | UnrankedMemRefType | JaggedBufferType
+        t, IndexType | MemRefType | UnrankedMemRefType | JaggedBufferType | ComplexType
     ) and not _is_signed_or_unsigned(t)
 
 
@@ -385,6 +389,8 @@ def element_size(t: Attribute) -> int:
         return 4
     if isinstance(t, Float16Type | BFloat16Type):
         return 2
+    if isinstance(t, ComplexType):
+        return 2 * element_size(t.element_type)
     if is_vector_type(t):
         n = 1
         for d in t.get_shape():

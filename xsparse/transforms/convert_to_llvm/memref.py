@@ -24,6 +24,7 @@ from typing import cast
 from xdsl.dialects import llvm, memref
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -753,7 +754,11 @@ class GlobalToLLVM(ToLLVMPattern):
             value = None if ints is None else packed_constant(ints)
         private = op.sym_visibility.data == "private"
         initial: Attribute | None = value
-        if value is not None and t.get_num_dims() == 0:
+        if (
+            value is not None
+            and t.get_num_dims() == 0
+            and not isinstance(t.element_type, ComplexType)  # a struct: dense stays
+        ):
             # A 0-d global holds one scalar: MLIR's initializer is its value.
             element = value.get_element_type()
             (scalar,) = value.get_values()

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, bufferization, memref, scf
+from xdsl.dialects import arith, bufferization, complex, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -29,7 +30,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import FillOp, GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.dialects.tensor import InsertOp as TensorInsertOp
 from xdsl.dialects.tensor import PadOp
@@ -60,6 +61,7 @@ from xsparse.dialects.sparse_tensor.ops_storage import (
 )
 from xsparse.dialects.sparse_tensor.ops_yield import YieldOp as SparseYieldOp
 from xsparse.dialects.type_guards import is_tensor_type
+from xsparse.dialects.upstream import linalg as upstream_linalg
 from xsparse.transforms.codegen_utils.op_emitter import BuilderEmitter
 from xsparse.transforms.sparsifier.iteration_graph import topological_order
 from xsparse.transforms.sparsifier.lower_indexing import PARALLEL
@@ -160,7 +162,10 @@ def analyze_operands(generic: GenericOp) -> list[Operand]:
         if not is_tensor_type(vtype):
             raise UnsupportedKernel("sparsification expects tensor operands")
         element = vtype.element_type
-        if not isinstance(element, IntegerType | IndexType | AnyFloat):
+        if not isinstance(element, IntegerType | IndexType | AnyFloat) and not (
+            isinstance(element, ComplexType)
+            and isinstance(element.element_type, AnyFloat)
+        ):
             raise UnsupportedKernel(f"element type {element} is not supported")
         operand = Operand(i, value, vtype, amap, encoding_of(vtype), pad_low=pad_low)
         if operand.encoding is not None:
@@ -595,7 +600,7 @@ class SparseKernelEmitter:
             # (a dense kernel without semiring ops writes them all).
             zero = self._hoisted(_zero_constant(self.element_type))
             Builder(InsertPoint.before(self._prologue_anchor)).insert(
-                FillOp([zero], [out_buf], res=())
+                upstream_linalg.FillOp([zero], [out_buf], res=())
             )
         self._value_buffers(self.operands[:-1])
         self._emit_nest()
@@ -1163,6 +1168,8 @@ class SparseKernelEmitter:
                 child = value(e.child)
                 if isinstance(child.type, AnyFloat):
                     result = builder.insert(arith.NegfOp(child)).result
+                elif isinstance(child.type, ComplexType):
+                    result = builder.insert(complex.NegOp(child)).result
                 else:
                     zero = builder.insert(_zero_constant(child.type)).results[0]
                     result = builder.insert(arith.SubiOp(zero, child)).result
@@ -1571,6 +1578,10 @@ def _dims(expr: AffineExpr) -> set[int]:
 
 
 def _zero_constant(element_type: Attribute) -> Operation:
+    """The zero of a scalar type (MLIR's `constantZero`): `complex.constant
+    [0.0, 0.0]` for a complex number."""
+    if isinstance(element_type, ComplexType):
+        return complex.ConstantOp.from_floats((0.0, 0.0), element_type.element_type)
     if isinstance(element_type, AnyFloat):
         return arith.ConstantOp(FloatAttr(0.0, element_type))
     return arith.ConstantOp(IntegerAttr(0, element_type))  # pyright: ignore[reportCallIssue, reportArgumentType]

@@ -129,10 +129,13 @@ class OpKind:
 
 
 _OP_KINDS: dict[str, str] = {
-    **dict.fromkeys(("arith.mulf", "arith.muli", "arith.andi"), OpKind.CONJUNCTION),
+    **dict.fromkeys(
+        ("arith.mulf", "arith.muli", "arith.andi", "complex.mul"), OpKind.CONJUNCTION
+    ),
     **dict.fromkeys(
         (
             "arith.divf",
+            "complex.div",
             "arith.divsi",
             "arith.divui",
             "arith.remsi",
@@ -144,9 +147,10 @@ _OP_KINDS: dict[str, str] = {
         OpKind.LEFT_ANNIHILATED,
     ),
     **dict.fromkeys(
-        ("arith.addf", "arith.addi", "arith.ori", "arith.xori"), OpKind.DISJUNCTION
+        ("arith.addf", "arith.addi", "arith.ori", "arith.xori", "complex.add"),
+        OpKind.DISJUNCTION,
     ),
-    **dict.fromkeys(("arith.subf", "arith.subi"), OpKind.SUBTRACTION),
+    **dict.fromkeys(("arith.subf", "arith.subi", "complex.sub"), OpKind.SUBTRACTION),
     **dict.fromkeys(
         (
             "arith.negf",
@@ -180,6 +184,19 @@ _OP_KINDS: dict[str, str] = {
             "math.roundeven",
             "math.trunc",
             "math.cbrt",
+            # MLIR's Merger: kAbsC, kSqrtC, kExpm1C, kLog1pC, kSinC, kTanhC,
+            # kNegC, kCRe, kCIm; and conj(0) = 0, tan(0) = 0
+            "complex.abs",
+            "complex.sqrt",
+            "complex.expm1",
+            "complex.log1p",
+            "complex.sin",
+            "complex.tan",
+            "complex.tanh",
+            "complex.neg",
+            "complex.conj",
+            "complex.re",
+            "complex.im",
         ),
         OpKind.ZERO_PRESERVING,
     ),

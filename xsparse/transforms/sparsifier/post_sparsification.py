@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
     Float32Type,
     Float64Type,
     IndexType,
@@ -96,9 +97,16 @@ def print_text(e: Emitter, text: str) -> None:
 
 def print_scalar(e: Emitter, v: SSAValue) -> None:
     """Print one value as `vector.print` does (index unsigned, integers
-    sign-extended to 64 bits, f32 and f64 with %g)."""
+    sign-extended to 64 bits, f32 and f64 with %g); a complex number as the
+    pair `( re, im )`, as MLIR's sparse_tensor.print splits it."""
     t = v.type
-    if isinstance(t, IndexType):
+    if isinstance(t, ComplexType):
+        print_punctuation(e, "printOpen")
+        print_scalar(e, e.value(complex.ReOp(v)))
+        print_punctuation(e, "printComma")
+        print_scalar(e, e.value(complex.ImOp(v)))
+        print_punctuation(e, "printClose")
+    elif isinstance(t, IndexType):
         e.call("printU64", [e.value(upstream_arith.IndexCastOp(v, i64))])
     elif isinstance(t, IntegerType):
         if t.width.data < 64:

@@ -18,10 +18,11 @@ from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
-from xdsl.dialects import arith, bufferization, memref
+from xdsl.dialects import arith, bufferization, complex, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -107,13 +108,30 @@ def build_storage_of_entries(
     assert enc is not None
     coords, values = attr.entries()
     shape = attr.type.get_shape()
-    if not values:  # no entries: no values of numpy's default kind (float64)
-        element = attr.type.get_element_type()
+    element = attr.type.get_element_type()
+    return build_level_buffers(enc, shape, coords, element_array(values, element))
+
+
+def element_array(values: Sequence[Any], element: Attribute) -> NDArray[Any]:
+    """Elements as an attribute lists them, as a numpy array: complex numbers,
+    which xDSL lists as (real, imaginary) pairs, as numpy complex values; no
+    elements as an empty array of the element's kind (not numpy's float64
+    for integers)."""
+    if isinstance(element, ComplexType):
+        pairs = np.array(values, dtype=np.float64).reshape(-1, 2)
+        return pairs[:, 0] + 1j * pairs[:, 1]
+    if not len(values):
         integer = isinstance(element, IntegerType | IndexType)
-        return build_level_buffers(
-            enc, shape, coords, np.zeros(0, np.int64 if integer else np.float64)
-        )
-    return build_level_buffers(enc, shape, coords, np.array(values))
+        return np.zeros(0, np.int64 if integer else np.float64)
+    return np.array(values)
+
+
+def element_list(data: Sequence[Any], element: Attribute) -> list[Any]:
+    """Numpy elements as an attribute lists them (the inverse of
+    `element_array`): a complex number as its (real, imaginary) pair."""
+    if isinstance(element, ComplexType):
+        return [(float(v.real), float(v.imag)) for v in data]
+    return list(data)
 
 
 def constant_attr_of(value: SSAValue) -> Attribute | None:
@@ -197,7 +215,8 @@ def constant_buffer(
     if not data:
         return e.alloc(t, [])
     if not isinstance(t.element_type, IndexType):
-        return copy_buffer(e, e.global_constant(name_hint, t, data))
+        listed = element_list(data, t.element_type)
+        return copy_buffer(e, e.global_constant(name_hint, t, listed))
     source = e.global_constant(name_hint, MemRefType(i64, t.get_shape()), data)
     fresh = e.alloc(t, [])
 
@@ -234,13 +253,15 @@ def dense_constant_of(value: SSAValue) -> NDArray[Any] | None:
         return None
     t = attr.get_type()
     assert is_tensor_type(t)
-    return np.array(attr.get_values()).reshape(t.get_shape())
+    return element_array(attr.get_values(), t.element_type).reshape(t.get_shape())
 
 
 def is_nonzero(e: Emitter, v: SSAValue) -> SSAValue:
     zero = e.constant(0, v.type)
     if isinstance(v.type, IntegerType | IndexType):
         return e.value(arith.CmpiOp(v, zero, "ne"))
+    if isinstance(v.type, ComplexType):
+        return e.value(complex.NotEqualOp(v, zero))
     return e.value(arith.CmpfOp(v, zero, "une"))
 
 

@@ -36,13 +36,13 @@ func.func @push_back(%size: index, %buf: memref<?xf64>, %v: f64) -> index {
 
 // A helper's refusal (here of an element type) names the op being lowered.
 
-func.func @complex_buffer(%n: index) {
-  %b = memref.alloc(%n) : memref<?xcomplex<f64>>
-  memref.dealloc %b : memref<?xcomplex<f64>>
+func.func @f80_buffer(%n: index) {
+  %b = memref.alloc(%n) : memref<?xf80>
+  memref.dealloc %b : memref<?xf80>
   return
 }
 
-// CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: 'memref.alloc' op unsupported element type complex<f64>
+// CHECK: invalid.mlir:[[# @LINE - 5]]:3: error: 'memref.alloc' op unsupported element type f80
 
 // -----
 

@@ -92,16 +92,16 @@ func.func @from_batch(%t: tensor<1x1x3xf64, #B>) -> tensor<1x1x3xf64, #D> {
 
 // -----
 
-// Complex values: the storage code generation has no complex constants (the
+// Complex integers: the storage code generation has no constants of them (the
 // workspace of an expansion is zeroed), so it refuses them at the op.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-func.func @expand_complex(%t: tensor<4x4xcomplex<f64>, #CSR>) -> index {
-  %v, %f, %a, %n = sparse_tensor.expand %t : tensor<4x4xcomplex<f64>, #CSR> to memref<?xcomplex<f64>>, memref<?xi1>, memref<?xindex>
+func.func @expand_complex(%t: tensor<4x4xcomplex<i32>, #CSR>) -> index {
+  %v, %f, %a, %n = sparse_tensor.expand %t : tensor<4x4xcomplex<i32>, #CSR> to memref<?xcomplex<i32>>, memref<?xi1>, memref<?xindex>
   return %n : index
 }
 
-// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.expand' op element type complex<f64> is not supported (no constants of it)
+// CHECK: invalid.mlir:[[# @LINE - 4]]:3: error: 'sparse_tensor.expand' op element type complex<i32> is not supported (no constants of it)
 
 // -----
 
