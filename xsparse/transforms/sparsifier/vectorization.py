@@ -28,10 +28,10 @@ The mask is all-true when the trip count is a known multiple of the vector
 length, else `vector.create_mask (affine.min(step, hi - i))`. Under the
 all-true mask the accesses are plain `vector.load`/`vector.store` and the
 reduction needs no merge, as MLIR 22's rewrite driver folds them. Unlike
-MLIR 22, the divisor of `arith.divsi`/`divui` under a prefix mask is
-`select(mask, divisor, 1)` (a masked-off lane must not divide by the zero its
-masked load passed through); no other integer division or remainder
-vectorizes, nor any complex value.
+MLIR 22, `arith.divsi`/`divui` vectorize bare, with no other integer division
+or remainder, nor any complex value: a masked-off lane divides by the zero
+its masked load passed through, which the LLVM lowering's division guard
+(numpy's `x / 0 == 0`) makes harmless.
 
 Our sparsifier leaves in the loop body what MLIR's computes in front of the
 loop: the constants (MLIR's driver hoists every constant) and the offset of a
@@ -148,10 +148,6 @@ _BINARY_OPS: tuple[type[Operation], ...] = (
 )
 """Binary ops vectorized lane-wise (shifts only by a loop-invariant amount)."""
 
-_INT_DIVISIONS: tuple[type[Operation], ...] = (arith.DivSIOp, arith.DivUIOp)
-"""The integer divisions of `_BINARY_OPS` (MLIR 22 vectorizes no `remsi`,
-`remui`, `ceildivsi`, `ceildivui` or `floordivsi`: those keep their loop)."""
-
 _REDUCTION_KINDS: dict[type[Operation], tuple[vector.CombiningKindFlag, bool]] = {
     # op: (combining kind, whether the iter_arg may be either operand)
     arith.AddfOp: (vector.CombiningKindFlag.ADD, True),
@@ -195,22 +191,6 @@ def reduction_kind(
     if lhs == iter_arg or (commutative and rhs == iter_arg):
         return kind
     return None
-
-
-def _divides_any_dividend(op: Operation) -> bool:
-    """Whether the integer division `op` is defined whatever its dividend.
-
-    True for a constant divisor other than 0 (and, when signed, other than -1:
-    `INT_MIN / -1` overflows), the divisors the sparsifier itself emits.
-    """
-    divisor = constant_int(op.operands[1])
-    if divisor is None or divisor == 0:
-        return False
-    if not isinstance(op, arith.DivSIOp):
-        return True
-    t = op.operands[1].type
-    modulus = 1 << (t.width.data if is_integer_type(t) else 64)
-    return divisor % modulus != modulus - 1
 
 
 def is_sparsifier_loop(op: Operation) -> bool:
@@ -689,28 +669,8 @@ class _LoopVectorizer:
             vy = self.expression(operands[1]) if vx is not None else None
             if vx is None or vy is None:
                 return None
-            if self.codegen and isinstance(def_op, _INT_DIVISIONS):
-                vy = self.guarded_divisor(def_op, vy)
             return self.clone_lanewise(def_op, [vx, vy]) if self.codegen else exp
         return None
-
-    def guarded_divisor(self, op: Operation, divisor: SSAValue) -> SSAValue:
-        """`select(mask, divisor, 1)`: masked-off lanes of `op` divide by 1.
-
-        A masked lane holds the zero its masked load passed through, and LLVM's
-        vector `sdiv`/`udiv` by zero in any lane is undefined (on x86, a trap).
-        MLIR 22 emits the bare division, and its `--sparsifier="vl=8"` kernels
-        die of SIGFPE on a sparse length that is not a multiple of 8. Lanes
-        that are on divide as the scalar loop does. No guard when all lanes are
-        on (a known multiple trip count) or `op` divides any dividend.
-        """
-        assert self.mask is not None
-        if self.all_lanes or _divides_any_dividend(op):
-            return divisor
-        vtype = divisor.type
-        assert is_vector_type(vtype)
-        one = self.splat_constant(vtype, 1)
-        return self.emit(upstream_arith.SelectOp(self.mask, divisor, one)).results[0]
 
     def clone_lanewise(self, op: Operation, operands: list[SSAValue]) -> SSAValue:
         """`op` on vectors: same kind, properties and attributes, vector result."""

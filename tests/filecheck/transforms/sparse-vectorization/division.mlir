@@ -1,41 +1,35 @@
 // Integer division in vector loops. MLIR 22's vectorizeExpr takes arith.divsi
 // and arith.divui (so do we: same vector ops) and no other integer division or
 // remainder (remsi, remui, ceildivsi, ceildivui, floordivsi keep the scalar
-// loop). A masked-off lane holds the zero its masked load passed through, and
-// a vector division by zero in any lane is undefined in LLVM (a trap on x86):
-// MLIR 22 divides by it, we divide those lanes by 1 instead
-// (`select(mask, divisor, 1)`), unless all lanes are on or the divisor is a
-// constant that no dividend can trap on (not 0, and not -1 when signed).
+// loop). A masked-off lane holds the zero its masked load passed through; as
+// MLIR 22 we divide by it bare: the LLVM lowering's division guard (numpy's
+// `x / 0 == 0`, `INT_MIN / -1 == INT_MIN`) makes every lane harmless.
 // RUN: xsparse-opt --split-input-file %s -p 'sparse-vectorization{vl=8}' | filecheck %s
 // RUN: xsparse-opt --split-input-file %s -p 'sparse-vectorization{vl=8},sparse-vector-peel' | filecheck %s --check-prefix=PEEL
 // RUN: xsparse-opt --split-input-file %s -p 'sparse-vectorization{vl=4 enable-vla-vectorization=true},sparse-vector-peel' | filecheck %s --check-prefix=VLA
 
-// A loaded divisor under a mask: masked-off lanes divide by 1.
+// A loaded divisor under a mask: divided bare, as MLIR 22 does.
 // CHECK-LABEL: func.func @divsi
 // CHECK-NEXT:    %[[C8:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant dense<0> : vector<8xi32>
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1> : vector<8xi32>
 // CHECK-NEXT:    scf.for %[[I:.*]] = %lo to %hi step %[[C8]] {
 // CHECK-NEXT:      %[[END:.*]] = affine.min affine_map<(d0, d1)[s0] -> (8, (d0 + (d1 * -1)))> (%hi, %[[I]])[%[[C8]]]
 // CHECK-NEXT:      %[[MASK:.*]] = vector.create_mask %[[END]] : vector<8xi1>
 // CHECK-NEXT:      %[[X:.*]] = vector.maskedload %a[%[[I]]], %[[MASK]], %[[ZERO]] : memref<?xi32>, vector<8xi1>, vector<8xi32> into vector<8xi32>
 // CHECK-NEXT:      %[[Y:.*]] = vector.maskedload %b[%[[I]]], %[[MASK]], %[[ZERO]] : memref<?xi32>, vector<8xi1>, vector<8xi32> into vector<8xi32>
-// CHECK-NEXT:      %[[SAFE:.*]] = arith.select %[[MASK]], %[[Y]], %[[ONE]] : vector<8xi1>, vector<8xi32>
-// CHECK-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE]] : vector<8xi32>
+// CHECK-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[Y]] : vector<8xi32>
 // CHECK-NEXT:      vector.maskedstore %c[%[[I]]], %[[MASK]], %[[Q]] : memref<?xi32>, vector<8xi1>, vector<8xi32>
 // CHECK-NEXT:    } {"Emitted from" = "linalg.generic"}
 // CHECK-NEXT:    func.return
 
-// The unmasked main loop divides as the scalar loop does (its select on an
-// all-true mask folds in LLVM); the scalar epilogue divides by the loaded value.
+// The unmasked main loop divides as the scalar loop does; the scalar epilogue
+// divides by the loaded value.
 // PEEL-LABEL: func.func @divsi
-// PEEL:         %[[ONE:.*]] = arith.constant dense<1> : vector<8xi32>
 // PEEL:         scf.for %[[I:.*]] = %lo to %[[MAIN:.*]] step
 // PEEL-NEXT:      %[[ALL:.*]] = arith.constant dense<true> : vector<8xi1>
 // PEEL-NEXT:      %[[X:.*]] = vector.maskedload %a[%[[I]]], %[[ALL]]
 // PEEL-NEXT:      %[[Y:.*]] = vector.maskedload %b[%[[I]]], %[[ALL]]
-// PEEL-NEXT:      %[[SAFE:.*]] = arith.select %[[ALL]], %[[Y]], %[[ONE]] : vector<8xi1>, vector<8xi32>
-// PEEL-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE]] : vector<8xi32>
+// PEEL-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[Y]] : vector<8xi32>
 // PEEL-NEXT:      vector.maskedstore %c[%[[I]]], %[[ALL]], %[[Q]]
 // PEEL-NEXT:    } {"Emitted from" = "linalg.generic"}
 // PEEL-NEXT:    %[[C1:.*]] = arith.constant 1 : index
@@ -46,16 +40,14 @@
 // PEEL-NEXT:      memref.store %[[SQ]], %c[%[[J]]] : memref<?xi32>
 // PEEL-NEXT:    } {xsparse.epilogue}
 
-// Scalable vectors: the masked remainder step keeps the guard on its mask.
+// Scalable vectors: the masked remainder step divides bare too.
 // VLA-LABEL: func.func @divsi
-// VLA:         %[[ONE:.*]] = arith.constant dense<1> : vector<[4]xi32>
 // VLA:         scf.if
 // VLA-NEXT:      %[[END:.*]] = affine.min
 // VLA-NEXT:      %[[MASK:.*]] = vector.create_mask %[[END]] : vector<[4]xi1>
 // VLA-NEXT:      %[[X:.*]] = vector.maskedload %a[%{{.*}}], %[[MASK]]
 // VLA-NEXT:      %[[Y:.*]] = vector.maskedload %b[%{{.*}}], %[[MASK]]
-// VLA-NEXT:      %[[SAFE:.*]] = arith.select %[[MASK]], %[[Y]], %[[ONE]] : vector<[4]xi1>, vector<[4]xi32>
-// VLA-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE]] : vector<[4]xi32>
+// VLA-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[Y]] : vector<[4]xi32>
 // VLA-NEXT:      vector.maskedstore %c[%{{.*}}], %[[MASK]], %[[Q]]
 func.func @divsi(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>, %lo: index, %hi: index) {
   %c1 = arith.constant 1 : index
@@ -70,17 +62,15 @@ func.func @divsi(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>, %lo: i
 
 // -----
 
-// A reduction of quotients: the guard sits before the division, the masked
-// merge of the accumulator after it.
+// A reduction of quotients: the masked merge of the accumulator after the
+// division.
 // CHECK-LABEL: func.func @divui_sum
-// CHECK:         %[[ONE:.*]] = arith.constant dense<1> : vector<8xi64>
-// CHECK-NEXT:    %[[LOOP:.*]] = scf.for %[[I:.*]] = %lo to %hi step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xi64>) {
+// CHECK:         %[[LOOP:.*]] = scf.for %[[I:.*]] = %lo to %hi step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xi64>) {
 // CHECK-NEXT:      %[[END:.*]] = affine.min
 // CHECK-NEXT:      %[[MASK:.*]] = vector.create_mask %[[END]] : vector<8xi1>
 // CHECK-NEXT:      %[[X:.*]] = vector.maskedload %a[%[[I]]], %[[MASK]]
 // CHECK-NEXT:      %[[Y:.*]] = vector.maskedload %b[%[[I]]], %[[MASK]]
-// CHECK-NEXT:      %[[SAFE:.*]] = arith.select %[[MASK]], %[[Y]], %[[ONE]] : vector<8xi1>, vector<8xi64>
-// CHECK-NEXT:      %[[Q:.*]] = arith.divui %[[X]], %[[SAFE]] : vector<8xi64>
+// CHECK-NEXT:      %[[Q:.*]] = arith.divui %[[X]], %[[Y]] : vector<8xi64>
 // CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[Q]] : vector<8xi64>
 // CHECK-NEXT:      %[[SEL:.*]] = arith.select %[[MASK]], %[[S]], %[[ACC]] : vector<8xi1>, vector<8xi64>
 // CHECK-NEXT:      scf.yield %[[SEL]] : vector<8xi64>
@@ -101,7 +91,7 @@ func.func @divui_sum(%a: memref<?xi64>, %b: memref<?xi64>, %lo: index, %hi: inde
 // -----
 
 // A trip count that is a multiple of vl: all lanes on (plain vector loads
-// and stores, as MLIR 22 folds its all-true masks), no guard.
+// and stores, as MLIR 22 folds its all-true masks).
 // CHECK-LABEL: func.func @all_lanes
 // CHECK:         scf.for %[[I:.*]] = %c0 to %c64 step %{{.*}} {
 // CHECK-NEXT:      %[[X:.*]] = vector.load %a[%[[I]]] : memref<?xi32>, vector<8xi32>
@@ -125,20 +115,17 @@ func.func @all_lanes(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>) {
 // -----
 
 // Constant divisors (what the sparsifier emits for `x / c`), splat as MLIR 22
-// folds them: 3 divides any dividend, unguarded as in MLIR 22's output; signed
-// -1 overflows on INT_MIN, so it is guarded (unsigned, it is the largest
-// divisor: no guard).
+// folds them, divided bare as in MLIR 22's output (signed -1 on INT_MIN is
+// the lowering's to guard).
 // CHECK-LABEL: func.func @constant_divisors
 // CHECK:         %[[THREE:.*]] = arith.constant dense<3> : vector<8xi32>
 // CHECK-NEXT:    %[[MINUS:.*]] = arith.constant dense<-1> : vector<8xi32>
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1> : vector<8xi32>
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      %[[END:.*]] = affine.min
 // CHECK-NEXT:      %[[MASK:.*]] = vector.create_mask %[[END]] : vector<8xi1>
 // CHECK-NEXT:      %[[X:.*]] = vector.maskedload %a[%{{.*}}], %[[MASK]]
 // CHECK-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[THREE]] : vector<8xi32>
-// CHECK-NEXT:      %[[SAFE:.*]] = arith.select %[[MASK]], %[[MINUS]], %[[ONE]] : vector<8xi1>, vector<8xi32>
-// CHECK-NEXT:      %[[N:.*]] = arith.divsi %[[Q]], %[[SAFE]] : vector<8xi32>
+// CHECK-NEXT:      %[[N:.*]] = arith.divsi %[[Q]], %[[MINUS]] : vector<8xi32>
 // CHECK-NEXT:      %[[U:.*]] = arith.divui %[[N]], %[[MINUS]] : vector<8xi32>
 // CHECK-NEXT:      vector.maskedstore %c[%{{.*}}], %[[MASK]], %[[U]]
 func.func @constant_divisors(%a: memref<?xi32>, %c: memref<?xi32>, %lo: index, %hi: index) {
