@@ -36,12 +36,11 @@ from xsparse.backend.llvm_names import symbol_text
 from xsparse.dialects.type_guards import is_vector_type
 from xsparse.dialects.upstream.builtin import MAX_DENSE_ELEMENTS, SparseElementsAttr
 from xsparse.dialects.upstream.llvm import (
-    AbsOp,
     Atan2Op,
-    CountLeadingZerosOp,
     ExtractElementOp,
     FPToSIOp,
     FPToUIOp,
+    IntegerIntrinsicOp,
     MaskedGatherOp,
     MaskedLoadOp,
     MaskedScatterOp,
@@ -581,6 +580,7 @@ def _call_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
 
 
 _FLOAT_INTRINSICS = (
+    llvm.FAbsOp,
     llvm.FCeilOp,
     llvm.FSqrtOp,
     llvm.FFloorOp,
@@ -598,7 +598,7 @@ _FLOAT_INTRINSICS = (
     Atan2Op,
 )
 """`llvm.intr.NAME` float ops (as mlir-opt prints math's lowering): a call of
-LLVM's `llvm.NAME.<type>` (`llvm.intr.fabs`: `_fabs`)."""
+LLVM's `llvm.NAME.<type>`."""
 
 
 @_handles(*_FLOAT_INTRINSICS)
@@ -623,39 +623,16 @@ def _memcpy(p: _FunctionPrinter, op: Operation) -> str:
     )
 
 
-@_handles(CountLeadingZerosOp)
-def _ctlz(p: _FunctionPrinter, op: Operation) -> str:
-    assert isinstance(op, CountLeadingZerosOp)
+@_handles(IntegerIntrinsicOp)
+def _integer_intrinsic(p: _FunctionPrinter, op: Operation) -> str:
+    """`llvm.intr.ctlz` / `abs`: LLVM's `llvm.NAME.<type>(x, i1 flag)`."""
+    assert isinstance(op, IntegerIntrinsicOp)
     t = op.in_.type
-    name = f"llvm.ctlz.{mangle(t)}"
+    name = f"llvm.{op.name.removeprefix('llvm.intr.')}.{mangle(t)}"
     p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)}, i1)"
-    poison = "true" if op.is_zero_poison.value.data else "false"
+    poison = "true" if op.flag().value.data else "false"
     return (
         f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
-    )
-
-
-@_handles(AbsOp)
-def _abs(p: _FunctionPrinter, op: Operation) -> str:
-    assert isinstance(op, AbsOp)
-    t = op.in_.type
-    name = f"llvm.abs.{mangle(t)}"
-    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)}, i1)"
-    poison = "true" if op.is_int_min_poison.value.data else "false"
-    return (
-        f"{p._result(op)} = call {type_text(t)} @{name}({p.typed(op.in_)}, i1 {poison})"
-    )
-
-
-@_handles(llvm.FAbsOp)
-def _fabs(p: _FunctionPrinter, op: Operation) -> str:
-    assert isinstance(op, llvm.FAbsOp)
-    t = op.input.type
-    name = f"llvm.fabs.{mangle(t)}"
-    p.module.intrinsics[name] = f"declare {type_text(t)} @{name}({type_text(t)})"
-    return (
-        f"{p._result(op)} = call{_fast_math(p, op)} {type_text(t)} "
-        f"@{name}({p.typed(op.input)})"
     )
 
 

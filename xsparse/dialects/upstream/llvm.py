@@ -184,6 +184,10 @@ class Atan2Op(IRDLOperation):
 
     traits = traits_def(NoMemoryEffect())
 
+    def flag(self) -> IntegerAttr:
+        """The op's `i1` flag (what it names differs per intrinsic)."""
+        raise NotImplementedError
+
 
 @irdl_op_definition
 class CountLeadingZerosOp(IntegerIntrinsicOp):
@@ -195,6 +199,9 @@ class CountLeadingZerosOp(IntegerIntrinsicOp):
 
     is_zero_poison = prop_def(IntegerAttr[I1])
 
+    def flag(self) -> IntegerAttr:
+        return self.is_zero_poison
+
 
 @irdl_op_definition
 class AbsOp(IntegerIntrinsicOp):
@@ -205,6 +212,9 @@ class AbsOp(IntegerIntrinsicOp):
     name = "llvm.intr.abs"
 
     is_int_min_poison = prop_def(IntegerAttr[I1])
+
+    def flag(self) -> IntegerAttr:
+        return self.is_int_min_poison
 
 
 class VectorReduceOp(IRDLOperation):

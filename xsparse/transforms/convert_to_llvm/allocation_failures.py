@@ -41,10 +41,8 @@ from collections.abc import Callable, Iterator
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     IntegerAttr,
     ModuleOp,
-    TensorType,
     i1,
     i8,
     i64,
@@ -53,7 +51,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from xsparse.dialects.upstream import llvm as upstream_llvm
 from xsparse.dialects.upstream.llvm import PoisonOp
-from xsparse.transforms.convert_to_llvm.common import PTR
+from xsparse.transforms.convert_to_llvm.common import PTR, c_string_global
 from xsparse.transforms.runtime_symbols import (
     ALLOCATION_FAILED,
     FAILED,
@@ -313,18 +311,7 @@ def _name_global(module: ModuleOp, function: str) -> str:
     for op in module.ops:
         if isinstance(op, llvm.GlobalOp) and op.sym_name.data == name:
             return name
-    data = shown.encode() + b"\0"
-    module.body.block.add_op(
-        llvm.GlobalOp(
-            llvm.LLVMArrayType(len(data), i8),
-            name,
-            "internal",
-            constant=True,
-            value=DenseIntOrFPElementsAttr.from_list(
-                TensorType(i8, [len(data)]), list(data)
-            ),
-        )
-    )
+    module.body.block.add_op(c_string_global(name, shown))
     return name
 
 

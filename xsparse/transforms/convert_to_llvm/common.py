@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     ComplexType,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -34,9 +35,11 @@ from xdsl.dialects.builtin import (
     Signedness,
     StridedLayoutAttr,
     StringAttr,
+    TensorType,
     UnrankedMemRefType,
     UnrealizedConversionCastOp,
     VectorType,
+    i8,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -628,3 +631,18 @@ def define_function(
             llvm.FuncOp(name, function_type, body=body()),
             InsertPoint.at_end(module.body.block),
         )
+
+
+def c_string_global(name: str, text: str) -> llvm.GlobalOp:
+    """An internal constant global `name` holding `text` NUL-terminated, as
+    an `i8` array (what a C function taking `const char *` reads)."""
+    data = text.encode() + b"\0"
+    return llvm.GlobalOp(
+        llvm.LLVMArrayType(len(data), i8),
+        name,
+        "internal",
+        constant=True,
+        value=DenseIntOrFPElementsAttr.from_list(
+            TensorType(i8, [len(data)]), list(data)
+        ),
+    )

@@ -23,10 +23,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
-    TensorType,
     VectorType,
     i1,
-    i8,
     i32,
     i64,
 )
@@ -58,6 +56,7 @@ from xsparse.transforms.convert_to_llvm.common import (
     PTR,
     Descriptor,
     ToLLVMPattern,
+    c_string_global,
     call_intrinsic,
     const,
     convert_type,
@@ -789,18 +788,7 @@ def _string_address(op: Operation, text: str, rewriter: PatternRewriter) -> SSAV
     name, k = "vector_print_str", 0
     while name in taken:
         name, k = f"vector_print_str_{k}", k + 1
-    data = text.encode() + b"\0"
-    module.body.block.add_op(
-        llvm.GlobalOp(
-            llvm.LLVMArrayType(len(data), i8),
-            name,
-            "internal",
-            constant=True,
-            value=DenseIntOrFPElementsAttr.from_list(
-                TensorType(i8, [len(data)]), list(data)
-            ),
-        )
-    )
+    module.body.block.add_op(c_string_global(name, text))
     address = llvm.AddressOfOp(name, PTR)
     rewriter.insert(address)
     return address.result
